@@ -1,0 +1,30 @@
+# Two commands a fresh machine needs: `make demo` and `make test`.
+PY      ?= python3
+VENV    ?= .venv
+BIN      = $(VENV)/bin
+STAMP    = $(VENV)/.installed
+
+.PHONY: demo test bench venv clean example
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m sheets_sync.demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
+
+example: $(STAMP)
+	$(BIN)/python -m sheets_sync.demo --regenerate
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

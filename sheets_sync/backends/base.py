@@ -1,0 +1,196 @@
+"""The one small interface every workbook backend implements.
+
+A sync cycle is one read, one pure computation, one write:
+
+    backend.read()  -> Snapshot   every tab as a grid of raw cell values
+    (pure code)     -> Patch      full contents of owned tabs, cells to pre-fill, marks
+    backend.apply(patch, base=snapshot)
+
+Backends translate these plain objects to openpyxl or to the Sheets API and nothing more;
+they hold no tournament logic.  Cell values are raw: ``str``, ``int``, ``float``, ``bool``,
+``datetime``/``date`` (a spreadsheet guessed a date), ``None`` for an empty cell, or a
+:class:`Link` / ``Decimal`` when writing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Protocol, Union
+
+from scoring.cells import a1, column_letter, parse_a1  # noqa: F401  (re-exported)
+
+__all__ = [
+    "BackendError",
+    "WorkbookNotFound",
+    "PermissionDenied",
+    "TransientError",
+    "WorkbookChanged",
+    "WorkbookLocked",
+    "UnsafeWorkbook",
+    "Link",
+    "CellValue",
+    "Grid",
+    "Snapshot",
+    "Validation",
+    "TabWrite",
+    "Mark",
+    "Patch",
+    "Backend",
+    "MARK_COLOURS",
+    "STATE_TAB",
+]
+
+
+# -- one exception hierarchy for every backend --------------------------------------------
+class BackendError(Exception):
+    """Base of every error a backend raises; the message is meant for the organizer."""
+
+
+class WorkbookNotFound(BackendError):
+    """The file or spreadsheet does not exist (or is not visible to us)."""
+
+
+class PermissionDenied(BackendError):
+    """We may not read or write the workbook (e.g. the sheet is not shared with us)."""
+
+
+class TransientError(BackendError):
+    """A temporary failure (quota, server error, timeout); retrying later may succeed."""
+
+
+class WorkbookChanged(TransientError):
+    """Somebody saved the workbook between our read and our write; nothing was written."""
+
+
+class WorkbookLocked(TransientError):
+    """Excel or LibreOffice holds the file open; nothing was written."""
+
+
+class UnsafeWorkbook(BackendError):
+    """Writing would silently drop content we cannot round-trip (shapes, extensions...)."""
+
+
+# -- values -----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A cell showing ``text`` that links to ``cell`` (A1) of tab ``sheet`` in the same workbook."""
+
+    text: str
+    sheet: str
+    cell: str
+
+
+CellValue = Union[str, int, float, bool, Decimal, datetime, date, Link, None]
+Grid = tuple[tuple[CellValue, ...], ...]
+
+# Fill colours (RGB hex, no '#') of the marks the sync leaves in protocol cells.
+MARK_COLOURS: Mapping[str, str] = {"error": "F4B6B6", "warning": "FFE699"}
+
+# Hidden owned tab where the sync remembers which cells it marked, so that it can
+# remove exactly those marks later without ever touching a judge's own formatting.
+STATE_TAB = "_sheets_sync"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snapshot:
+    """Everything one read returned: tab title -> rows of raw values (trailing empties trimmed)."""
+
+    tabs: Mapping[str, Grid]
+    order: tuple[str, ...]  # tab titles in workbook order
+    locale: str | None = None  # the spreadsheet's locale where the backend knows it
+    source: str = ""  # human-readable name of the workbook (path or URL)
+    token: object = None  # backend-private: what apply() needs to detect a concurrent change
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of every value read: equal fingerprints mean nothing changed."""
+        h = hashlib.sha256()
+        for title in self.order:
+            h.update(b"\x00T" + title.encode())
+            for row in self.tabs.get(title, ()):
+                h.update(b"\x00R")
+                for value in row:
+                    h.update(b"\x00" + type(value).__name__.encode() + b":" + str(value).encode())
+        return h.hexdigest()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Validation:
+    """A dropdown: cells of ``cells`` (an A1 range such as ``C10:C19``) accept ``values``."""
+
+    cells: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TabWrite:
+    """Content for one tab.
+
+    ``owned=True``: the tab belongs to the sync; its whole content becomes ``rows``
+    (cells beyond are cleared; the tab is created if missing).
+    ``owned=False``: an input tab people type into; it is created with ``rows`` if missing,
+    and if it exists only the non-``None`` cells of ``rows`` are written (pre-filling by
+    ``init``/``draw``; the sync itself never writes input tabs).
+    """
+
+    title: str
+    rows: Grid
+    owned: bool = True
+    column_widths: tuple[float, ...] = ()  # in Excel character units
+    frozen_rows: int = 0
+    frozen_cols: int = 0
+    bold_rows: tuple[int, ...] = ()  # 0-based row indices drawn bold
+    validations: tuple[Validation, ...] = ()
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Mark:
+    """A problem shown in a judge's cell: fill colour by severity plus a note with the message."""
+
+    sheet: str
+    cell: str  # A1
+    severity: str  # "error" | "warning"
+    note: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Patch:
+    """What one cycle writes.  Marks are differential so backends stay dumb:
+    ``set_marks`` are coloured and noted, ``clear_marks`` lose our fill and note."""
+
+    writes: tuple[TabWrite, ...] = ()
+    set_marks: tuple[Mark, ...] = ()
+    clear_marks: tuple[tuple[str, str], ...] = ()  # (sheet, cell)
+    delete_tabs: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.writes or self.set_marks or self.clear_marks or self.delete_tabs)
+
+
+class Backend(Protocol):
+    """A workbook: Excel file or Google spreadsheet."""
+
+    source: str
+
+    def read(self) -> Snapshot:
+        """Read every tab's values in one go."""
+        ...
+
+    def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
+        """Write the patch all-or-nothing.
+
+        ``base`` is the snapshot the patch was computed from; when the backend can tell
+        that the workbook changed since (another save), it raises :class:`WorkbookChanged`
+        and writes nothing.  ``base=None`` writes unconditionally (``init``).
+        """
+        ...
+
+    def link_supported(self) -> bool:
+        """Whether :class:`Link` cells become clickable links to a cell."""
+        ...
