@@ -1,0 +1,160 @@
+"""Words of the workbook in both languages: tab titles, column headers, header labels.
+
+Writers use the first spelling of the tournament's language; readers accept every
+spelling of both languages, case-, space- and ё-insensitively (see :func:`norm`).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
+           "SEATING_COLUMNS", "PENALTY_COLUMNS", "TOURNAMENT_LABELS", "ROLE_WORDS", "WINNER_WORDS",
+           "STATUS_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS", "TEAM_DEFEAT_WORDS", "label",
+           "protocol_tab_title", "word"]
+
+_SPACES = re.compile(r"\s+")
+
+
+def norm(value: object) -> str:
+    """Normalise a label for comparison: trimmed, lower case, single spaces, ё → е."""
+    text = "" if value is None else str(value)
+    return _SPACES.sub(" ", text.replace("\u00a0", " ")).strip().lower().replace("ё", "е")
+
+
+# tab key -> (ru title, en title)
+TABS: dict[str, tuple[str, str]] = {
+    "tournament": ("Турнир", "Tournament"),
+    "players": ("Игроки", "Players"),
+    "seating": ("Рассадка", "Seating"),
+    "penalties": ("Штрафы", "Penalties"),
+    "standings": ("Итоги", "Standings"),
+    "statistics": ("Статистика", "Statistics"),
+    "problems": ("Проверка", "Problems"),
+    "draw_report": ("Жеребьёвка", "Draw report"),
+}
+# stage tabs are named by the preset's stage names; these are the fixed owned ones
+OWNED_TABS = ("standings", "statistics", "problems", "draw_report")
+
+TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
+    "name": ("Название", "Name", "Турнир", "Tournament"),
+    "preset": ("Регламент", "Preset", "Regulation"),
+    "language": ("Язык", "Language"),
+    "chief_judge": ("Главный судья", "Chief judge"),
+    "date": ("Дата", "Date", "Даты", "Dates"),
+    "confirmed": ("Этап подтверждён", "Stage confirmed", "Подтверждено", "Confirmed"),
+    "released": ("Финал опубликован", "Final released", "Опубликовано", "Released"),
+}
+
+PROTOCOL_TITLE = ("Протокол игры", "Game protocol")
+PROTOCOL_HEADER: dict[str, tuple[str, ...]] = {
+    "stage": ("Этап", "Stage"),
+    "round": ("Тур", "Round", "Игра", "Game"),
+    "table": ("Стол", "Table"),
+    "judge": ("Судья", "Judge", "Ведущий", "Host"),
+    "winner": ("Победа", "Winner", "Победитель"),
+    "checked_by": ("Проверил", "Checked by", "Checked"),
+}
+PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
+    "seat": ("№", "Место", "Seat", "#", "No", "N"),
+    "player": ("Игрок", "Player", "Ник", "Nickname"),
+    "role": ("Роль", "Role"),
+    "fouls": ("Фолы", "Fouls", "Замечания", "Фол"),
+    "killed_night": ("Убит ночью", "Killed night", "Shot night", "Убит"),
+    "voted_day": ("Заголосован днём", "Voted day", "Voted out day", "Заголосован"),
+    "removal": ("Удалён", "Removed", "Удаление"),
+    "best_move": ("ЛХ", "Best move", "Лучший ход"),
+    "extra_points": ("Доп. баллы", "Extra points", "ДБ", "Доп баллы", "Extra"),
+    "auto_extra_taken": ("Без авто", "No auto", "−авто", "-авто", "Worst move"),
+    "comment": ("Комментарий", "Comment", "Примечание"),
+}
+REQUIRED_PROTOCOL_COLUMNS = ("player", "role")
+
+PLAYER_COLUMNS: dict[str, tuple[str, ...]] = {
+    "player": ("Игрок", "Player", "Ник", "Nickname"),
+    "club": ("Клуб", "Club"),
+    "city": ("Город", "City"),
+    "status": ("Статус", "Status"),
+    "excused": ("Пропуск", "Excused round", "Excused rounds", "Excused"),
+}
+SEATING_COLUMNS: dict[str, tuple[str, ...]] = {
+    "stage": ("Этап", "Stage"),
+    "round": ("Тур", "Round", "Игра", "Game"),
+    "table": ("Стол", "Table"),
+}
+PENALTY_COLUMNS: dict[str, tuple[str, ...]] = {
+    "player": ("Игрок", "Player"),
+    "stage": ("Этап", "Stage"),
+    "round": ("Тур", "Round"),
+    "reason": ("Причина", "Reason"),
+    "minutes": ("Опоздание, мин", "Minutes late", "Опоздание мин", "Опоздание", "Minutes"),
+    "points": ("Баллы", "Points"),
+}
+
+ROLE_WORDS: dict[str, tuple[str, ...]] = {
+    "civilian": ("мирный", "мирн", "мир", "к", "красный", "civilian", "civ", "c", "citizen", "red"),
+    "sheriff": ("шериф", "ш", "sheriff", "s", "sher"),
+    "mafia": ("мафия", "м", "маф", "mafia", "m", "maf", "black"),
+    "don": ("дон", "д", "don", "d"),
+}
+WINNER_WORDS: dict[str, tuple[str, ...]] = {
+    "red": ("мирные", "красные", "город", "мирных", "красных", "red", "civilians", "town", "city"),
+    "black": ("мафия", "черные", "мафии", "черных", "black", "mafia"),
+}
+STATUS_WORDS: dict[str, tuple[str, ...]] = {
+    "playing": ("", "играет", "playing", "active"),
+    "withdrawn": ("снялся", "снялась", "withdrawn", "withdrew"),
+    "disqualified": ("дисквалифицирован", "дисквалифицирована", "дк", "disqualified", "dq"),
+    "reserve": ("запасной", "запасная", "резерв", "reserve", "substitute"),
+}
+PENALTY_REASON_WORDS: dict[str, tuple[str, ...]] = {
+    "missed_round": ("пропуск", "пропуск тура", "missed round", "missed", "absent"),
+    "late": ("опоздание", "late", "lateness"),
+    "other": ("прочее", "другое", "other"),
+}
+YES_WORDS = ("да", "yes", "y", "+", "удален", "удалена", "removed", "x", "х", "1")
+TEAM_DEFEAT_WORDS = ("ппк", "team defeat", "td")
+
+# words written into cells (first spelling per language)
+WORDS: dict[str, tuple[str, str]] = {
+    "civilian": ("мирный", "civilian"),
+    "sheriff": ("шериф", "sheriff"),
+    "mafia": ("мафия", "mafia"),
+    "don": ("дон", "don"),
+    "red": ("Мирные", "Red"),
+    "black": ("Мафия", "Black"),
+    "yes": ("да", "yes"),
+    "no": ("нет", "no"),
+    "team_defeat": ("ППК", "team defeat"),
+    "missed_round": ("пропуск", "missed round"),
+    "late": ("опоздание", "late"),
+    "other": ("прочее", "other"),
+    "withdrawn": ("снялся", "withdrawn"),
+    "disqualified": ("дисквалифицирован", "disqualified"),
+    "reserve": ("запасной", "reserve"),
+}
+
+
+def word(key: str, language: str) -> str:
+    ru, en = WORDS[key]
+    return en if language == "en" else ru
+
+
+def label(spellings: tuple[str, ...], language: str) -> str:
+    """The spelling to write: index 0 is Russian, index 1 English."""
+    return spellings[1] if language == "en" else spellings[0]
+
+
+def tab(key: str, language: str) -> str:
+    ru, en = TABS[key]
+    return en if language == "en" else ru
+
+
+def protocol_tab_title(stage_index: int, round_no: int, table: int, *, tables_in_stage: int, language: str) -> str:
+    """`Тур 3 Стол 2`, `ПФ 1 Стол 1`, `Финал 2` (and English twins)."""
+    en = language == "en"
+    if stage_index == 0:
+        return f"Round {round_no} Table {table}" if en else f"Тур {round_no} Стол {table}"
+    if tables_in_stage == 1:
+        return f"Final {round_no}" if en else f"Финал {round_no}"
+    return f"SF {round_no} Table {table}" if en else f"ПФ {round_no} Стол {table}"

@@ -1,0 +1,191 @@
+"""Typed, frozen objects of a tournament: players, seating, protocols, penalties.
+
+Everything here is built by :mod:`scoring.parse` from raw cells and carries the
+location (tab and cell) it came from, so that every later problem can point a judge
+at the exact cell to fix.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+__all__ = [
+    "Team",
+    "Role",
+    "PlayerStatus",
+    "Removal",
+    "Location",
+    "Player",
+    "SeatingEntry",
+    "SeatRecord",
+    "Protocol",
+    "PenaltyReason",
+    "PenaltyEntry",
+    "Tournament",
+]
+
+
+class Team(enum.Enum):
+    RED = "red"
+    BLACK = "black"
+
+
+class Role(enum.Enum):
+    CIVILIAN = "civilian"
+    SHERIFF = "sheriff"
+    MAFIA = "mafia"
+    DON = "don"
+
+    @property
+    def team(self) -> Team:
+        return Team.BLACK if self in (Role.MAFIA, Role.DON) else Team.RED
+
+
+class PlayerStatus(enum.Enum):
+    PLAYING = "playing"
+    WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"
+    RESERVE = "reserve"  # may substitute; never ranked; his games earn nobody points
+
+
+class Removal(enum.Enum):
+    REMOVED = "removed"  # 4 fouls or disqualification from the game
+    TEAM_DEFEAT = "team_defeat"  # ППК: removal and the other team is declared the winner
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    """Where a value was typed: tab title and A1 cell."""
+
+    sheet: str
+    cell: str
+
+    def __str__(self) -> str:
+        return f"'{self.sheet}'!{self.cell}"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Player:
+    nickname: str
+    club: str = ""
+    city: str = ""
+    status: PlayerStatus = PlayerStatus.PLAYING
+    excused_rounds: frozenset[int] = frozenset()
+    location: Location | None = None
+
+    @property
+    def ranked(self) -> bool:
+        return self.status is not PlayerStatus.RESERVE
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SeatingEntry:
+    """One game of the Seating tab: who sits where at a table in a round of a stage."""
+
+    stage: str  # preset stage key
+    round: int
+    table: int
+    players: tuple[str | None, ...]  # seat 1..10; None = empty seat
+    location: Location | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SeatRecord:
+    """One row of a protocol: a seat and what happened to the player sitting there."""
+
+    seat: int
+    player: str | None
+    role: Role | None
+    fouls: int = 0
+    killed_night: int | None = None
+    voted_day: int | None = None
+    removal: Removal | None = None
+    removal_day: int | None = None
+    best_move: tuple[int, ...] = ()
+    extra_points: Decimal = Decimal(0)
+    auto_extra_taken: bool = False  # the judge took away automatic extra points (later editions)
+    comment: str = ""
+    cells: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def left_game(self) -> bool:
+        return self.killed_night is not None or self.voted_day is not None or self.removal is not None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Protocol:
+    """The judge's record of one game, as typed into a protocol tab."""
+
+    sheet: str
+    stage: str
+    round: int
+    table: int
+    judge: str = ""
+    checked_by: str = ""
+    winner: Team | None = None  # None = game not finished
+    seats: tuple[SeatRecord, ...] = ()
+    cells: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return (self.stage, self.round, self.table)
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    def seat_of(self, nickname: str) -> SeatRecord | None:
+        for record in self.seats:
+            if record.player == nickname:
+                return record
+        return None
+
+    @property
+    def first_shot(self) -> SeatRecord | None:
+        """The player shot on the first shooting night, or None after a miss."""
+        for record in self.seats:
+            if record.killed_night == 1:
+                return record
+        return None
+
+
+class PenaltyReason(enum.Enum):
+    MISSED_ROUND = "missed_round"
+    LATE = "late"
+    OTHER = "other"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PenaltyEntry:
+    """A row of the Penalties tab, or a penalty the sync derived (location None)."""
+
+    player: str
+    stage: str
+    round: int | None
+    reason: PenaltyReason
+    minutes_late: int | None = None
+    points: Decimal | None = None  # None = computed from the reason by the preset
+    location: Location | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Tournament:
+    name: str
+    preset_id: str
+    language: str
+    chief_judge: str = ""
+    date: str = ""
+    players: tuple[Player, ...] = ()
+    seating: tuple[SeatingEntry, ...] = ()
+    protocols: tuple[Protocol, ...] = ()
+    penalties: tuple[PenaltyEntry, ...] = ()
+    overrides: tuple[tuple[str, str, Location | None], ...] = ()  # (key, raw value, where)
+    released: frozenset[str] = frozenset()  # stage keys confirmed/released by the chief judge
+
+    def player(self, nickname: str) -> Player | None:
+        for p in self.players:
+            if p.nickname == nickname:
+                return p
+        return None

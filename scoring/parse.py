@@ -1,0 +1,649 @@
+"""Raw cells -> typed tournament.  Tolerant first, strict after.
+
+Input is what a backend read: tab title -> rows of raw cell values.  Labels are found by
+their text (either language), so a row inserted above a table or a moved column does
+not break reading.  Every unreadable value becomes a :class:`~scoring.problems.Problem`
+naming its tab and cell; reading never raises and never turns garbage into a zero.
+A protocol with a reading error is still returned (the rules decide whether it counts)
+so that later checks can point at the rest of its cells too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+
+from scoring import labels as L
+from scoring.cells import a1
+from scoring.model import (
+    Location,
+    PenaltyEntry,
+    PenaltyReason,
+    Player,
+    PlayerStatus,
+    Protocol,
+    Removal,
+    Role,
+    SeatingEntry,
+    SeatRecord,
+    Team,
+    Tournament,
+)
+from scoring.preset import Preset
+from scoring.problems import Problem, Severity, problem
+from scoring.values import MAX_TEXT, is_blank, read_decimal, read_int, shown, text
+
+__all__ = ["Settings", "read_settings", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup"]
+
+Grid = Sequence[Sequence[object]]
+E, W = Severity.ERROR, Severity.WARNING
+
+
+def _cell(grid: Grid, r: int, c: int) -> object:
+    if r < len(grid) and c < len(grid[r]):
+        return grid[r][c]
+    return None
+
+
+def _words(mapping: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
+    return {L.norm(w): key for key, words in mapping.items() for w in words}
+
+
+def find_tab(tabs: Mapping[str, Grid], key: str) -> str | None:
+    """Title of the tab ``key`` (e.g. "players") in either language, or None."""
+    wanted = {L.norm(t) for t in L.TABS[key]}
+    for title in tabs:
+        if L.norm(title) in wanted:
+            return title
+    return None
+
+
+# -- the Tournament tab ------------------------------------------------------------------------
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Settings:
+    name: str = ""
+    preset_id: str = ""
+    language: str = "ru"
+    chief_judge: str = ""
+    date: str = ""
+    confirmed: frozenset[str] = frozenset()  # stage names/keys the chief judge confirmed
+    released: frozenset[str] = frozenset()
+    overrides: tuple[tuple[str, object, Location], ...] = ()
+    problems: tuple[Problem, ...] = ()
+    tab: str | None = None
+
+
+def read_settings(tabs: Mapping[str, Grid]) -> Settings:
+    title = find_tab(tabs, "tournament")
+    if title is None:
+        return Settings(problems=(problem("read.tab_missing", E, None, tab="Турнир / Tournament"),))
+    grid = tabs[title]
+    known = {L.norm(w): key for key, words in L.TOURNAMENT_LABELS.items() for w in words}
+    values: dict[str, str] = {}
+    overrides: list[tuple[str, object, Location]] = []
+    problems: list[Problem] = []
+    for r, row in enumerate(grid):
+        if not row or is_blank(row[0]):
+            continue
+        key = known.get(L.norm(row[0]))
+        value = row[1] if len(row) > 1 else None
+        if key is not None:
+            if key not in values:
+                values[key] = text(value)
+            continue
+        label_text = text(row[0])
+        if "." in label_text or "=" in label_text or L.norm(label_text) in _override_words():
+            if "=" in label_text and is_blank(value):  # "полуфинал.игроков = 20" typed in one cell
+                label_text, _, value = label_text.partition("=")
+            overrides.append((label_text.strip(), value if not isinstance(value, str) else value.strip(), Location(title, a1(r, 0))))
+        elif r > 0 or L.norm(row[0]) not in {L.norm(t) for t in ("Параметр", "Setting", "Турнир", "Tournament")}:
+            problems.append(problem("read.unknown_setting", W, Location(title, a1(r, 0)), key=label_text))
+    language = L.norm(values.get("language", "ru")) or "ru"
+    if language in {"русский", "рус", "ru-ru"}:
+        language = "ru"
+    if language in {"english", "англ", "английский", "en-us", "en-gb"}:
+        language = "en"
+    if language not in {"ru", "en"}:
+        problems.append(problem("read.bad_setting", W, None, key="Язык / Language", reason=f"{language!r}: ru | en"))
+        language = "ru"
+
+    def _flags(key: str) -> frozenset[str]:
+        return frozenset(L.norm(v) for v in re.split(r"[,;]", values.get(key, "")) if v.strip())
+
+    return Settings(
+        name=values.get("name", ""),
+        preset_id=values.get("preset", "").strip().lower(),
+        language=language,
+        chief_judge=values.get("chief_judge", ""),
+        date=values.get("date", ""),
+        confirmed=_flags("confirmed"),
+        released=_flags("released"),
+        overrides=tuple(overrides),
+        problems=tuple(problems),
+        tab=title,
+    )
+
+
+def _override_words() -> set[str]:
+    from scoring.preset import OVERRIDE_ALIASES
+
+    return set(OVERRIDE_ALIASES)
+
+
+# -- stage names -----------------------------------------------------------------------------
+def stage_lookup(preset: Preset) -> dict[str, str]:
+    """Normalised stage spelling -> stage key (names in both languages, the key, ПФ/SF)."""
+    lookup: dict[str, str] = {}
+    for s in preset.stages:
+        for spelling in (s.key, s.name_ru, s.name_en):
+            lookup[L.norm(spelling)] = s.key
+    keys = preset.stage_keys
+    if "semifinal" in keys:
+        for spelling in ("пф", "sf", "полуфинальный", "1/2"):
+            lookup.setdefault(spelling, "semifinal")
+    if keys:
+        for spelling in ("отборочный", "отборочный тур", "отборочные", "qualification", "квалификация"):
+            lookup.setdefault(spelling, keys[0])
+    return lookup
+
+
+# -- table helpers -------------------------------------------------------------------------------
+def _header_map(row: Sequence[object], columns: Mapping[str, tuple[str, ...]]) -> dict[str, int]:
+    words = _words(columns)
+    found: dict[str, int] = {}
+    for c, value in enumerate(row):
+        key = words.get(L.norm(value))
+        if key is not None and key not in found:
+            found[key] = c
+    return found
+
+
+def _find_header_row(grid: Grid, columns: Mapping[str, tuple[str, ...]], required: Sequence[str], limit: int = 40) -> tuple[int, dict[str, int]] | None:
+    for r in range(min(len(grid), limit)):
+        found = _header_map(grid[r], columns)
+        if all(k in found for k in required):
+            return r, found
+    return None
+
+
+class _Reader:
+    """Collects problems while reading typed values out of one tab."""
+
+    def __init__(self, sheet: str, grid: Grid):
+        self.sheet = sheet
+        self.grid = grid
+        self.problems: list[Problem] = []
+
+    def loc(self, r: int, c: int) -> Location:
+        return Location(self.sheet, a1(r, c))
+
+    def add(self, rule: str, severity: Severity, r: int, c: int, **params: object) -> None:
+        self.problems.append(problem(rule, severity, self.loc(r, c), **params))
+
+    def text(self, r: int, c: int | None) -> str:
+        if c is None:
+            return ""
+        value = _cell(self.grid, r, c)
+        if isinstance(value, (datetime, date)):
+            self.add("read.date_guessed", W, r, c, value=shown(value))
+        result = text(value)
+        if len(result) > MAX_TEXT:
+            self.add("read.too_long", E, r, c, length=len(result))
+            return result[:MAX_TEXT]
+        return result
+
+    def integer(self, r: int, c: int | None, *, severity: Severity = E) -> int | None:
+        if c is None:
+            return None
+        value = _cell(self.grid, r, c)
+        number, rule = read_int(value)
+        if rule:
+            self.add(rule, severity, r, c, value=shown(value))
+        return number
+
+    def decimal(self, r: int, c: int | None) -> tuple[Decimal | None, bool]:
+        """(number, ok).  ok is False when the cell held something unreadable."""
+        if c is None:
+            return None, True
+        value = _cell(self.grid, r, c)
+        number, rule = read_decimal(value)
+        if rule:
+            self.add(rule, E, r, c, value=shown(value))
+            return None, False
+        return number, True
+
+
+# -- Players ----------------------------------------------------------------------------------
+def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[Player, ...]:
+    title = find_tab(tabs, "players")
+    if title is None:
+        problems.append(problem("read.tab_missing", E, None, tab="Игроки / Players"))
+        return ()
+    grid = tabs[title]
+    rd = _Reader(title, grid)
+    header = _find_header_row(grid, L.PLAYER_COLUMNS, ("player",))
+    if header is None:
+        problems.append(problem("read.column_missing", E, Location(title, "A1"), column="Игрок / Player"))
+        return ()
+    hr, cols = header
+    status_words = _words(L.STATUS_WORDS)
+    players: list[Player] = []
+    seen: dict[str, int] = {}
+    for r in range(hr + 1, len(grid)):
+        nickname = rd.text(r, cols["player"])
+        if not nickname:
+            continue
+        if nickname in seen:
+            rd.add("read.duplicate_player", E, r, cols["player"], player=nickname, rows=f"{seen[nickname] + 1}, {r + 1}")
+            continue
+        seen[nickname] = r
+        status_text = L.norm(rd.text(r, cols.get("status")))
+        status_key = status_words.get(status_text)
+        if status_key is None:
+            rd.add("read.status", W, r, cols["status"], value=status_text)
+            status_key = "playing"
+        excused: set[int] = set()
+        if "excused" in cols:
+            raw = _cell(grid, r, cols["excused"])
+            if not is_blank(raw):
+                parts = re.split(r"[\s,;]+", text(raw)) if not isinstance(raw, (int, float)) else [text(raw)]
+                for part in parts:
+                    if not part:
+                        continue
+                    n, rule = read_int(part)
+                    if rule or n is None or n < 1:
+                        rd.add("read.rounds_list", E, r, cols["excused"], value=shown(raw))
+                        break
+                    excused.add(n)
+        players.append(
+            Player(
+                nickname=nickname,
+                club=rd.text(r, cols.get("club")),
+                city=rd.text(r, cols.get("city")),
+                status=PlayerStatus(status_key),
+                excused_rounds=frozenset(excused),
+                location=rd.loc(r, cols["player"]),
+            )
+        )
+    problems.extend(rd.problems)
+    return tuple(players)
+
+
+# -- Seating ------------------------------------------------------------------------------------
+def _parse_seating(tabs: Mapping[str, Grid], stages: Mapping[str, str], default_stage: str, problems: list[Problem]) -> tuple[SeatingEntry, ...]:
+    title = find_tab(tabs, "seating")
+    if title is None:
+        return ()
+    grid = tabs[title]
+    rd = _Reader(title, grid)
+    header = _find_header_row(grid, L.SEATING_COLUMNS, ("round",))
+    if header is None:
+        return ()
+    hr, cols = header
+    seat_cols: dict[int, int] = {}
+    for c, value in enumerate(grid[hr]):
+        n, rule = read_int(value)
+        if rule is None and n is not None and 1 <= n <= 10 and n not in seat_cols:
+            seat_cols[n] = c
+    entries: list[SeatingEntry] = []
+    for r in range(hr + 1, len(grid)):
+        row = grid[r]
+        if all(is_blank(v) for v in row):
+            continue
+        stage_text = rd.text(r, cols.get("stage"))
+        stage = stages.get(L.norm(stage_text)) if stage_text else default_stage
+        if stage is None:
+            rd.add("read.stage", E, r, cols["stage"], value=stage_text)
+            continue
+        round_no = rd.integer(r, cols["round"])
+        table = rd.integer(r, cols.get("table")) if "table" in cols else 1
+        if round_no is None or table is None:
+            continue
+        seated = tuple(rd.text(r, seat_cols.get(s)) or None for s in range(1, 11))
+        entries.append(SeatingEntry(stage=stage, round=round_no, table=table, players=seated, location=rd.loc(r, cols["round"])))
+    problems.extend(rd.problems)
+    return tuple(entries)
+
+
+# -- Penalties ---------------------------------------------------------------------------------
+def _parse_penalties(tabs: Mapping[str, Grid], stages: Mapping[str, str], default_stage: str, problems: list[Problem]) -> tuple[PenaltyEntry, ...]:
+    title = find_tab(tabs, "penalties")
+    if title is None:
+        return ()
+    grid = tabs[title]
+    rd = _Reader(title, grid)
+    header = _find_header_row(grid, L.PENALTY_COLUMNS, ("player", "reason"))
+    if header is None:
+        return ()
+    hr, cols = header
+    reasons = _words(L.PENALTY_REASON_WORDS)
+    entries: list[PenaltyEntry] = []
+    for r in range(hr + 1, len(grid)):
+        player = rd.text(r, cols["player"])
+        if not player:
+            continue
+        stage_text = rd.text(r, cols.get("stage"))
+        stage = stages.get(L.norm(stage_text)) if stage_text else default_stage
+        if stage is None:
+            rd.add("read.stage", E, r, cols["stage"], value=stage_text)
+            continue
+        reason_text = rd.text(r, cols["reason"])
+        reason = reasons.get(L.norm(reason_text))
+        if reason is None:
+            rd.add("read.penalty_reason", E, r, cols["reason"], value=reason_text)
+            continue
+        before = len(rd.problems)
+        round_no = rd.integer(r, cols.get("round"))
+        minutes = rd.integer(r, cols.get("minutes"))
+        points, ok = rd.decimal(r, cols.get("points"))
+        if len(rd.problems) > before or not ok:
+            continue  # an unreadable penalty is listed, not guessed
+        entries.append(
+            PenaltyEntry(
+                player=player,
+                stage=stage,
+                round=round_no,
+                reason=PenaltyReason(reason),
+                minutes_late=minutes,
+                points=-abs(points) if points is not None else None,  # "2" and "-2" both mean a penalty
+                location=rd.loc(r, cols["player"]),
+            )
+        )
+    problems.extend(rd.problems)
+    return tuple(entries)
+
+
+# -- Protocols ---------------------------------------------------------------------------------
+def is_protocol_grid(grid: Grid) -> bool:
+    return _find_header_row(grid, L.PROTOCOL_COLUMNS, L.REQUIRED_PROTOCOL_COLUMNS) is not None and _find_labels(grid).get("stage") is not None
+
+
+def _find_labels(grid: Grid) -> dict[str, tuple[int, int]]:
+    """Header label key -> (row, column of the value) for the protocol's header block."""
+    words = _words(L.PROTOCOL_HEADER)
+    found: dict[str, tuple[int, int]] = {}
+    for r in range(min(len(grid), 30)):
+        row = grid[r]
+        for c, value in enumerate(row[:6]):
+            key = words.get(L.norm(value).rstrip(":"))
+            if key is None or key in found:
+                continue
+            vc = c + 1
+            while vc < len(row) and is_blank(row[vc]) and vc < c + 3:
+                vc += 1
+            found[key] = (r, vc if vc < len(row) and not is_blank(row[vc]) else c + 1)
+            break
+        if "player" in _header_map(row, L.PROTOCOL_COLUMNS) and "role" in _header_map(row, L.PROTOCOL_COLUMNS):
+            break  # the header block ends where the seat table starts
+    return found
+
+
+_TAB_NAME = re.compile(r"^\s*(?P<prefix>тур|round|пф|sf|полуфинал|semifinal|финал|final)\s*(?P<round>\d+)(\s*(стол|table)\s*(?P<table>\d+))?\s*$", re.I)
+
+
+def _parse_best_move(value: object) -> tuple[int, ...] | None:
+    if is_blank(value):
+        return ()
+    if isinstance(value, (datetime, date)) or isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not value.is_integer():
+            return None
+        digits = str(int(value))
+        if len(digits) == 3 and "0" not in digits:  # "258" typed without separators
+            return tuple(int(d) for d in digits)
+        return None
+    parts = [p for p in re.split(r"[\s,.;/\\\-–—]+", str(value).strip()) if p]
+    if len(parts) == 1 and len(parts[0]) == 3 and parts[0].isdigit() and "0" not in parts[0]:
+        return tuple(int(d) for d in parts[0])
+    seats: list[int] = []
+    for p in parts:
+        if not p.isdigit():
+            return None
+        seats.append(int(p))
+    return tuple(seats)
+
+
+def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: Preset) -> tuple[Protocol | None, list[Problem]]:
+    rd = _Reader(title, grid)
+    labels = _find_labels(grid)
+    header = _find_header_row(grid, L.PROTOCOL_COLUMNS, L.REQUIRED_PROTOCOL_COLUMNS)
+    if header is None:
+        return None, [problem("read.table_missing", E, Location(title, "A1"))]
+    hr, cols = header
+    cells: dict[str, Location] = {}
+    header_ok = True
+
+    def header_value(key: str) -> tuple[int, int] | None:
+        nonlocal header_ok
+        if key not in labels:
+            if key in ("stage", "round"):
+                rd.problems.append(problem("read.label_missing", E, Location(title, "A1"), label=L.label(L.PROTOCOL_HEADER[key], "ru")))
+                header_ok = False
+            return None
+        r, c = labels[key]
+        cells[key] = rd.loc(r, c)
+        return r, c
+
+    stage = preset.stage_keys[0] if preset.stages else ""
+    pos = header_value("stage")
+    if pos:
+        stage_text = rd.text(*pos)
+        found = stages.get(L.norm(stage_text))
+        if found is None:
+            rd.add("read.stage", E, *pos, value=stage_text)
+            header_ok = False
+        else:
+            stage = found
+    round_no = 0
+    pos = header_value("round")
+    if pos:
+        n = rd.integer(*pos)
+        if n is None:
+            if is_blank(_cell(grid, *pos)):
+                rd.add("read.integer", E, *pos, value="")
+            header_ok = False
+        elif n < 1 or n > 100:
+            rd.add("read.integer", E, *pos, value=n)
+            header_ok = False
+        else:
+            round_no = n
+    table = 1
+    pos = header_value("table")
+    if pos:
+        n = rd.integer(*pos)
+        if n is not None:
+            if 1 <= n <= 100:
+                table = n
+            else:
+                rd.add("read.integer", E, *pos, value=n)
+        elif not is_blank(_cell(grid, *pos)):
+            header_ok = False
+    judge = rd.text(*header_value("judge")) if "judge" in labels else ""
+    checked = rd.text(*header_value("checked_by")) if "checked_by" in labels else ""
+    winner = None
+    pos = header_value("winner")
+    if pos:
+        winner_text = rd.text(*pos)
+        if winner_text:
+            key = _words(L.WINNER_WORDS).get(L.norm(winner_text))
+            if key is None:
+                rd.add("read.winner", E, *pos, value=winner_text)
+            else:
+                winner = Team(key)
+
+    role_words = _words(L.ROLE_WORDS)
+    yes = {L.norm(w) for w in L.YES_WORDS}
+    team_defeat = {L.norm(w) for w in L.TEAM_DEFEAT_WORDS}
+    seats: list[SeatRecord] = []
+    r = hr + 1
+    while r < len(grid) and len(seats) < 10:
+        row = grid[r]
+        if all(is_blank(v) for v in row):
+            r += 1
+            continue
+        expected_seat = len(seats) + 1
+        rec_cells = {key: rd.loc(r, c) for key, c in cols.items()}
+        if "seat" in cols:
+            seat_no = rd.integer(r, cols["seat"])
+            if seat_no is not None and seat_no != expected_seat:
+                rd.add("read.seat_number", E, r, cols["seat"], expected=expected_seat, value=seat_no)
+        player = rd.text(r, cols["player"]) or None
+        role = None
+        role_text = rd.text(r, cols["role"])
+        if role_text:
+            key = role_words.get(L.norm(role_text).rstrip("."))
+            if key is None:
+                rd.add("read.role", E, r, cols["role"], value=role_text)
+            else:
+                role = Role(key)
+        fouls = rd.integer(r, cols.get("fouls"))
+        killed = rd.integer(r, cols.get("killed_night"))
+        voted = rd.integer(r, cols.get("voted_day"))
+        removal = None
+        removal_day = None
+        if "removal" in cols:
+            raw = _cell(grid, r, cols["removal"])
+            if not is_blank(raw):
+                if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+                    n, rule = read_int(raw)
+                    if rule is None and n is not None and n >= 1:
+                        removal, removal_day = Removal.REMOVED, n
+                    else:
+                        rd.add("read.removal", E, r, cols["removal"], value=shown(raw))
+                else:
+                    words = L.norm(text(raw))
+                    m = re.match(r"^(?P<word>.*?)[\s,]*(?:день\s*|day\s*|д)?(?P<day>\d+)?$", words)
+                    word_part = (m.group("word") if m else words).strip(" ,")
+                    day_part = m.group("day") if m else None
+                    if word_part in team_defeat:
+                        removal = Removal.TEAM_DEFEAT
+                    elif word_part in yes or (word_part == "" and day_part):
+                        removal = Removal.REMOVED
+                    elif word_part in {"нет", "no", "-", "0"} and not day_part:
+                        removal = None
+                    else:
+                        rd.add("read.removal", E, r, cols["removal"], value=shown(raw))
+                    if removal is not None and day_part:
+                        removal_day = int(day_part)
+        best_move: tuple[int, ...] = ()
+        if "best_move" in cols:
+            raw = _cell(grid, r, cols["best_move"])
+            parsed = _parse_best_move(raw)
+            if parsed is None:
+                if isinstance(raw, (datetime, date)):
+                    rd.add("read.date_guessed", E, r, cols["best_move"], value=shown(raw))
+                else:
+                    rd.add("read.best_move", E, r, cols["best_move"], value=shown(raw))
+            else:
+                best_move = parsed
+        extra, _ok = rd.decimal(r, cols.get("extra_points"))
+        auto_taken = False
+        if "auto_extra_taken" in cols:
+            auto_taken = L.norm(rd.text(r, cols["auto_extra_taken"])) in yes | {"-", "−", "нет авто"}
+        seats.append(
+            SeatRecord(
+                seat=expected_seat,
+                player=player,
+                role=role,
+                fouls=fouls or 0,
+                killed_night=killed,
+                voted_day=voted,
+                removal=removal,
+                removal_day=removal_day,
+                best_move=best_move,
+                extra_points=extra if extra is not None else Decimal(0),
+                auto_extra_taken=auto_taken,
+                comment=rd.text(r, cols.get("comment")),
+                cells=rec_cells,
+            )
+        )
+        r += 1
+    if not header_ok:
+        return None, rd.problems
+    # the tab's name is only a label, but a mismatch usually means a copied tab
+    m = _TAB_NAME.match(title)
+    if m:
+        prefix = L.norm(m.group("prefix"))
+        name_stage = stages.get(prefix) or ({"тур": preset.stage_keys[0], "round": preset.stage_keys[0]}.get(prefix) if preset.stages else None)
+        name_round = int(m.group("round"))
+        name_table = int(m.group("table")) if m.group("table") else 1
+        if (name_stage and name_stage != stage) or name_round != round_no or name_table != table:
+            loc = cells.get("round") or Location(title, "A1")
+            rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=preset.stage(stage).name_ru if stage in preset.stage_keys else stage, round=round_no, table=table))
+    protocol = Protocol(
+        sheet=title,
+        stage=stage,
+        round=round_no,
+        table=table,
+        judge=judge,
+        checked_by=checked,
+        winner=winner,
+        seats=tuple(seats),
+        cells=cells,
+    )
+    return protocol, rd.problems
+
+
+# -- the whole workbook ---------------------------------------------------------------------------
+def owned_titles(preset: Preset) -> set[str]:
+    """Normalised titles of the tabs the sync owns (never read as input)."""
+    titles = {L.norm(t) for key in L.OWNED_TABS for t in L.TABS[key]}
+    for s in preset.stages:
+        titles.add(L.norm(s.name_ru))
+        titles.add(L.norm(s.name_en))
+    titles.add(L.norm("_sheets_sync"))
+    return titles
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Parsed:
+    tournament: Tournament
+    problems: tuple[Problem, ...]
+    unreadable: frozenset[str] = field(default_factory=frozenset)  # protocol tabs that could not be read at all
+
+
+def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Preset, settings: Settings) -> Parsed:
+    problems: list[Problem] = list(settings.problems)
+    stages = stage_lookup(preset)
+    first_stage = preset.stage_keys[0]
+    players = _parse_players(tabs, problems)
+    seating = _parse_seating(tabs, stages, first_stage, problems)
+    penalties = _parse_penalties(tabs, stages, first_stage, problems)
+    input_titles = {find_tab(tabs, k) for k in ("tournament", "players", "seating", "penalties")}
+    owned = owned_titles(preset)
+    protocols: list[Protocol] = []
+    unreadable: set[str] = set()
+    for title in order:
+        if title in input_titles or L.norm(title) in owned or title not in tabs:
+            continue
+        grid = tabs[title]
+        if not is_protocol_grid(grid):
+            continue
+        protocol, found = _parse_protocol(title, grid, stages, preset)
+        problems.extend(found)
+        if protocol is None:
+            unreadable.add(title)
+        else:
+            protocols.append(protocol)
+    released = {stages.get(v, v) for v in settings.released}
+    return Parsed(
+        tournament=Tournament(
+            name=settings.name,
+            preset_id=preset.id,
+            language=settings.language,
+            chief_judge=settings.chief_judge,
+            date=settings.date,
+            players=players,
+            seating=seating,
+            protocols=tuple(protocols),
+            penalties=penalties,
+            overrides=tuple((k, text(v), loc) for k, v, loc in settings.overrides),
+            released=frozenset(released),
+        ),
+        problems=tuple(problems),
+        unreadable=frozenset(unreadable),
+    )

@@ -1,0 +1,250 @@
+"""Problems found while reading and validating: rule id, severity, place, message ru/en.
+
+A problem never stops a run: every reader and rule returns all problems it finds
+(like pypa/packaging's metadata validation), and the sync shows them all at once.
+Messages are templates in both languages with the values involved filled in.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from scoring.model import Location
+
+__all__ = ["Severity", "Problem", "MESSAGES", "problem"]
+
+
+class Severity(enum.Enum):
+    ERROR = "error"  # the game (or value) does not count until fixed
+    WARNING = "warning"  # counts, but listed
+
+
+# rule id -> (Russian template, English template); placeholders are str.format fields.
+MESSAGES: dict[str, tuple[str, str]] = {
+    # reading
+    "read.tab_missing": ("Нет вкладки «{tab}»", "Tab '{tab}' is missing"),
+    "read.label_missing": (
+        "Не найдена строка «{label}» в шапке протокола",
+        "Header row '{label}' not found in the protocol",
+    ),
+    "read.table_missing": (
+        "Не найдена таблица протокола (строка с заголовками «№», «Игрок», «Роль»…)",
+        "Protocol table not found (a header row with '№', 'Player', 'Role'…)",
+    ),
+    "read.column_missing": ("Нет столбца «{column}»", "Column '{column}' is missing"),
+    "read.number": ("«{value}» — не число", "'{value}' is not a number"),
+    "read.integer": ("«{value}» — не целое число", "'{value}' is not a whole number"),
+    "read.date_guessed": (
+        "Таблица превратила ввод в дату ({value}); введите число как текст",
+        "The spreadsheet turned the input into a date ({value}); type the number as text",
+    ),
+    "read.formula": ("Формула вместо значения: {value}", "A formula instead of a value: {value}"),
+    "read.role": (
+        "«{value}» — неизвестная роль (мирный, шериф, мафия, дон)",
+        "'{value}' is not a role (civilian, sheriff, mafia, don)",
+    ),
+    "read.winner": (
+        "«{value}» — непонятный победитель (мирные / мафия)",
+        "'{value}' is not a winner (red / black)",
+    ),
+    "read.stage": ("«{value}» — неизвестный этап", "'{value}' is not a stage"),
+    "read.removal": (
+        "«{value}»: в «Удалён» пишут «да» или «ППК» (можно с номером дня)",
+        "'{value}': 'Removed' takes 'yes' or 'team defeat' (optionally with the day)",
+    ),
+    "read.best_move": (
+        "«{value}» — лучший ход это три номера мест (например «2 5 8»)",
+        "'{value}': a best move is three seat numbers (e.g. '2 5 8')",
+    ),
+    "read.seat_number": ("Номер места должен быть {expected}, а не «{value}»", "Seat number must be {expected}, not '{value}'"),
+    "read.status": (
+        "«{value}» — неизвестный статус (пусто, снялся, дисквалифицирован, запасной)",
+        "'{value}' is not a status (empty, withdrawn, disqualified, reserve)",
+    ),
+    "read.rounds_list": ("«{value}» — ожидаются номера туров", "'{value}': round numbers expected"),
+    "read.penalty_reason": (
+        "«{value}» — неизвестная причина (пропуск, опоздание, прочее)",
+        "'{value}' is not a reason (missed round, late, other)",
+    ),
+    "read.duplicate_player": (
+        "Игрок «{player}» зарегистрирован дважды (строки {rows})",
+        "Player '{player}' is registered twice (rows {rows})",
+    ),
+    "read.unknown_setting": ("Неизвестная настройка «{key}»", "Unknown setting '{key}'"),
+    "read.bad_setting": ("Настройка «{key}»: {reason}", "Setting '{key}': {reason}"),
+    "read.unknown_preset": ("Неизвестный регламент «{value}» (есть: {known})", "Unknown preset '{value}' (known: {known})"),
+    "read.too_long": ("Значение слишком длинное ({length} символов)", "Value too long ({length} characters)"),
+    "read.value_ignored": ("Значение не используется: «{value}»", "Value is not used: '{value}'"),
+    # seating
+    "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}", "Seating: unknown player '{player}'{hint}"),
+    "seating.twice_in_round": (
+        "Рассадка: «{player}» дважды в туре {round}",
+        "Seating: '{player}' is seated twice in round {round}",
+    ),
+    "seating.seat_count": (
+        "Рассадка: за столом {count} игроков вместо 10",
+        "Seating: {count} players at the table instead of 10",
+    ),
+    "seating.duplicate_game": (
+        "Рассадка: игра {stage} тур {round} стол {table} указана дважды",
+        "Seating: game {stage} round {round} table {table} is listed twice",
+    ),
+    # protocol structure
+    "protocol.duplicate": (
+        "Этот протокол дублирует «{other}» (тот же этап, тур и стол)",
+        "This protocol duplicates '{other}' (same stage, round and table)",
+    ),
+    "protocol.not_finished": ("Игра не завершена: победитель не указан", "Game not finished: no winner"),
+    "protocol.header_mismatch": (
+        "Шапка ({stage} тур {round} стол {table}) не совпадает с названием вкладки",
+        "Header ({stage} round {round} table {table}) does not match the tab's name",
+    ),
+    "protocol.no_seating": (
+        "Нет рассадки для {stage} тур {round} стол {table}",
+        "No seating for {stage} round {round} table {table}",
+    ),
+    "roles.composition": (
+        "Роли: {don} дон, {mafia} мафии, {sheriff} шериф, {civilian} мирных; нужно 1, 2, 1, 6",
+        "Roles: {don} don, {mafia} mafia, {sheriff} sheriff, {civilian} civilians; need 1, 2, 1, 6",
+    ),
+    "roles.missing": ("Место {seat}: роль не указана", "Seat {seat}: no role"),
+    "player.missing": ("Место {seat}: игрок не указан", "Seat {seat}: no player"),
+    "player.unknown": (
+        "Место {seat}: «{player}» нет в списке игроков{hint}",
+        "Seat {seat}: '{player}' is not a registered player{hint}",
+    ),
+    "player.duplicate": (
+        "«{player}» указан дважды (места {seats})",
+        "'{player}' appears twice (seats {seats})",
+    ),
+    "player.two_games": (
+        "«{player}» играет в двух играх тура {round}: «{other}»",
+        "'{player}' plays two games of round {round}: '{other}'",
+    ),
+    "player.not_seated_here": (
+        "Место {seat}: по рассадке здесь «{expected}», а указан «{player}»",
+        "Seat {seat}: the seating has '{expected}' here, the protocol '{player}'",
+    ),
+    "player.substitute": (
+        "Место {seat}: «{player}» — замена за «{expected}» (очки за эту игру никому не начисляются за это место; «{expected}» получает штраф за пропуск)",
+        "Seat {seat}: '{player}' substitutes for '{expected}' (this seat earns nobody points; '{expected}' gets the missed-round penalty)",
+    ),
+    "player.inactive": (
+        "Место {seat}: «{player}» имеет статус «{status}»",
+        "Seat {seat}: '{player}' has status '{status}'",
+    ),
+    # fouls, leaving
+    "fouls.range": ("Место {seat}: фолов {fouls}, допустимо 0–4", "Seat {seat}: {fouls} fouls, allowed 0–4"),
+    "fouls.not_removed": ("Место {seat}: 4 фола, но игрок не удалён", "Seat {seat}: 4 fouls but the player is not removed"),
+    "leave.twice": (
+        "Место {seat}: игрок покинул стол дважды ({how})",
+        "Seat {seat}: the player left the table twice ({how})",
+    ),
+    "kill.night_twice": (
+        "Ночь {night}: убиты двое (места {seats})",
+        "Night {night}: two players shot (seats {seats})",
+    ),
+    "kill.night_range": ("Место {seat}: ночь {night} невозможна", "Seat {seat}: night {night} is impossible"),
+    "vote.day_range": ("Место {seat}: день {day} невозможен", "Seat {seat}: day {day} is impossible"),
+    "vote.four_left": (
+        "День {day}: при четырёх игроках нельзя заголосовать двоих (места {seats})",
+        "Day {day}: with four players left two cannot be voted out (seats {seats})",
+    ),
+    "leave.after_removal": (
+        "Место {seat}: ход после выбывания игрока на месте {removed}",
+        "Seat {seat}: an event after the player in seat {removed} was out",
+    ),
+    # best move
+    "best_move.not_first_shot": (
+        "Место {seat}: лучший ход может назвать только убитый в первую ночь",
+        "Seat {seat}: only the player shot on the first night may name a best move",
+    ),
+    "best_move.after_miss": (
+        "Место {seat}: после промаха в первую ночь лучший ход не называется",
+        "Seat {seat}: no best move after a miss on the first night",
+    ),
+    "best_move.seats": (
+        "Место {seat}: лучший ход — три разных места 1–10, кроме своего ({value})",
+        "Seat {seat}: a best move is three distinct seats 1–10 other than his own ({value})",
+    ),
+    "best_move.black": (
+        "Место {seat}: лучший ход назвал чёрный игрок — баллов не приносит",
+        "Seat {seat}: the best move was named by a black player and earns nothing",
+    ),
+    # extra points
+    "extra.range": (
+        "Место {seat}: доп. баллы {value} вне диапазона {low}…{high}",
+        "Seat {seat}: extra points {value} outside {low}…{high}",
+    ),
+    "extra.step": (
+        "Место {seat}: доп. баллы {value} не кратны шагу {step}",
+        "Seat {seat}: extra points {value} are not a multiple of {step}",
+    ),
+    # winner
+    "winner.contradiction": (
+        "Победа «{winner}» противоречит протоколу: {reason}",
+        "Winner '{winner}' contradicts the protocol: {reason}",
+    ),
+    # penalties
+    "penalty.unknown_player": ("Штраф: неизвестный игрок «{player}»{hint}", "Penalty: unknown player '{player}'{hint}"),
+    "penalty.late_tier": (
+        "Опоздание {minutes} мин не даёт штрафа по регламенту",
+        "Being {minutes} min late carries no penalty in the preset",
+    ),
+    "penalty.excused_many": (
+        "«{player}»: без штрафа можно пропустить не более {limit} тура, указано {count}",
+        "'{player}': at most {limit} round(s) may be skipped without penalty, {count} listed",
+    ),
+}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Problem:
+    rule: str
+    severity: Severity
+    location: Location | None
+    params: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def sheet(self) -> str:
+        return self.location.sheet if self.location else ""
+
+    @property
+    def cell(self) -> str:
+        return self.location.cell if self.location else ""
+
+    def message(self, language: str = "ru") -> str:
+        ru, en = MESSAGES[self.rule]
+        template = en if language == "en" else ru
+        values = {k: _display(v) for k, v in self.params.items()}
+        return template.format_map(_Missing(values))
+
+    def sort_key(self) -> tuple:
+        from scoring.cells import parse_a1
+
+        if self.location is None:
+            return ("", 0, 0, self.rule)
+        try:
+            row, col = parse_a1(self.location.cell)
+        except ValueError:
+            row, col = 0, 0
+        return (self.location.sheet, row, col, self.rule)
+
+
+def _display(value: object) -> str:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+class _Missing(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def problem(rule: str, severity: Severity, location: Location | None, **params: object) -> Problem:
+    if rule not in MESSAGES:
+        raise KeyError(f"no message for rule {rule!r}")
+    return Problem(rule=rule, severity=severity, location=location, params=params)

@@ -1,0 +1,353 @@
+"""Standings: tournament penalties, per-player totals, ranking with the tiebreak chain, cuts.
+
+Ranking sorts by the tuple (total, metric values in the preset's order), higher first.
+Players whose tuples are equal share a place ("5–6"); for every pair of neighbours with
+equal totals the standings name the metric that separated them.  Overall, finalists are
+ranked first, then semifinalists, then everyone else (each group by its own totals).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from scoring.metrics import METRICS
+from scoring.model import PenaltyEntry, PenaltyReason, PlayerStatus, Protocol, Role, Tournament
+from scoring.points import GameLine, score_protocol
+from scoring.preset import Preset
+from scoring.problems import Problem, Severity, problem
+
+__all__ = ["AppliedPenalty", "PlayerStats", "Standing", "Cut", "Results", "compute", "rank", "format_places"]
+
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AppliedPenalty:
+    player: str
+    stage: str
+    round: int | None
+    reason: PenaltyReason
+    points: Decimal  # ≤ 0, never multiplied by a coefficient
+    excused: bool = False  # an announced skip: no points, still a missed round
+    derived: bool = False  # found by the sync (seated but absent), not typed on the Penalties tab
+    entry: PenaltyEntry | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlayerStats:
+    """Everything counted for one player up to a stage (or over the whole tournament)."""
+
+    player: str
+    club: str = ""
+    city: str = ""
+    status: PlayerStatus = PlayerStatus.PLAYING
+    total: Decimal = ZERO
+    stage_points: Mapping[str, Decimal] = field(default_factory=dict)  # game points × coefficient, per stage
+    games: int = 0
+    wins: int = 0
+    wins_as: Mapping[str, int] = field(default_factory=dict)
+    games_as: Mapping[str, int] = field(default_factory=dict)
+    extra_points: Decimal = ZERO  # × coefficient
+    recognised_best: int = 0
+    best_move_points: Decimal = ZERO  # × coefficient
+    penalties: Decimal = ZERO  # tournament penalties + removals (≤ 0)
+    tournament_penalties: Decimal = ZERO
+    shot_first: int = 0
+    missed_rounds: int = 0
+    eligible: bool = True
+    qualifying_place: int | None = None
+    lines: tuple[GameLine, ...] = ()
+    applied_penalties: tuple[AppliedPenalty, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Standing:
+    place: int
+    places: str  # "5" or "5–6"
+    stats: PlayerStats
+    # why this player is above the next one with an equal total: metric key, "shared", or None
+    tiebreak: str | None = None
+    group: str = ""  # stage key of the last stage the player reached (overall standings)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Cut:
+    """Who goes on from ``after`` to ``stage``; ``tied`` lists players sharing the cut line."""
+
+    stage: str
+    after: str
+    size: int
+    players: tuple[str, ...]
+    tied: tuple[str, ...] = ()
+    complete: bool = False  # every game of ``after`` is counted
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Results:
+    tournament: Tournament
+    preset: Preset
+    overall: tuple[Standing, ...]
+    stages: Mapping[str, tuple[Standing, ...]]
+    cuts: Mapping[str, Cut]
+    counted: tuple[Protocol, ...]
+    lines: tuple[GameLine, ...]
+    penalties: tuple[AppliedPenalty, ...]
+    problems: tuple[Problem, ...]
+    participants: Mapping[str, frozenset[str]]
+
+
+def format_places(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}–{last}"
+
+
+# -- counting ---------------------------------------------------------------------------------------
+def counted_protocols(protocols: Iterable[Protocol], problems: Iterable[Problem]) -> tuple[Protocol, ...]:
+    """A game counts when it is finished and no error points into its tab."""
+    broken = {p.sheet for p in problems if p.severity is Severity.ERROR and p.location is not None}
+    return tuple(p for p in protocols if p.finished and p.sheet not in broken)
+
+
+def _participants(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> dict[str, frozenset[str]]:
+    result: dict[str, set[str]] = {s.key: set() for s in preset.stages}
+    for entry in t.seating:
+        if entry.stage in result:
+            result[entry.stage].update(p for p in entry.players if p)
+    for p in counted:
+        if p.stage in result:
+            result[p.stage].update(s.player for s in p.seats if s.player)
+    reserves = {pl.nickname for pl in t.players if pl.status is PlayerStatus.RESERVE}
+    first = preset.stage_keys[0]
+    result[first].update(pl.nickname for pl in t.players)
+    return {k: frozenset(v - reserves) for k, v in result.items()}
+
+
+def tournament_penalties(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> tuple[list[AppliedPenalty], list[Problem]]:
+    """Typed penalties plus missed rounds derived from seating vs counted protocols."""
+    applied: list[AppliedPenalty] = []
+    problems: list[Problem] = []
+    known = {p.nickname for p in t.players}
+    typed_missed: set[tuple[str, str, int | None]] = set()
+    first_stage = preset.stage_keys[0]
+    excused_ok: dict[str, frozenset[int]] = {}
+    for pl in t.players:
+        rounds = sorted(pl.excused_rounds)
+        if len(rounds) > preset.excused_rounds:
+            problems.append(problem("penalty.excused_many", Severity.WARNING, pl.location, player=pl.nickname,
+                                    limit=preset.excused_rounds, count=len(rounds)))
+        excused_ok[pl.nickname] = frozenset(rounds[: preset.excused_rounds])
+
+    for e in t.penalties:
+        if e.player not in known:
+            problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player, hint=""))
+            continue
+        points = e.points
+        excused = False
+        if points is None:
+            if e.reason is PenaltyReason.MISSED_ROUND:
+                excused = e.stage == first_stage and e.round in excused_ok.get(e.player, frozenset())
+                points = ZERO if excused else preset.missed_round
+            elif e.reason is PenaltyReason.LATE:
+                points = preset.lateness_points(e.minutes_late or 0)
+                if points is None:
+                    problems.append(problem("penalty.late_tier", Severity.WARNING, e.location, minutes=e.minutes_late or 0))
+                    points = ZERO
+            else:
+                points = ZERO
+        if e.reason is PenaltyReason.MISSED_ROUND:
+            typed_missed.add((e.player, e.stage, e.round))
+        applied.append(AppliedPenalty(player=e.player, stage=e.stage, round=e.round, reason=e.reason, points=points,
+                                      excused=excused, entry=e))
+
+    played = {(p.stage, p.round, s.player) for p in counted for s in p.seats if s.player}
+    counted_games = {(p.stage, p.round, p.table) for p in counted}
+    for entry in t.seating:
+        if (entry.stage, entry.round, entry.table) not in counted_games:
+            continue
+        for nickname in entry.players:
+            if not nickname or nickname not in known or (entry.stage, entry.round, nickname) in played:
+                continue
+            if (nickname, entry.stage, entry.round) in typed_missed:
+                continue
+            excused = entry.stage == first_stage and entry.round in excused_ok.get(nickname, frozenset())
+            applied.append(AppliedPenalty(player=nickname, stage=entry.stage, round=entry.round,
+                                          reason=PenaltyReason.MISSED_ROUND,
+                                          points=ZERO if excused else preset.missed_round,
+                                          excused=excused, derived=True))
+    return applied, problems
+
+
+def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty], preset: Preset, stage_keys: Sequence[str]) -> PlayerStats:
+    stage_points: dict[str, Decimal] = {k: ZERO for k in stage_keys}
+    wins_as = {r.value: 0 for r in Role}
+    games_as = {r.value: 0 for r in Role}
+    wins = extra_games = shot_first = 0
+    extra = best_move = removal = ZERO
+    own = [ln for ln in lines if not ln.substitute]
+    for ln in own:
+        stage_points[ln.stage] = stage_points.get(ln.stage, ZERO) + ln.total
+        games_as[ln.role.value] += 1
+        if ln.won:
+            wins += 1
+            wins_as[ln.role.value] += 1
+        extra += ln.item("extra")
+        extra_games += ln.recognised_best
+        best_move += ln.item("best_move")
+        removal += ln.item("removal")
+        shot_first += ln.shot_first
+    pen = sum((p.points for p in penalties), ZERO)
+    missed = sum(1 for p in penalties if p.reason is PenaltyReason.MISSED_ROUND)
+    eligible = missed <= preset.max_missed_rounds
+    if player.status is PlayerStatus.DISQUALIFIED and not preset.disqualified_eligible:
+        eligible = False
+    if player.status is PlayerStatus.WITHDRAWN:
+        eligible = False
+    return PlayerStats(
+        player=player.nickname,
+        club=player.club,
+        city=player.city,
+        status=player.status,
+        total=sum(stage_points.values(), ZERO) + pen,
+        stage_points=stage_points,
+        games=len(own),
+        wins=wins,
+        wins_as=wins_as,
+        games_as=games_as,
+        extra_points=extra,
+        recognised_best=extra_games,
+        best_move_points=best_move,
+        penalties=pen + removal,
+        tournament_penalties=pen,
+        shot_first=shot_first,
+        missed_rounds=missed,
+        eligible=eligible,
+        lines=tuple(own),
+        applied_penalties=tuple(penalties),
+    )
+
+
+# -- ranking ------------------------------------------------------------------------------------------
+def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1) -> list[Standing]:
+    """Sort by (total, chain…) descending; equal tuples share a place; name the separating metric.
+
+    Players with equal keys are listed in nickname order so that the output never depends
+    on the order of the input.
+    """
+    metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
+
+    def key(s: PlayerStats) -> tuple:
+        return (s.total, *(m.value(s) for m in metrics))
+
+    ordered = sorted(stats, key=lambda s: s.player)
+    ordered.sort(key=key, reverse=True)
+    keys = [key(s) for s in ordered]
+    standings: list[Standing] = []
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and keys[j + 1] == keys[i]:
+            j += 1
+        places = format_places(start + i, start + j)
+        for k in range(i, j + 1):
+            tiebreak = None
+            if k + 1 < len(ordered) and ordered[k + 1].total == ordered[k].total:
+                if k < j:
+                    tiebreak = "shared"
+                else:
+                    tiebreak = next((m.key for m in metrics if m.value(ordered[k]) != m.value(ordered[k + 1])), "shared")
+            standings.append(Standing(place=start + i, places=places, stats=ordered[k], tiebreak=tiebreak, group=group))
+        i = j + 1
+    return standings
+
+
+def _with_place(stats: PlayerStats, place: int | None) -> PlayerStats:
+    from dataclasses import replace
+
+    return replace(stats, qualifying_place=place)
+
+
+def compute(t: Tournament, preset: Preset, problems: Sequence[Problem]) -> Results:
+    """Score every counted game, apply tournament penalties, rank per stage and overall."""
+    counted = counted_protocols(t.protocols, problems)
+    reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
+    lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
+    applied, pen_problems = tournament_penalties(t, preset, counted)
+    all_problems = tuple(problems) + tuple(pen_problems)
+    participants = _participants(t, preset, counted)
+    keys = preset.stage_keys
+    ranked_players = [p for p in t.players if p.ranked]
+    lines_by: dict[str, list[GameLine]] = defaultdict(list)
+    for ln in lines:
+        lines_by[ln.player].append(ln)
+    pen_by: dict[str, list[AppliedPenalty]] = defaultdict(list)
+    for ap in applied:
+        pen_by[ap.player].append(ap)
+
+    stage_tables: dict[str, tuple[Standing, ...]] = {}
+    cuts: dict[str, Cut] = {}
+    qualifying_place: dict[str, int] = {}
+    stats_upto: dict[str, dict[str, PlayerStats]] = {}
+    for i, key in enumerate(keys):
+        upto = set(keys[: i + 1])
+        stats = {}
+        for pl in ranked_players:
+            if pl.nickname not in participants[key]:
+                continue
+            s = _stats(pl, [ln for ln in lines_by[pl.nickname] if ln.stage in upto],
+                       [p for p in pen_by[pl.nickname] if p.stage in upto], preset, keys)
+            stats[pl.nickname] = _with_place(s, qualifying_place.get(pl.nickname))
+        stats_upto[key] = stats
+        table = tuple(rank(stats.values(), preset.tiebreaks, final=(i == len(keys) - 1 and i > 0), group=key))
+        stage_tables[key] = table
+        if i == 0:
+            qualifying_place = {st.stats.player: st.place for st in table}
+        if i + 1 < len(keys):
+            nxt = preset.stages[i + 1]
+            cuts[nxt.key] = _cut(table, nxt.key, key, nxt.players, t, preset, counted)
+
+    # overall: finalists first, then semifinalists, then the rest
+    overall: list[Standing] = []
+    placed: set[str] = set()
+    groups = list(reversed(keys)) if preset.finalists_first else [keys[0]]
+    for gi, key in enumerate(groups):
+        members = []
+        for pl in ranked_players:
+            if pl.nickname in placed or pl.nickname not in participants[key]:
+                continue
+            s = _stats(pl, lines_by[pl.nickname], pen_by[pl.nickname], preset, keys)
+            members.append(_with_place(s, qualifying_place.get(pl.nickname)))
+        final = key == keys[-1] and len(keys) > 1
+        part = rank(members, preset.tiebreaks, final=final, group=key, start=len(overall) + 1)
+        overall.extend(part)
+        placed.update(s.stats.player for s in part)
+
+    return Results(
+        tournament=t,
+        preset=preset,
+        overall=tuple(overall),
+        stages=stage_tables,
+        cuts=cuts,
+        counted=counted,
+        lines=lines,
+        penalties=tuple(applied),
+        problems=all_problems,
+        participants=participants,
+    )
+
+
+def _cut(table: Sequence[Standing], stage: str, after: str, size: int, t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> Cut:
+    """Top ``size`` of ``table`` among players who can still play; ties across the line reported."""
+    able = [s for s in table if s.stats.status is PlayerStatus.PLAYING]
+    chosen = able[:size]
+    tied: tuple[str, ...] = ()
+    if len(able) > size and chosen:
+        last = chosen[-1]
+        nxt = able[size]
+        if last.places == nxt.places:
+            tied = tuple(s.stats.player for s in able if s.places == last.places)
+    games_needed = {(e.stage, e.round, e.table) for e in t.seating if e.stage == after}
+    games_done = {(p.stage, p.round, p.table) for p in counted if p.stage == after}
+    complete = bool(games_needed) and games_needed <= games_done
+    return Cut(stage=stage, after=after, size=size, players=tuple(s.stats.player for s in chosen), tied=tied, complete=complete)

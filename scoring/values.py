@@ -1,0 +1,110 @@
+"""Tolerant readers of single cell values: numbers, whole numbers, text.
+
+A judge types `0,5`, `0.5`, `½`, ` 1 `; a spreadsheet may hand back a float, an int,
+a date it guessed, or a formula.  Each reader returns ``(value, problem_rule, shown)``:
+a value, or the rule id of a clear problem and the text to quote in its message.
+Nothing is ever read as a silent zero.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from decimal import Decimal, InvalidOperation
+
+__all__ = ["MAX_TEXT", "is_blank", "text", "read_decimal", "read_int", "shown"]
+
+MAX_TEXT = 1000  # longer cell text is refused: nobody's nickname or comment is that long
+
+_FRACTIONS = {"½": "0.5", "¼": "0.25", "¾": "0.75", "⅓": None, "⅔": None}
+_MINUS = ("\u2212", "\u2013", "\u2014")  # minus sign, en dash, em dash typed for "-"
+
+
+def is_blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """The value as a person would recognise it in a message (shortened)."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, datetime):
+        text_ = value.strftime("%d.%m.%Y %H:%M") if value.time() != time(0) else value.strftime("%d.%m.%Y")
+    elif isinstance(value, date):
+        text_ = value.strftime("%d.%m.%Y")
+    else:
+        text_ = str(value)
+    text_ = " ".join(text_.split())
+    return text_ if len(text_) <= limit else text_[: limit - 1] + "…"
+
+
+def text(value: object) -> str:
+    """Cell text: trimmed, inner whitespace collapsed; numbers without a trailing `.0`."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, (datetime, date)):
+        return shown(value)
+    return " ".join(str(value).replace("\u00a0", " ").split())
+
+
+def read_decimal(value: object) -> tuple[Decimal | None, str | None]:
+    """Return (number, None) or (None, rule).  Blank gives (None, None)."""
+    if is_blank(value):
+        return None, None
+    if isinstance(value, bool):
+        return None, "read.number"
+    if isinstance(value, (datetime, date)):
+        return None, "read.date_guessed"
+    if isinstance(value, int):
+        return Decimal(value), None
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            return None, "read.number"
+        # repr gives the shortest text that round-trips: 0.35 stays 0.35, not 0.34999…
+        return Decimal(repr(value)), None
+    if isinstance(value, Decimal):
+        return (value, None) if value.is_finite() else (None, "read.number")
+    raw = str(value).strip().replace("\u00a0", "").replace(" ", "")
+    if raw.startswith("="):
+        return None, "read.formula"
+    for dash in _MINUS:
+        raw = raw.replace(dash, "-")
+    if raw in _FRACTIONS or (raw[:1] in "+-" and raw[1:] in _FRACTIONS):
+        sign, body = (raw[0], raw[1:]) if raw[:1] in "+-" else ("", raw)
+        if _FRACTIONS[body] is None:
+            return None, "read.number"
+        raw = sign + _FRACTIONS[body]
+    elif raw[-1:] in _FRACTIONS and raw[:-1].lstrip("+-").isdigit():  # "1½"
+        if _FRACTIONS[raw[-1]] is None:
+            return None, "read.number"
+        whole = Decimal(raw[:-1])
+        frac = Decimal(_FRACTIONS[raw[-1]])
+        return (whole - frac if whole < 0 or raw.startswith("-") else whole + frac), None
+    if raw.count(",") == 1 and "." not in raw:
+        raw = raw.replace(",", ".")
+    if not raw or any(c not in "0123456789.+-" for c in raw):
+        return None, "read.number"
+    try:
+        number = Decimal(raw)
+    except InvalidOperation:
+        return None, "read.number"
+    if not number.is_finite():
+        return None, "read.number"
+    return number, None
+
+
+def read_int(value: object) -> tuple[int | None, str | None]:
+    """Return (whole number, None) or (None, rule).  Blank gives (None, None)."""
+    number, rule = read_decimal(value)
+    if rule is not None:
+        return None, rule
+    if number is None:
+        return None, None
+    if number != number.to_integral_value():
+        return None, "read.integer"
+    if abs(number) > 10**9:
+        return None, "read.integer"
+    return int(number), None

@@ -1,0 +1,237 @@
+"""One sync cycle: read → parse → validate → score → rank → render → write.
+
+The data flows one way.  :func:`compute` is pure given a snapshot and preset files;
+:func:`build_patch` turns its outcome into a :class:`Patch` of owned tabs and marks;
+:func:`sync_once` reads, computes, writes the workbook and the files beside it, and
+starts over from a fresh read when the workbook changed under it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from scoring import labels as L
+from scoring.cells import a1
+from scoring.model import Location
+from scoring.parse import Settings, find_tab, parse_tournament, read_settings
+from scoring.preset import Preset, PresetError
+from scoring.problems import Problem, Severity, problem
+from scoring.rules import validate
+from scoring.standings import Results, compute as compute_standings
+from sheets_sync.backends.base import STATE_TAB, Backend, Mark, Patch, Snapshot, TabWrite, WorkbookChanged
+from sheets_sync.presets import known_presets, load_preset
+from sheets_sync.render.json_out import dumps, standings_document
+from sheets_sync.render.tabs import owned_tabs
+
+__all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "write_text_atomic", "DEFAULT_PRESET"]
+
+DEFAULT_PRESET = "gmo-2016"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Outcome:
+    settings: Settings
+    preset: Preset
+    results: Results
+    problems: tuple[Problem, ...]
+    language: str
+
+
+def _load_preset_for(settings: Settings, base_dir: Path | None) -> tuple[Preset, list[Problem]]:
+    problems: list[Problem] = []
+    ref = settings.preset_id or DEFAULT_PRESET
+    preset_cell = None
+    if settings.tab:
+        preset_cell = Location(settings.tab, "B2")
+    try:
+        base, _ = load_preset(ref, base_dir=base_dir)
+    except PresetError as exc:
+        problems.append(problem("read.unknown_preset", Severity.ERROR, preset_cell, value=ref, known=", ".join(known_presets())))
+        base, _ = load_preset(DEFAULT_PRESET)
+        ref = DEFAULT_PRESET
+        del exc
+    good: list[tuple[str, object]] = []
+    for key, value, loc in settings.overrides:
+        try:
+            _, rejected = load_preset(ref, [*good, (key, value)], base_dir=base_dir)
+        except PresetError as exc:
+            problems.append(problem("read.bad_setting", Severity.ERROR, loc, key=key, reason="; ".join(exc.errors)))
+            continue
+        if rejected:
+            problems.append(problem("read.unknown_setting", Severity.ERROR, loc, key=key))
+            continue
+        good.append((key, value))
+    if not good:
+        return base, problems
+    preset, _ = load_preset(ref, good, base_dir=base_dir)
+    return preset, problems
+
+
+def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
+    """Everything the sync knows about the tournament in this snapshot (no I/O but presets)."""
+    settings = read_settings(snapshot.tabs)
+    preset, preset_problems = _load_preset_for(settings, base_dir)
+    parsed = parse_tournament(snapshot.tabs, snapshot.order, preset, settings)
+    problems = list(parsed.problems) + preset_problems + validate(parsed.tournament, preset)
+    results = compute_standings(parsed.tournament, preset, problems)
+    return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
+                   language=settings.language)
+
+
+# -- marks ---------------------------------------------------------------------------------------
+def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
+    grouped: dict[tuple[str, str], list[Problem]] = {}
+    for p in problems:
+        if p.location is None or p.location.sheet not in input_tabs:
+            continue
+        grouped.setdefault((p.location.sheet, p.location.cell), []).append(p)
+    marks = {}
+    for (sheet, cell), items in grouped.items():
+        severity = "error" if any(p.severity is Severity.ERROR for p in items) else "warning"
+        note = "\n".join(dict.fromkeys(p.message(language) for p in items))
+        marks[(sheet, cell)] = Mark(sheet=sheet, cell=cell, severity=severity, note=note)
+    return marks
+
+
+def _previous_marks(snapshot: Snapshot) -> dict[tuple[str, str], tuple[str, str]]:
+    grid = snapshot.tabs.get(STATE_TAB, ())
+    marks = {}
+    for row in grid[1:]:
+        if len(row) >= 2 and row[0] and row[1]:
+            marks[(str(row[0]), str(row[1]))] = (str(row[2]) if len(row) > 2 and row[2] else "", str(row[3]) if len(row) > 3 and row[3] else "")
+    return marks
+
+
+def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True) -> Patch:
+    """Owned tabs in full, marks to set and to clear, and the state tab that remembers them."""
+    language = outcome.language
+    writes = owned_tabs(outcome.results, outcome.problems, language, links=links)
+    owned_titles = {w.title for w in writes} | {STATE_TAB}
+    # stale owned tabs of the other language (the tournament switched language) are left alone;
+    # input tabs are every tab that is not owned
+    input_tabs = {t for t in snapshot.order if t not in owned_titles and L.norm(t) not in _all_owned_norms(outcome.preset)}
+    wanted = _wanted_marks(outcome.problems, input_tabs, language)
+    previous = _previous_marks(snapshot)
+    set_marks = tuple(m for key, m in sorted(wanted.items()) if previous.get(key) != (m.severity, m.note))
+    clear = tuple(sorted(key for key in previous if key not in wanted and key[0] in snapshot.tabs))
+    state_rows = [("sheet", "cell", "severity", "note")] + [(m.sheet, m.cell, m.severity, m.note) for _, m in sorted(wanted.items())]
+    state = TabWrite(title=STATE_TAB, rows=tuple(state_rows), hidden=True)
+    writes.append(state)
+    # write only what differs from what the workbook holds now
+    changed = tuple(w for w in writes if not _same(snapshot.tabs.get(w.title), w.rows))
+    return Patch(writes=changed, set_marks=set_marks, clear_marks=clear)
+
+
+def _all_owned_norms(preset: Preset) -> set[str]:
+    from scoring.parse import owned_titles
+
+    return owned_titles(preset)
+
+
+def _norm_value(value: object) -> object:
+    from decimal import Decimal
+
+    from sheets_sync.backends.base import Link
+
+    if isinstance(value, Link):
+        return value.text
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float, Decimal)):
+        return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    if value == "":
+        return None
+    return value
+
+
+def _same(current, rows) -> bool:
+    if current is None:
+        return False
+    def trimmed(grid):
+        out = [tuple(_norm_value(v) for v in row) for row in grid]
+        out = [row[: max((i + 1 for i, v in enumerate(row) if v is not None), default=0)] for row in out]
+        while out and not out[-1]:
+            out.pop()
+        return out
+    return trimmed(current) == trimmed(rows)
+
+
+# -- files beside the workbook --------------------------------------------------------------------
+def write_text_atomic(path: Path, text: str) -> bool:
+    """Write ``text`` to ``path`` atomically; return False when the content was already there."""
+    data = text.encode("utf-8")
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return True
+
+
+@dataclass(kw_only=True)
+class SyncReport:
+    outcome: Outcome
+    patch: Patch
+    written: bool
+    files: list[Path] = field(default_factory=list)
+    attempts: int = 1
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.outcome.problems if p.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for p in self.outcome.problems if p.severity is Severity.WARNING)
+
+
+def publish_files(outcome: Outcome, out_dir: Path, *, extra_outputs: Mapping[str, object] | None = None) -> list[Path]:
+    """standings.json (and, when the renderers are present, the site and the VK post)."""
+    written: list[Path] = []
+    doc = standings_document(outcome.results, outcome.problems, language=outcome.language)
+    path = out_dir / "standings.json"
+    if write_text_atomic(path, dumps(doc)):
+        written.append(path)
+    return written
+
+
+def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False) -> SyncReport:
+    """Read, compute, write; if the workbook changed under us, start again from a fresh read."""
+    attempt = 0
+    while True:
+        attempt += 1
+        t0 = time.perf_counter()
+        snapshot = backend.read()
+        t1 = time.perf_counter()
+        base_dir = Path(backend.source).parent if not str(backend.source).startswith(("http", "gsheet:")) else None
+        outcome = compute(snapshot, base_dir=base_dir)
+        patch = build_patch(snapshot, outcome, links=backend.link_supported())
+        t2 = time.perf_counter()
+        written = False
+        if not dry_run and not patch.empty:
+            try:
+                backend.apply(patch, base=snapshot)
+                written = True
+            except WorkbookChanged:
+                if attempt >= retries:
+                    raise
+                continue
+        t3 = time.perf_counter()
+        files = publish_files(outcome, out_dir) if out_dir is not None and not dry_run else []
+        t4 = time.perf_counter()
+        return SyncReport(outcome=outcome, patch=patch, written=written, files=files, attempts=attempt,
+                          timings={"read": t1 - t0, "compute": t2 - t1, "write": t3 - t2, "files": t4 - t3})

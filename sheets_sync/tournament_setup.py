@@ -1,0 +1,98 @@
+"""Creating a tournament workbook: players from CSV, a first seating, one protocol tab per game."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+from scoring import labels as L
+from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
+from scoring.parse import _header_map  # the same header matching as the workbook reader
+from scoring.preset import Preset
+from sheets_sync.backends.base import Patch, TabWrite
+from sheets_sync.layout import penalties_tab, players_tab, protocol_tab, protocol_title, seating_tab, tournament_tab
+
+__all__ = ["read_players_csv", "simple_seating", "workbook_patch", "CsvError"]
+
+
+class CsvError(ValueError):
+    pass
+
+
+def read_players_csv(path: Path) -> list[Player]:
+    """Players from a CSV with the Players tab's columns (ru or en headers), UTF-8 with or
+    without BOM, comma or semicolon separated (as Excel writes it)."""
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = raw.decode("cp1251")  # Excel on a Russian Windows saves "CSV" in cp1251
+        except UnicodeDecodeError as exc:
+            raise CsvError(f"{path.name}: not UTF-8 text") from exc
+    first = text.splitlines()[0] if text.strip() else ""
+    delimiter = ";" if first.count(";") > first.count(",") else ("\t" if "\t" in first else ",")
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    if not rows:
+        raise CsvError(f"{path.name}: empty file")
+    cols = _header_map(rows[0], L.PLAYER_COLUMNS)
+    if "player" not in cols:
+        raise CsvError(f"{path.name}: no 'Игрок' / 'Player' column in the first row ({', '.join(rows[0])})")
+    status_words = {L.norm(w): k for k, ws in L.STATUS_WORDS.items() for w in ws}
+    players: list[Player] = []
+    seen: set[str] = set()
+    for n, row in enumerate(rows[1:], start=2):
+        def get(key: str) -> str:
+            i = cols.get(key)
+            return " ".join(row[i].split()) if i is not None and i < len(row) else ""
+        name = get("player")
+        if not name:
+            continue
+        if name in seen:
+            raise CsvError(f"{path.name}, line {n}: player {name!r} is listed twice")
+        seen.add(name)
+        status = status_words.get(L.norm(get("status")))
+        if status is None:
+            raise CsvError(f"{path.name}, line {n}: unknown status {get('status')!r}")
+        excused = frozenset(int(x) for x in get("excused").replace(";", ",").replace(" ", ",").split(",") if x.strip().isdigit())
+        players.append(Player(nickname=name, club=get("club"), city=get("city"), status=PlayerStatus(status), excused_rounds=excused))
+    if not players:
+        raise CsvError(f"{path.name}: no players")
+    return players
+
+
+def simple_seating(players: Sequence[str], stage: str, rounds: int) -> list[SeatingEntry]:
+    """A plain rotating seating (used until a proper draw is made): every round shifts
+    player i by i·round places, so neighbours change.  Needs a multiple of ten players."""
+    n = len(players) - len(players) % 10
+    entries = []
+    for r in range(rounds):
+        order = sorted(range(n), key=lambda i: ((i * (r * 3 + 1)) % n, i))
+        for t in range(n // 10):
+            seated = tuple(players[order[t * 10 + s]] for s in range(10))
+            seated = seated[r % 10:] + seated[: r % 10]
+            entries.append(SeatingEntry(stage=stage, round=r + 1, table=t + 1, players=seated))
+    return entries
+
+
+def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequence[Player], seating: Sequence[SeatingEntry],
+                   protocols: Sequence[Protocol] = (), date: str = "", chief_judge: str = "",
+                   include_base: bool = True) -> Patch:
+    """Tabs people type into, created or pre-filled: Tournament, Players, Seating, Penalties, protocols."""
+    writes: list[TabWrite] = []
+    if include_base:
+        writes += [
+            tournament_tab(name=name, preset_id=preset.id, language=language, chief_judge=chief_judge, date=date),
+            players_tab(players, language),
+            seating_tab(seating, preset, language),
+            penalties_tab(language),
+        ]
+    by_key = {p.key: p for p in protocols}
+    for e in seating:
+        writes.append(protocol_tab(title=protocol_title(preset, e.stage, e.round, e.table, language),
+                                   stage_name=preset.stage(e.stage).name(language), round_no=e.round, table=e.table,
+                                   players=e.players, language=language, preset=preset,
+                                   protocol=by_key.get((e.stage, e.round, e.table))))
+    return Patch(writes=tuple(writes))

@@ -1,0 +1,1217 @@
+"""A small fake of the Google Sheets API v4 (and the OAuth token endpoint) for tests.
+
+Only what sheets-sync and gspread use is implemented, with the real response shapes
+(checked against gspread's recorded cassettes and the API reference):
+
+* ``POST /token``                                  service-account JWT grant -> access token
+* ``POST /v4/spreadsheets``                        create
+* ``GET  /v4/spreadsheets/{id}``                   metadata (``fields`` mask honoured)
+* ``GET  /v4/spreadsheets/{id}/values:batchGet``   ``ranges`` (repeated), ``valueRenderOption``,
+                                                   ``dateTimeRenderOption``, ``majorDimension``
+* ``POST /v4/spreadsheets/{id}/values:batchUpdate`` ``valueInputOption`` RAW / USER_ENTERED
+* ``POST /v4/spreadsheets/{id}:batchUpdate``       addSheet, deleteSheet, updateCells, repeatCell,
+                                                   setDataValidation, updateSheetProperties,
+                                                   updateDimensionProperties, appendDimension
+* ``POST /drive/v3/files/{id}/permissions``        sharing (recorded only)
+
+Every cell is stored as a Sheets ``CellData``-like dict (``userEnteredValue``,
+``userEnteredFormat``, ``note``, ``dataValidation``, ``textFormatRuns``), so ``fields``
+masks apply exactly as in the real API.  A ``:batchUpdate`` is applied to a copy and
+committed only when every request succeeded (all-or-nothing).
+
+Test helpers: :attr:`FakeSheetsServer.request_log`, :attr:`request_count` (Sheets/Drive
+API requests, the token endpoint not counted), :meth:`reset_counts`, :meth:`cells`,
+:meth:`values`, :meth:`create_spreadsheet`, :meth:`set_values`, :meth:`rename_tab`,
+:meth:`share`; fault injection through :attr:`faults` (a queue of :class:`Fault`) and
+:attr:`fault_rates` (probabilities per status).
+
+Run standalone for other processes: ``python -m tests.fake_sheets --port 8765``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import copy
+import json
+import math
+import random
+import re
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+__all__ = ["FakeSheetsServer", "Fault", "Cell", "ApiError"]
+
+DEFAULT_ROWS, DEFAULT_COLS = 1000, 26
+COMMA_DECIMAL_LOCALES = ("ru", "uk", "be", "de", "fr", "es", "it", "pt", "pl", "cs", "nl", "tr", "sv", "fi", "da", "nb")
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, message: str, status: str) -> None:
+        super().__init__(message)
+        self.code, self.message, self.status = code, message, status
+
+    def body(self) -> dict:
+        return {"error": {"code": self.code, "message": self.message, "status": self.status}}
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError(400, message, "INVALID_ARGUMENT")
+
+
+STATUS_NAMES = {
+    400: "INVALID_ARGUMENT",
+    401: "UNAUTHENTICATED",
+    403: "PERMISSION_DENIED",
+    404: "NOT_FOUND",
+    408: "DEADLINE_EXCEEDED",
+    429: "RESOURCE_EXHAUSTED",
+    500: "INTERNAL",
+    502: "UNAVAILABLE",
+    503: "UNAVAILABLE",
+    504: "DEADLINE_EXCEEDED",
+}
+STATUS_MESSAGES = {
+    429: "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' "
+    "of service 'sheets.googleapis.com' for consumer 'project_number:000000000000'.",
+    500: "Internal error encountered.",
+    503: "The service is currently unavailable.",
+    403: "The caller does not have permission",
+    404: "Requested entity was not found.",
+}
+
+
+@dataclass
+class Fault:
+    """One injected misbehaviour, consumed by the first request it matches.
+
+    ``status``: answer with this HTTP error instead of handling the request (None: handle it);
+    ``delay``: sleep this many seconds first; ``action``: call this (e.g. rename a tab)
+    before handling; ``match``: substring of ``METHOD path`` the request must contain;
+    ``times``: how many matching requests it affects.
+    """
+
+    status: int | None = None
+    delay: float = 0.0
+    action: Callable[[], None] | None = None
+    match: str = ""
+    times: int = 1
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A friendly view of one stored cell (for assertions)."""
+
+    value: Any  # effective value: str / int / float / bool / None
+    formula: str | None
+    note: str | None
+    background: str | None  # RGB hex like "F4B6B6"
+    bold: bool
+    validation: tuple[str, ...] | None  # ONE_OF_LIST values
+    number_format: str | None
+    raw: dict = field(repr=False, compare=False, default_factory=dict)
+
+
+# -- A1 helpers ---------------------------------------------------------------------------
+_A1 = re.compile(r"^\$?([A-Za-z]*)\$?(\d*)$")
+
+
+def _col_index(letters: str) -> int:
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - 64
+    return n - 1
+
+
+def _col_letters(index: int) -> str:
+    s, index = "", index + 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        s = chr(65 + rem) + s
+    return s
+
+
+def _a1(row: int, col: int) -> str:
+    return f"{_col_letters(col)}{row + 1}"
+
+
+def _split_range(rng: str) -> tuple[str | None, str | None]:
+    """``'Tab''s'!A1:B2`` -> ("Tab's", "A1:B2"); ``Tab`` -> ("Tab", None)."""
+    if rng.startswith("'"):
+        i, name = 1, []
+        while i < len(rng):
+            if rng[i] == "'":
+                if i + 1 < len(rng) and rng[i + 1] == "'":
+                    name.append("'")
+                    i += 2
+                    continue
+                break
+            name.append(rng[i])
+            i += 1
+        else:
+            raise ValueError(rng)
+        rest = rng[i + 1 :]
+        if rest == "":
+            return "".join(name), None
+        if not rest.startswith("!"):
+            raise ValueError(rng)
+        return "".join(name), rest[1:]
+    if "!" in rng:
+        name, _, cells = rng.rpartition("!")
+        return name, cells
+    return None, rng
+
+
+def _parse_cells(cells: str) -> tuple[int, int | None, int, int | None]:
+    """``B2:D`` -> (row0, row_end_excl | None, col0, col_end_excl | None)."""
+    parts = cells.split(":")
+    if len(parts) > 2 or not cells:
+        raise ValueError(cells)
+    m1 = _A1.match(parts[0])
+    m2 = _A1.match(parts[-1])
+    if not m1 or not m2 or not (m1.group(1) or m1.group(2)):
+        raise ValueError(cells)
+    c0 = _col_index(m1.group(1)) if m1.group(1) else 0
+    r0 = int(m1.group(2)) - 1 if m1.group(2) else 0
+    if len(parts) == 1:
+        if not (m1.group(1) and m1.group(2)):
+            raise ValueError(cells)
+        return r0, r0 + 1, c0, c0 + 1
+    c1 = _col_index(m2.group(1)) + 1 if m2.group(1) else None
+    r1 = int(m2.group(2)) if m2.group(2) else None
+    if (r0 < 0) or (r1 is not None and r1 <= r0) or (c1 is not None and c1 <= c0):
+        raise ValueError(cells)
+    return r0, r1, c0, c1
+
+
+# -- field masks ---------------------------------------------------------------------------
+def _parse_mask(mask: str) -> list[str]:
+    """``properties(title,locale),sheets.properties`` -> ["properties.title", ...]."""
+    out: list[str] = []
+
+    def parse(s: str, prefix: str) -> None:
+        depth, start = 0, 0
+        items = []
+        for i, ch in enumerate(s):
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+            elif ch == "," and depth == 0:
+                items.append(s[start:i])
+                start = i + 1
+        items.append(s[start:])
+        for item in items:
+            item = item.strip()
+            if not item:
+                continue
+            if "(" in item:
+                head, inner = item.split("(", 1)
+                if not inner.endswith(")"):
+                    raise _bad(f"Invalid field selection {mask}")
+                parse(inner[:-1], prefix + head.strip() + ".")
+            else:
+                out.append(prefix + item)
+
+    parse(mask, "")
+    return out
+
+
+def _select(obj: Any, paths: list[list[str]]) -> Any:
+    """Keep only the given paths of a JSON object (lists are traversed)."""
+    if isinstance(obj, list):
+        return [_select(x, paths) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    if any(p == [] or p == ["*"] for p in paths):
+        return obj
+    out = {}
+    for key, value in obj.items():
+        sub = [p[1:] for p in paths if p and p[0] == key]
+        if sub:
+            out[key] = _select(value, sub)
+    return out
+
+
+def _get_path(obj: dict, path: list[str]) -> Any:
+    for key in path:
+        if not isinstance(obj, dict) or key not in obj:
+            return None
+        obj = obj[key]
+    return obj
+
+
+def _set_path(obj: dict, path: list[str], value: Any) -> None:
+    """Set (or, for None, delete and prune) ``path`` in ``obj``."""
+    if value is None:
+        stack = []
+        cur = obj
+        for key in path[:-1]:
+            if not isinstance(cur.get(key), dict):
+                return
+            stack.append((cur, key))
+            cur = cur[key]
+        cur.pop(path[-1], None)
+        for parent, key in reversed(stack):
+            if parent[key] == {}:
+                del parent[key]
+        return
+    cur = obj
+    for key in path[:-1]:
+        cur = cur.setdefault(key, {})
+    cur[path[-1]] = copy.deepcopy(value)
+
+
+def _apply_mask(target: dict, source: dict, fields: str, allowed: tuple[str, ...]) -> None:
+    if not fields:
+        raise _bad("At least one field must be specified.")
+    if fields.strip() == "*":
+        for key in allowed:
+            _set_path(target, [key], source.get(key))
+        return
+    for path in _parse_mask(fields):
+        parts = path.split(".")
+        if parts[0] not in allowed:
+            raise _bad(f"Invalid field mask: '{path}'")
+        _set_path(target, parts, _get_path(source, parts))
+
+
+CELL_FIELDS = ("userEnteredValue", "userEnteredFormat", "note", "dataValidation", "textFormatRuns")
+
+
+# -- the spreadsheet model --------------------------------------------------------------------
+class _Sheet:
+    def __init__(self, props: dict) -> None:
+        self.props = props
+        self.cells: dict[tuple[int, int], dict] = {}
+        self.col_widths: dict[int, int] = {}
+
+    @property
+    def id(self) -> int:
+        return self.props["sheetId"]
+
+    @property
+    def title(self) -> str:
+        return self.props["title"]
+
+    @property
+    def rows(self) -> int:
+        return self.props["gridProperties"]["rowCount"]
+
+    @property
+    def cols(self) -> int:
+        return self.props["gridProperties"]["columnCount"]
+
+
+class _Spreadsheet:
+    def __init__(self, sid: str, title: str, locale: str) -> None:
+        self.id = sid
+        self.props = {
+            "title": title,
+            "locale": locale,
+            "autoRecalc": "ON_CHANGE",
+            "timeZone": "Europe/Moscow",
+            "defaultFormat": {"backgroundColor": {"red": 1, "green": 1, "blue": 1}},
+        }
+        self.sheets: list[_Sheet] = []
+        self.shared_with: set[str] | None = None  # None: everybody may edit
+        self.permissions: list[dict] = []
+
+    def sheet_by_title(self, title: str) -> _Sheet | None:
+        for sh in self.sheets:
+            if sh.title == title:
+                return sh
+        # Sheets matches tab names case-insensitively in ranges
+        for sh in self.sheets:
+            if sh.title.lower() == title.lower():
+                return sh
+        return None
+
+    def sheet_by_id(self, sheet_id: int) -> _Sheet:
+        for sh in self.sheets:
+            if sh.id == sheet_id:
+                return sh
+        raise _bad(f"Invalid requests: No grid with id: {sheet_id}")
+
+    def reindex(self) -> None:
+        for i, sh in enumerate(self.sheets):
+            sh.props["index"] = i
+
+    def new_sheet_id(self) -> int:
+        used = {sh.id for sh in self.sheets}
+        while True:
+            n = random.randint(1, 2**31 - 1)
+            if n not in used:
+                return n
+
+    def add_sheet(self, props: dict) -> _Sheet:
+        props = copy.deepcopy(props)
+        if "sheetId" in props:
+            if not isinstance(props["sheetId"], int) or props["sheetId"] < 0:
+                raise _bad(f"Invalid sheetId: {props['sheetId']}")
+            if any(sh.id == props["sheetId"] for sh in self.sheets):
+                raise _bad(
+                    f"Invalid requests[0].addSheet: Sheet with id {props['sheetId']} already exists."
+                )
+        else:
+            props["sheetId"] = self.new_sheet_id() if self.sheets else 0
+        if "title" not in props:
+            n = len(self.sheets) + 1
+            while self.sheet_by_title(f"Sheet{n}"):
+                n += 1
+            props["title"] = f"Sheet{n}"
+        title = props["title"]
+        if self.sheet_by_title(title) is not None:
+            raise _bad(
+                f'Invalid requests[0].addSheet: A sheet with the name "{title}" already exists. '
+                "Please enter another name."
+            )
+        grid = props.setdefault("gridProperties", {})
+        grid.setdefault("rowCount", DEFAULT_ROWS)
+        grid.setdefault("columnCount", DEFAULT_COLS)
+        props.setdefault("sheetType", "GRID")
+        if props.get("hidden") is False:
+            del props["hidden"]
+        _check_grid(grid)
+        index = props.pop("index", None)
+        sheet = _Sheet(props)
+        if index is None or index >= len(self.sheets):
+            self.sheets.append(sheet)
+        else:
+            self.sheets.insert(max(0, index), sheet)
+        self.reindex()
+        return sheet
+
+    def metadata(self) -> dict:
+        return {
+            "spreadsheetId": self.id,
+            "properties": copy.deepcopy(self.props),
+            "sheets": [{"properties": copy.deepcopy(sh.props)} for sh in self.sheets],
+            "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{self.id}/edit",
+        }
+
+
+def _check_grid(grid: dict) -> None:
+    if grid["rowCount"] < 1 or grid["columnCount"] < 1:
+        raise _bad("Invalid gridProperties: rowCount and columnCount must be positive")
+    if grid["rowCount"] * grid["columnCount"] > 10_000_000:
+        raise _bad("This action would increase the number of cells in the workbook above the limit of 10000000 cells.")
+    if grid.get("frozenRowCount", 0) >= grid["rowCount"] and grid.get("frozenRowCount", 0) > 0:
+        raise _bad("You can't freeze all visible rows on the sheet.")
+    if grid.get("frozenColumnCount", 0) >= grid["columnCount"] and grid.get("frozenColumnCount", 0) > 0:
+        raise _bad("You can't freeze all visible columns on the sheet.")
+
+
+def _colour_hex(colour: dict | None) -> str | None:
+    if not colour:
+        return None
+    return "".join(f"{round(float(colour.get(k, 0)) * 255):02X}" for k in ("red", "green", "blue"))
+
+
+_HYPERLINK = re.compile(r'^=\s*HYPERLINK\(\s*"((?:[^"]|"")*)"\s*[;,]\s*"((?:[^"]|"")*)"\s*\)\s*$', re.I)
+
+
+def _effective(cell: dict) -> Any:
+    uev = cell.get("userEnteredValue")
+    if not uev:
+        return None
+    if "stringValue" in uev:
+        return uev["stringValue"]
+    if "numberValue" in uev:
+        return uev["numberValue"]
+    if "boolValue" in uev:
+        return uev["boolValue"]
+    if "formulaValue" in uev:
+        m = _HYPERLINK.match(uev["formulaValue"])
+        if m:
+            return m.group(2).replace('""', '"')
+        return "#NAME?"
+    if "errorValue" in uev:
+        return "#ERROR!"
+    return None
+
+
+def _decimal_sep(locale: str) -> str:
+    return "," if locale.split("_")[0].lower() in COMMA_DECIMAL_LOCALES else "."
+
+
+def _format_number(value: float | int, locale: str) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = repr(value) if isinstance(value, float) else str(value)
+    return text.replace(".", _decimal_sep(locale))
+
+
+def _number(value: Any) -> int | float:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def _user_entered(value: Any, locale: str) -> dict:
+    """What the Sheets UI makes of a value typed by a person (USER_ENTERED)."""
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, (int, float)):
+        return {"numberValue": value}
+    if value is None:
+        return {}
+    text = str(value)
+    if text.startswith("'"):
+        return {"stringValue": text[1:]}
+    if text.startswith("=") and len(text) > 1:
+        return {"formulaValue": text}
+    if text.strip().upper() in ("TRUE", "FALSE"):
+        return {"boolValue": text.strip().upper() == "TRUE"}
+    sep = _decimal_sep(locale)
+    candidate = text.strip()
+    pattern = r"[+-]?\d+(?:\,\d+)?" if sep == "," else r"[+-]?\d+(?:\.\d+)?"
+    if re.fullmatch(pattern, candidate):
+        return {"numberValue": _number(float(candidate.replace(",", ".")))}
+    return {"stringValue": text}
+
+
+def _raw_value(value: Any) -> dict:
+    if isinstance(value, bool):
+        return {"boolValue": value}
+    if isinstance(value, (int, float)):
+        return {"numberValue": value}
+    if value is None:
+        return {}
+    return {"stringValue": str(value)}
+
+
+# -- the server ---------------------------------------------------------------------------
+class FakeSheetsServer:
+    """The fake API on 127.0.0.1 (``port=0``: any free port)."""
+
+    def __init__(self, port: int = 0, host: str = "127.0.0.1", *, check_auth: bool = True) -> None:
+        self.host, self.port = host, port
+        self.check_auth = check_auth
+        self.spreadsheets: dict[str, _Spreadsheet] = {}
+        self.tokens: dict[str, str] = {}  # access token -> client e-mail
+        self.request_log: list[dict] = []
+        self.token_requests = 0
+        self.faults: deque[Fault] = deque()
+        self.fault_rates: dict[int, float] = {}  # status -> probability per request
+        self.rng = random.Random(1234)
+        self.lock = threading.RLock()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # lifecycle ------------------------------------------------------------------------
+    def start(self) -> FakeSheetsServer:
+        server = self
+
+        class Handler(_Handler):
+            fake = server
+
+        self._httpd = ThreadingHTTPServer((self.host, self.port), Handler)
+        self._httpd.daemon_threads = True
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="fake-sheets", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __enter__(self) -> FakeSheetsServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    @property
+    def token_uri(self) -> str:
+        return self.url + "/token"
+
+    # test helpers -----------------------------------------------------------------------
+    @property
+    def request_count(self) -> int:
+        """Sheets/Drive API requests since the last reset (the token endpoint not counted)."""
+        with self.lock:
+            return sum(1 for r in self.request_log if r["path"] != "/token")
+
+    def reset_counts(self) -> None:
+        with self.lock:
+            self.request_log.clear()
+            self.token_requests = 0
+
+    def create_spreadsheet(
+        self,
+        title: str = "Untitled spreadsheet",
+        tabs: dict[str, list[list[Any]]] | None = None,
+        *,
+        locale: str = "ru_RU",
+        shared_with: set[str] | None = None,
+        spreadsheet_id: str | None = None,
+    ) -> str:
+        """Create a spreadsheet directly; cell values are stored as a person would type them."""
+        with self.lock:
+            sid = spreadsheet_id or secrets.token_urlsafe(33)[:44]
+            book = _Spreadsheet(sid, title, locale)
+            book.shared_with = shared_with
+            for name in tabs or {"Sheet1": []}:
+                book.add_sheet({"title": name})
+            self.spreadsheets[sid] = book
+        for name, rows in (tabs or {}).items():
+            if rows:
+                self.set_values(sid, name, rows)
+        return sid
+
+    def share(self, spreadsheet_id: str, email: str | None) -> None:
+        """Restrict the spreadsheet to e-mails given here (None: open to everybody)."""
+        with self.lock:
+            book = self.spreadsheets[spreadsheet_id]
+            if email is None:
+                book.shared_with = None
+            else:
+                book.shared_with = (book.shared_with or set()) | {email}
+
+    def set_values(
+        self, spreadsheet_id: str, tab: str, rows: list[list[Any]], start: str = "A1", *, raw: bool = False
+    ) -> None:
+        """Simulate a person typing ``rows`` at ``start`` (USER_ENTERED unless ``raw``)."""
+        with self.lock:
+            book = self.spreadsheets[spreadsheet_id]
+            sheet = book.sheet_by_title(tab)
+            if sheet is None:
+                raise KeyError(tab)
+            r0, _, c0, _ = _parse_cells(start)
+            for i, row in enumerate(rows):
+                for j, value in enumerate(row):
+                    self._grow(sheet, r0 + i + 1, c0 + j + 1)
+                    uev = _raw_value(value) if raw else _user_entered(value, book.props["locale"])
+                    cell = sheet.cells.setdefault((r0 + i, c0 + j), {})
+                    _set_path(cell, ["userEnteredValue"], uev or None)
+
+    def add_tab(self, spreadsheet_id: str, title: str) -> int:
+        with self.lock:
+            return self.spreadsheets[spreadsheet_id].add_sheet({"title": title}).id
+
+    def rename_tab(self, spreadsheet_id: str, old: str, new: str) -> None:
+        with self.lock:
+            sheet = self.spreadsheets[spreadsheet_id].sheet_by_title(old)
+            if sheet is None:
+                raise KeyError(old)
+            sheet.props["title"] = new
+
+    def rename_mid_cycle(self, spreadsheet_id: str, old: str, new: str, match: str = "values:batchGet") -> None:
+        """Rename a tab just before the next request matching ``match`` is handled."""
+        self.faults.append(Fault(match=match, action=lambda: self.rename_tab(spreadsheet_id, old, new)))
+
+    def delete_tab(self, spreadsheet_id: str, title: str) -> None:
+        with self.lock:
+            book = self.spreadsheets[spreadsheet_id]
+            book.sheets = [sh for sh in book.sheets if sh.title != title]
+            book.reindex()
+
+    def tabs(self, spreadsheet_id: str) -> list[str]:
+        with self.lock:
+            return [sh.title for sh in self.spreadsheets[spreadsheet_id].sheets]
+
+    def sheet_properties(self, spreadsheet_id: str, tab: str) -> dict:
+        with self.lock:
+            sheet = self.spreadsheets[spreadsheet_id].sheet_by_title(tab)
+            assert sheet is not None, tab
+            return copy.deepcopy(sheet.props)
+
+    def column_widths(self, spreadsheet_id: str, tab: str) -> dict[int, int]:
+        with self.lock:
+            sheet = self.spreadsheets[spreadsheet_id].sheet_by_title(tab)
+            assert sheet is not None, tab
+            return dict(sheet.col_widths)
+
+    def cells(self, spreadsheet_id: str, tab: str) -> dict[str, Cell]:
+        """Every non-blank stored cell of a tab: A1 -> :class:`Cell`."""
+        with self.lock:
+            sheet = self.spreadsheets[spreadsheet_id].sheet_by_title(tab)
+            if sheet is None:
+                raise KeyError(tab)
+            out = {}
+            for (r, c), data in sorted(sheet.cells.items()):
+                if not data:
+                    continue
+                fmt = data.get("userEnteredFormat", {})
+                dv = data.get("dataValidation")
+                out[_a1(r, c)] = Cell(
+                    value=_effective(data),
+                    formula=data.get("userEnteredValue", {}).get("formulaValue"),
+                    note=data.get("note"),
+                    background=_colour_hex(fmt.get("backgroundColor")),
+                    bold=bool(fmt.get("textFormat", {}).get("bold")),
+                    validation=tuple(v.get("userEnteredValue") for v in dv["condition"].get("values", ()))
+                    if dv
+                    else None,
+                    number_format=fmt.get("numberFormat", {}).get("type"),
+                    raw=copy.deepcopy(data),
+                )
+            return out
+
+    def values(self, spreadsheet_id: str, tab: str) -> list[list[Any]]:
+        """The tab's effective values as rows (trailing blanks trimmed)."""
+        with self.lock:
+            book = self.spreadsheets[spreadsheet_id]
+            sheet = book.sheet_by_title(tab)
+            if sheet is None:
+                raise KeyError(tab)
+            return _grid_values(sheet, 0, sheet.rows, 0, sheet.cols, formatted=False, locale=book.props["locale"])
+
+    @staticmethod
+    def _grow(sheet: _Sheet, rows: int, cols: int) -> None:
+        grid = sheet.props["gridProperties"]
+        grid["rowCount"] = max(grid["rowCount"], rows)
+        grid["columnCount"] = max(grid["columnCount"], cols)
+
+    # request handling ------------------------------------------------------------------
+    def _take_fault(self, method: str, path: str) -> Fault | None:
+        key = f"{method} {path}"
+        with self.lock:
+            for fault in list(self.faults):
+                if path == "/token" and "token" not in fault.match:
+                    continue  # faults hit the token endpoint only when they ask for it
+                if fault.match in key:
+                    fault.times -= 1
+                    if fault.times <= 0:
+                        self.faults.remove(fault)
+                    return fault
+            if path != "/token":
+                for status, p in self.fault_rates.items():
+                    if self.rng.random() < p:
+                        return Fault(status=status)
+        return None
+
+    def handle(self, method: str, raw_path: str, headers: dict[str, str], body: bytes) -> tuple[int, dict]:
+        split = urlsplit(raw_path)
+        path = unquote(split.path)
+        query = parse_qs(split.query, keep_blank_values=True)
+        with self.lock:
+            self.request_log.append({"method": method, "path": path, "query": query, "bytes": len(body),
+                                     "url_length": len(raw_path)})
+        fault = self._take_fault(method, path)
+        if fault is not None:
+            if fault.delay:
+                time.sleep(fault.delay)
+            if fault.action is not None:
+                fault.action()
+            if fault.status is not None:
+                status = fault.status
+                return status, ApiError(
+                    status, fault.message or STATUS_MESSAGES.get(status, "Error"), STATUS_NAMES.get(status, "UNKNOWN")
+                ).body()
+        try:
+            if path == "/token" and method == "POST":
+                return 200, self._token(body)
+            email = self._authenticate(headers)
+            return 200, self._route(method, path, query, body, email)
+        except ApiError as exc:
+            return exc.code, exc.body()
+
+    def _token(self, body: bytes) -> dict:
+        form = parse_qs(body.decode())
+        self.token_requests += 1
+        grant = form.get("grant_type", [""])[0]
+        if grant != "urn:ietf:params:oauth:grant-type:jwt-bearer":
+            raise ApiError(400, "unsupported_grant_type", "INVALID_ARGUMENT")
+        try:
+            _, payload_b64, _ = form["assertion"][0].split(".")
+            payload = json.loads(base64.urlsafe_b64decode(payload_b64 + "=" * (-len(payload_b64) % 4)))
+        except Exception as exc:  # noqa: BLE001
+            raise ApiError(400, "invalid_grant: malformed assertion", "INVALID_ARGUMENT") from exc
+        if payload.get("exp", 0) < time.time() - 60 or not payload.get("iss"):
+            raise ApiError(400, "invalid_grant: Invalid JWT", "INVALID_ARGUMENT")
+        token = "ya29.fake-" + secrets.token_urlsafe(24)
+        with self.lock:
+            self.tokens[token] = payload["iss"]
+        return {"access_token": token, "expires_in": 3599, "token_type": "Bearer"}
+
+    def _authenticate(self, headers: dict[str, str]) -> str:
+        auth = headers.get("authorization", "")
+        if not self.check_auth:
+            return self.tokens.get(auth.removeprefix("Bearer "), "anonymous")
+        token = auth.removeprefix("Bearer ")
+        with self.lock:
+            email = self.tokens.get(token)
+        if not auth.startswith("Bearer ") or email is None:
+            raise ApiError(
+                401,
+                "Request is missing required authentication credential. Expected OAuth 2 access token, "
+                "login cookie or other valid authentication credential.",
+                "UNAUTHENTICATED",
+            )
+        return email
+
+    def _book(self, sid: str, email: str) -> _Spreadsheet:
+        book = self.spreadsheets.get(sid)
+        if book is None:
+            raise ApiError(404, "Requested entity was not found.", "NOT_FOUND")
+        if book.shared_with is not None and email not in book.shared_with:
+            raise ApiError(403, "The caller does not have permission", "PERMISSION_DENIED")
+        return book
+
+    def _route(self, method: str, path: str, query: dict, body: bytes, email: str) -> dict:
+        data = json.loads(body) if body else {}
+        if path == "/v4/spreadsheets" and method == "POST":
+            return self._create(data, email)
+        m = re.fullmatch(r"/drive/v3/files/([^/]+)/permissions", path)
+        if m and method == "POST":
+            with self.lock:
+                book = self._book(m.group(1), email)
+                book.permissions.append(data)
+                if book.shared_with is not None and data.get("emailAddress"):
+                    book.shared_with.add(data["emailAddress"])
+            return {"kind": "drive#permission", "id": secrets.token_hex(8), "type": data.get("type"),
+                    "role": data.get("role")}
+        m = re.fullmatch(r"/v4/spreadsheets/([^/:]+)(/values:batchGet|/values:batchUpdate|:batchUpdate)?", path)
+        if not m:
+            raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
+        sid, op = m.group(1), m.group(2)
+        with self.lock:
+            book = self._book(sid, email)
+            if op is None and method == "GET":
+                return self._get(book, query)
+            if op == "/values:batchGet" and method == "GET":
+                return self._batch_get(book, query)
+            if op == "/values:batchUpdate" and method == "POST":
+                return self._values_batch_update(book, data)
+            if op == ":batchUpdate" and method == "POST":
+                return self._batch_update(book, data)
+        raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
+
+    # endpoints ----------------------------------------------------------------------------
+    def _create(self, data: dict, email: str) -> dict:
+        props = data.get("properties", {})
+        with self.lock:
+            sid = secrets.token_urlsafe(33)[:44]
+            book = _Spreadsheet(sid, props.get("title", "Untitled spreadsheet"), props.get("locale", "en_US"))
+            book.shared_with = {email} if self.check_auth else None
+            for sheet in data.get("sheets") or [{"properties": {"title": "Sheet1"}}]:
+                book.add_sheet(sheet.get("properties", {}))
+            self.spreadsheets[sid] = book
+            return book.metadata()
+
+    def _get(self, book: _Spreadsheet, query: dict) -> dict:
+        meta = book.metadata()
+        if query.get("includeGridData", ["false"])[0].lower() == "true":
+            for sh_meta, sheet in zip(meta["sheets"], book.sheets):
+                sh_meta["data"] = [{"startRow": 0, "startColumn": 0, "rowData": _row_data(sheet)}]
+        fields = query.get("fields", [""])[0]
+        if fields:
+            meta = _select(meta, [p.split(".") for p in _parse_mask(fields)])
+        return meta
+
+    def _resolve(self, book: _Spreadsheet, rng: str) -> tuple[_Sheet, int, int, int, int]:
+        try:
+            name, cells = _split_range(rng)
+        except ValueError:
+            raise _bad(f"Unable to parse range: {rng}") from None
+        if name is None:
+            sheet = book.sheet_by_title(rng)
+            if sheet is not None:
+                cells = None
+            elif book.sheets:
+                sheet = book.sheets[0]
+            else:
+                raise _bad(f"Unable to parse range: {rng}")
+        else:
+            sheet = book.sheet_by_title(name)
+            if sheet is None:
+                raise _bad(f"Unable to parse range: {rng}")
+        if cells is None:
+            return sheet, 0, sheet.rows, 0, sheet.cols
+        try:
+            r0, r1, c0, c1 = _parse_cells(cells)
+        except ValueError:
+            raise _bad(f"Unable to parse range: {rng}") from None
+        return sheet, r0, min(r1 or sheet.rows, sheet.rows), c0, min(c1 or sheet.cols, sheet.cols)
+
+    def _batch_get(self, book: _Spreadsheet, query: dict) -> dict:
+        render = query.get("valueRenderOption", ["FORMATTED_VALUE"])[0]
+        dt_render = query.get("dateTimeRenderOption", ["SERIAL_NUMBER"])[0]
+        major = query.get("majorDimension", ["ROWS"])[0]
+        if render not in ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA"):
+            raise _bad(f"Invalid value at 'value_render_option' (TYPE_ENUM), \"{render}\"")
+        if dt_render not in ("SERIAL_NUMBER", "FORMATTED_STRING"):
+            raise _bad(f"Invalid value at 'date_time_render_option' (TYPE_ENUM), \"{dt_render}\"")
+        if major not in ("ROWS", "COLUMNS"):
+            raise _bad(f"Invalid value at 'major_dimension' (TYPE_ENUM), \"{major}\"")
+        out = []
+        for rng in query.get("ranges", []):
+            sheet, r0, r1, c0, c1 = self._resolve(book, rng)
+            values = _grid_values(
+                sheet, r0, r1, c0, c1, formatted=render == "FORMATTED_VALUE", locale=book.props["locale"],
+                formula=render == "FORMULA", dates_as_strings=dt_render == "FORMATTED_STRING",
+            )
+            if major == "COLUMNS" and values:
+                width = max(len(r) for r in values)
+                cols = [[(row[j] if j < len(row) else "") for row in values] for j in range(width)]
+                values = [_trim_row(col) for col in cols]
+                while values and not values[-1]:
+                    values.pop()
+            vr: dict[str, Any] = {"range": _range_name(sheet, r0, r1, c0, c1), "majorDimension": major}
+            if values:
+                vr["values"] = values
+            out.append(vr)
+        return {"spreadsheetId": book.id, "valueRanges": out}
+
+    def _values_batch_update(self, book: _Spreadsheet, data: dict) -> dict:
+        option = data.get("valueInputOption")
+        if option not in ("RAW", "USER_ENTERED"):
+            raise _bad("Invalid valueInputOption: INPUT_VALUE_OPTION_UNSPECIFIED")
+        work = copy.deepcopy(book)
+        responses = []
+        for item in data.get("data", []):
+            sheet, r0, r1, c0, c1 = self._resolve(work, item["range"])
+            if ":" not in item["range"].rpartition("!")[2]:
+                r1, c1 = 10**9, 10**9  # a single cell is only the anchor of the written block
+            rows = item.get("values", [])
+            if item.get("majorDimension", "ROWS") == "COLUMNS":
+                width = max((len(c) for c in rows), default=0)
+                rows = [[c[i] if i < len(c) else None for c in rows] for i in range(width)]
+            height = len(rows)
+            width = max((len(r) for r in rows), default=0)
+            if r0 + height > r1 or c0 + width > c1:
+                if r0 + height > sheet.rows or c0 + width > sheet.cols:
+                    self._grow(sheet, r0 + height, c0 + width)  # values API expands the grid
+                else:
+                    raise _bad(
+                        f"Requested writing within range [{item['range']}], but tried writing to "
+                        f"row [{r0 + height}]"
+                    )
+            for i, row in enumerate(rows):
+                for j, value in enumerate(row):
+                    if value is None:
+                        continue
+                    uev = _raw_value(value) if option == "RAW" else _user_entered(value, work.props["locale"])
+                    _set_path(sheet.cells.setdefault((r0 + i, c0 + j), {}), ["userEnteredValue"], uev or None)
+            responses.append({
+                "spreadsheetId": book.id,
+                "updatedRange": _range_name(sheet, r0, r0 + height, c0, c0 + width),
+                "updatedRows": height,
+                "updatedColumns": width,
+                "updatedCells": sum(len(r) for r in rows),
+            })
+        self.spreadsheets[book.id] = work
+        return {
+            "spreadsheetId": book.id,
+            "totalUpdatedRows": sum(r["updatedRows"] for r in responses),
+            "totalUpdatedColumns": max((r["updatedColumns"] for r in responses), default=0),
+            "totalUpdatedCells": sum(r["updatedCells"] for r in responses),
+            "totalUpdatedSheets": len({r["updatedRange"].split("!")[0] for r in responses}),
+            "responses": responses,
+        }
+
+    def _batch_update(self, book: _Spreadsheet, data: dict) -> dict:
+        requests = data.get("requests")
+        if not requests:
+            raise _bad("Invalid requests: must specify at least one request.")
+        work = copy.deepcopy(book)  # all-or-nothing: apply to a copy, commit at the end
+        replies = []
+        for n, request in enumerate(requests):
+            if len(request) != 1:
+                raise _bad(f"Invalid requests[{n}]: exactly one kind of request must be set")
+            (kind, body), = request.items()
+            handler = getattr(self, f"_req_{kind}", None)
+            if handler is None:
+                raise _bad(f"Invalid JSON payload received. Unknown name \"{kind}\" at 'requests[{n}]'")
+            try:
+                replies.append(handler(work, body) or {})
+            except ApiError as exc:
+                exc.message = re.sub(r"^Invalid requests(\[\d+\])?", f"Invalid requests[{n}]", exc.message)
+                if not exc.message.startswith("Invalid requests["):
+                    exc.message = f"Invalid requests[{n}].{kind}: {exc.message}"
+                raise
+        self.spreadsheets[book.id] = work
+        result = {"spreadsheetId": book.id, "replies": replies}
+        if data.get("includeSpreadsheetInResponse"):
+            result["updatedSpreadsheet"] = work.metadata()
+        return result
+
+    # batchUpdate request kinds ------------------------------------------------------------
+    @staticmethod
+    def _grid_range(book: _Spreadsheet, rng: dict) -> tuple[_Sheet, int, int, int, int]:
+        sheet = book.sheet_by_id(rng.get("sheetId", 0))
+        r0, r1 = rng.get("startRowIndex", 0), rng.get("endRowIndex", sheet.rows)
+        c0, c1 = rng.get("startColumnIndex", 0), rng.get("endColumnIndex", sheet.cols)
+        if r0 < 0 or c0 < 0 or r1 < r0 or c1 < c0:
+            raise _bad("Invalid requests: invalid GridRange")
+        if r1 > sheet.rows:
+            raise _bad(
+                f"Invalid requests: Range ('{sheet.title}'!{_a1(r0, c0)}:{_a1(r1 - 1, max(c1 - 1, c0))}) "
+                f"exceeds grid limits. Max rows: {sheet.rows}, max columns: {sheet.cols}"
+            )
+        if c1 > sheet.cols:
+            raise _bad(
+                f"Invalid requests: Range ('{sheet.title}'!{_a1(r0, c0)}:{_a1(max(r1 - 1, r0), c1 - 1)}) "
+                f"exceeds grid limits. Max rows: {sheet.rows}, max columns: {sheet.cols}"
+            )
+        return sheet, r0, r1, c0, c1
+
+    def _req_addSheet(self, book: _Spreadsheet, body: dict) -> dict:
+        sheet = book.add_sheet(body.get("properties", {}))
+        return {"addSheet": {"properties": copy.deepcopy(sheet.props)}}
+
+    def _req_deleteSheet(self, book: _Spreadsheet, body: dict) -> None:
+        sheet = book.sheet_by_id(body.get("sheetId", 0))
+        if len(book.sheets) == 1:
+            raise _bad("Invalid requests: You can't remove all the sheets in a document.")
+        book.sheets.remove(sheet)
+        book.reindex()
+
+    def _req_updateCells(self, book: _Spreadsheet, body: dict) -> None:
+        fields = body.get("fields", "")
+        rows = body.get("rows", [])
+        if "start" in body:
+            start = body["start"]
+            sheet = book.sheet_by_id(start.get("sheetId", 0))
+            r0, c0 = start.get("rowIndex", 0), start.get("columnIndex", 0)
+            height = len(rows)
+            width = max((len(r.get("values", [])) for r in rows), default=0)
+            self._grid_range(book, {"sheetId": sheet.id, "startRowIndex": r0, "endRowIndex": r0 + height,
+                                    "startColumnIndex": c0, "endColumnIndex": c0 + width})
+            targets = [
+                (r0 + i, c0 + j, cell) for i, row in enumerate(rows) for j, cell in enumerate(row.get("values", []))
+            ]
+        elif "range" in body:
+            sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+            if len(rows) > r1 - r0 or any(len(r.get("values", [])) > c1 - c0 for r in rows):
+                raise _bad("Invalid requests: rows do not fit in the range")
+            targets = []
+            for r in range(r0, r1):
+                row = rows[r - r0].get("values", []) if r - r0 < len(rows) else []
+                for c in range(c0, c1):
+                    if c - c0 < len(row) or (r, c) in sheet.cells:
+                        targets.append((r, c, row[c - c0] if c - c0 < len(row) else {}))
+        else:
+            raise _bad("Invalid requests: updateCells needs start or range")
+        for r, c, cell in targets:
+            _check_cell(cell)
+            stored = sheet.cells.setdefault((r, c), {})
+            _apply_mask(stored, cell, fields, CELL_FIELDS)
+            if not stored:
+                del sheet.cells[(r, c)]
+
+    def _req_repeatCell(self, book: _Spreadsheet, body: dict) -> None:
+        sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+        cell = body.get("cell", {})
+        _check_cell(cell)
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                stored = sheet.cells.setdefault((r, c), {})
+                _apply_mask(stored, cell, body.get("fields", ""), CELL_FIELDS)
+                if not stored:
+                    del sheet.cells[(r, c)]
+
+    def _req_setDataValidation(self, book: _Spreadsheet, body: dict) -> None:
+        sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+        rule = body.get("rule")
+        if rule is not None:
+            cond = rule.get("condition", {})
+            if cond.get("type") not in ("ONE_OF_LIST", "ONE_OF_RANGE", "NUMBER_BETWEEN", "BOOLEAN"):
+                raise _bad(f"Invalid requests: unsupported condition type {cond.get('type')}")
+            if cond.get("type") == "ONE_OF_LIST" and not cond.get("values"):
+                raise _bad("Invalid requests: ONE_OF_LIST condition needs values")
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                stored = sheet.cells.setdefault((r, c), {})
+                _set_path(stored, ["dataValidation"], rule)
+                if not stored:
+                    del sheet.cells[(r, c)]
+
+    def _req_updateSheetProperties(self, book: _Spreadsheet, body: dict) -> None:
+        props = body.get("properties", {})
+        sheet = book.sheet_by_id(props.get("sheetId", 0))
+        fields = body.get("fields", "")
+        new = copy.deepcopy(sheet.props)
+        _apply_mask(new, props, fields, ("title", "index", "hidden", "gridProperties", "tabColor", "rightToLeft",
+                                         "tabColorStyle"))
+        new["sheetId"] = sheet.id
+        if "title" in new and new["title"] != sheet.title:
+            other = book.sheet_by_title(new["title"])
+            if other is not None and other is not sheet:
+                raise _bad(f'Invalid requests: A sheet with the name "{new["title"]}" already exists.')
+        if not new.get("title"):
+            raise _bad("Invalid requests: a sheet needs a title")
+        grid = new.setdefault("gridProperties", {})
+        grid.setdefault("rowCount", sheet.rows)
+        grid.setdefault("columnCount", sheet.cols)
+        for key in ("frozenRowCount", "frozenColumnCount"):
+            if grid.get(key) == 0:
+                grid.pop(key)
+        _check_grid(grid)
+        if new.get("hidden") is False:
+            new.pop("hidden")
+        if new.get("hidden") and all(s.props.get("hidden") for s in book.sheets if s is not sheet):
+            raise _bad("Invalid requests: You can't hide all the sheets in a document.")
+        index = new.pop("index", sheet.props["index"])
+        sheet.props = new
+        if index != book.sheets.index(sheet):
+            book.sheets.remove(sheet)
+            book.sheets.insert(min(index, len(book.sheets)), sheet)
+        book.reindex()
+        # cells beyond a shrunk grid disappear
+        sheet.cells = {k: v for k, v in sheet.cells.items() if k[0] < sheet.rows and k[1] < sheet.cols}
+
+    def _req_updateDimensionProperties(self, book: _Spreadsheet, body: dict) -> None:
+        rng = body.get("range", {})
+        sheet = book.sheet_by_id(rng.get("sheetId", 0))
+        if rng.get("dimension") not in ("ROWS", "COLUMNS"):
+            raise _bad("Invalid requests: dimension must be ROWS or COLUMNS")
+        if "pixelSize" not in body.get("fields", ""):
+            raise _bad("Invalid requests: only pixelSize is supported by this fake")
+        limit = sheet.cols if rng["dimension"] == "COLUMNS" else sheet.rows
+        start, end = rng.get("startIndex", 0), rng.get("endIndex", limit)
+        if end > limit or start < 0 or end <= start:
+            raise _bad(f"Invalid requests: Invalid dimension range [{start}, {end}) (limit {limit})")
+        if rng["dimension"] == "COLUMNS":
+            for i in range(start, end):
+                sheet.col_widths[i] = body["properties"]["pixelSize"]
+
+    def _req_appendDimension(self, book: _Spreadsheet, body: dict) -> None:
+        sheet = book.sheet_by_id(body.get("sheetId", 0))
+        grid = sheet.props["gridProperties"]
+        key = "rowCount" if body.get("dimension") == "ROWS" else "columnCount"
+        grid[key] += int(body.get("length", 0))
+        _check_grid(grid)
+
+
+def _check_cell(cell: dict) -> None:
+    uev = cell.get("userEnteredValue")
+    if uev is not None:
+        if len(uev) != 1 or next(iter(uev)) not in (
+            "stringValue", "numberValue", "boolValue", "formulaValue", "errorValue"
+        ):
+            raise _bad(f"Invalid requests: invalid userEnteredValue {uev!r}")
+        (kind, value), = uev.items()
+        if kind == "numberValue" and (not isinstance(value, (int, float)) or isinstance(value, bool)
+                                      or not math.isfinite(value)):
+            raise _bad(f"Invalid value at 'requests.update_cells.rows.values.user_entered_value.number_value' "
+                       f"(TYPE_DOUBLE), {value!r}")
+        if kind == "stringValue" and not isinstance(value, str):
+            raise _bad(f"Invalid value at 'string_value' (TYPE_STRING), {value!r}")
+        if kind == "formulaValue" and not (isinstance(value, str) and value.startswith("=")):
+            raise _bad("Invalid requests: formulaValue must start with '='")
+
+
+def _trim_row(row: list) -> list:
+    while row and row[-1] in ("", None):
+        row.pop()
+    return row
+
+
+def _grid_values(
+    sheet: _Sheet, r0: int, r1: int, c0: int, c1: int, *, formatted: bool, locale: str,
+    formula: bool = False, dates_as_strings: bool = False,
+) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for r in range(r0, r1):
+        row: list[Any] = []
+        for c in range(c0, c1):
+            data = sheet.cells.get((r, c))
+            if not data or "userEnteredValue" not in data:
+                row.append("")
+                continue
+            if formula and "formulaValue" in data["userEnteredValue"]:
+                row.append(data["userEnteredValue"]["formulaValue"])
+                continue
+            value = _effective(data)
+            is_date = data.get("userEnteredFormat", {}).get("numberFormat", {}).get("type") in (
+                "DATE", "DATE_TIME", "TIME")
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = _number(value)
+                if formatted or (is_date and dates_as_strings):
+                    value = _format_number(value, locale)
+            elif isinstance(value, bool) and formatted:
+                value = "TRUE" if value else "FALSE"
+            row.append("" if value is None else value)
+        rows.append(_trim_row(row))
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
+def _row_data(sheet: _Sheet) -> list[dict]:
+    if not sheet.cells:
+        return []
+    height = max(r for r, _ in sheet.cells) + 1
+    width = max(c for _, c in sheet.cells) + 1
+    return [{"values": [copy.deepcopy(sheet.cells.get((r, c), {})) for c in range(width)]} for r in range(height)]
+
+
+def _range_name(sheet: _Sheet, r0: int, r1: int, c0: int, c1: int) -> str:
+    title = sheet.title
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", title) or re.fullmatch(r"[A-Za-z]{1,3}\d+", title):
+        title = "'" + title.replace("'", "''") + "'"
+    return f"{title}!{_a1(r0, c0)}:{_a1(max(r1, r0 + 1) - 1, max(c1, c0 + 1) - 1)}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    fake: FakeSheetsServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+    def _serve(self, method: str) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        try:
+            status, payload = self.fake.handle(method, self.path, headers, body)
+        except Exception as exc:  # noqa: BLE001  a bug in the fake: answer 500 like Google would
+            status, payload = 500, ApiError(500, f"fake server bug: {exc!r}", "INTERNAL").body()
+        data = json.dumps(payload, ensure_ascii=False).encode()
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=UTF-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def do_GET(self) -> None:  # noqa: N802
+        self._serve("GET")
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._serve("POST")
+
+    def do_PUT(self) -> None:  # noqa: N802
+        self._serve("PUT")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Fake Google Sheets API v4 for tests")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--no-auth", action="store_true", help="accept any bearer token")
+    args = parser.parse_args(argv)
+    server = FakeSheetsServer(args.port, args.host, check_auth=not args.no_auth).start()
+    print(f"fake Sheets API listening on {server.url} (token endpoint {server.token_uri})", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
