@@ -186,6 +186,7 @@ class SyncReport:
     outcome: Outcome
     patch: Patch
     written: bool
+    snapshot: Snapshot
     files: list[Path] = field(default_factory=list)
     attempts: int = 1
     timings: dict[str, float] = field(default_factory=dict)
@@ -209,13 +210,32 @@ def publish_files(outcome: Outcome, out_dir: Path, *, extra_outputs: Mapping[str
     return written
 
 
-def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False) -> SyncReport:
+def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
+    """Hash of the tabs people type into: the sync's own writes never change it."""
+    import hashlib
+
+    from scoring.parse import owned_titles
+
+    owned = owned_titles(preset)
+    h = hashlib.sha256()
+    for title in snapshot.order:
+        if L.norm(title) in owned:
+            continue
+        h.update(b"\x00T" + title.encode())
+        for row in snapshot.tabs.get(title, ()):
+            h.update(b"\x00R" + repr(row).encode())
+    return h.hexdigest()
+
+
+def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
+              snapshot: Snapshot | None = None) -> SyncReport:
     """Read, compute, write; if the workbook changed under us, start again from a fresh read."""
     attempt = 0
     while True:
         attempt += 1
         t0 = time.perf_counter()
-        snapshot = backend.read()
+        if snapshot is None or attempt > 1:
+            snapshot = backend.read()
         t1 = time.perf_counter()
         base_dir = Path(backend.source).parent if not str(backend.source).startswith(("http", "gsheet:")) else None
         outcome = compute(snapshot, base_dir=base_dir)
@@ -233,5 +253,5 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
         t3 = time.perf_counter()
         files = publish_files(outcome, out_dir) if out_dir is not None and not dry_run else []
         t4 = time.perf_counter()
-        return SyncReport(outcome=outcome, patch=patch, written=written, files=files, attempts=attempt,
+        return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
                           timings={"read": t1 - t0, "compute": t2 - t1, "write": t3 - t2, "files": t4 - t3})
