@@ -24,6 +24,7 @@ from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.workbook.workbook import Workbook
 
 from sheets_sync.backends.base import (
@@ -251,7 +252,8 @@ def _set(cell, value: object) -> None:
         text = _clean(value.text)
         cell.value = text
         cell.data_type = "s"
-        cell.hyperlink = f"#'{value.sheet.replace(chr(39), chr(39) * 2)}'!{value.cell}"
+        # an internal link is a `location`, not a relationship target (which Excel treats as a file)
+        cell.hyperlink = Hyperlink(ref=cell.coordinate, location=f"'{value.sheet.replace(chr(39), chr(39) * 2)}'!{value.cell}")
         cell.style = "Hyperlink"
         return
     if isinstance(value, str):

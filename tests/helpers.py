@@ -1,0 +1,55 @@
+"""Small builders shared by tests: presets from config, compact protocols and tournaments."""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from decimal import Decimal
+from pathlib import Path
+
+from scoring.model import Player, Protocol, Removal, Role, SeatRecord, SeatingEntry, Team, Tournament
+from scoring.preset import Preset
+
+ROOT = Path(__file__).resolve().parent.parent
+ROLE = {"д": Role.DON, "м": Role.MAFIA, "ш": Role.SHERIFF, "к": Role.CIVILIAN}
+
+
+def preset_dict(preset_id: str = "gmo-2016") -> dict:
+    with open(ROOT / "config" / f"{preset_id}.toml", "rb") as fh:
+        return tomllib.load(fh, parse_float=Decimal)
+
+
+def preset(preset_id: str = "gmo-2016", **changes) -> Preset:
+    data = copy.deepcopy(preset_dict(preset_id))
+    for dotted, value in changes.items():
+        section, key = dotted.split("__")
+        data[section][key] = value
+    return Preset.from_dict(data, source=f"{preset_id}.toml")
+
+
+def seat(n: int, player: str, role: str, **kw) -> SeatRecord:
+    if "extra" in kw:
+        kw["extra_points"] = Decimal(str(kw.pop("extra")))
+    if "removed" in kw:
+        kw["removal"] = Removal.REMOVED if kw.pop("removed") else None
+    return SeatRecord(seat=n, player=player, role=ROLE[role], **kw)
+
+
+def protocol(players: str | list[str], roles: str, winner: str | None, *, stage="qualifying", round_no=1, table=1,
+             sheet=None, **per_seat) -> Protocol:
+    """players: 10 names (list or space-separated); roles: 10 letters д/м/ш/к;
+    per_seat: s3={"killed_night": 1, "best_move": (1, 2, 4)}."""
+    names = players.split() if isinstance(players, str) else players
+    seats = tuple(seat(i + 1, names[i], roles[i], **per_seat.get(f"s{i + 1}", {})) for i in range(10))
+    return Protocol(sheet=sheet or f"Тур {round_no} Стол {table}", stage=stage, round=round_no, table=table,
+                    winner={"red": Team.RED, "black": Team.BLACK, None: None}[winner], seats=seats)
+
+
+def tournament(players: list[str], protocols=(), seating=(), penalties=(), **kw) -> Tournament:
+    pl = tuple(p if isinstance(p, Player) else Player(nickname=p) for p in players)
+    return Tournament(name="T", preset_id="gmo-2016", language="ru", players=pl, protocols=tuple(protocols),
+                      seating=tuple(seating), penalties=tuple(penalties), **kw)
+
+
+def seating_of(p: Protocol) -> SeatingEntry:
+    return SeatingEntry(stage=p.stage, round=p.round, table=p.table, players=tuple(s.player for s in p.seats))
