@@ -4,7 +4,7 @@ VENV    ?= .venv
 BIN      = $(VENV)/bin
 STAMP    = $(VENV)/.installed
 
-.PHONY: demo test bench venv clean example
+.PHONY: demo test bench venv clean example system-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,6 +18,7 @@ demo: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo
 
 test: $(STAMP)
+	bash .ci/system-deps.sh
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
@@ -28,3 +29,6 @@ example: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+system-deps:
+	bash .ci/system-deps.sh

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Debian packages the tests use as real clients: Chromium (renders the site), LibreOffice
+# (opens and re-saves the workbook), DejaVu fonts (Cyrillic in the VK picture).
+# Installed only when missing; without root or a package mirror the tests that need them skip
+# with a reason instead of failing.
+set -u
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "system-deps: missing ${need[*]} (not root or no apt-get); the tests that need them will skip" >&2
+  exit 0
+fi
+echo "system-deps: installing ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null 2>&1 || true
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null 2>&1 \
+  || echo "system-deps: could not install ${need[*]}; the tests that need them will skip" >&2
+exit 0
