@@ -9,6 +9,7 @@ starts over from a fresh read when the workbook changed under it.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
@@ -93,9 +94,19 @@ def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: s
     marks = {}
     for (sheet, cell), items in grouped.items():
         severity = "error" if any(p.severity is Severity.ERROR for p in items) else "warning"
+        # errors first; the note is kept to what every backend stores unchanged, so that the
+        # state tab compares equal on the next sync and an unchanged mark is not rewritten
+        items = sorted(items, key=lambda p: p.severity is not Severity.ERROR)
         note = "\n".join(dict.fromkeys(p.message(language) for p in items))
+        note = _NOTE_UNSAFE.sub("\ufffd", note)
+        if len(note) > _NOTE_MAX:
+            note = note[: _NOTE_MAX - 1] + "…"
         marks[(sheet, cell)] = Mark(sheet=sheet, cell=cell, severity=severity, note=note)
     return marks
+
+
+_NOTE_MAX = 2000
+_NOTE_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _previous_marks(snapshot: Snapshot) -> dict[tuple[str, str], tuple[str, str]]:
@@ -201,12 +212,32 @@ class SyncReport:
 
 
 def publish_files(outcome: Outcome, out_dir: Path, *, extra_outputs: Mapping[str, object] | None = None) -> list[Path]:
-    """standings.json (and, when the renderers are present, the site and the VK post)."""
+    """standings.json, the site (``out_dir/site/``) and the VK post (``vk-post.txt``, ``vk-post.png``).
+
+    Public outputs show what the organizers may publish (``scoring.standings.published``:
+    e.g. no hidden final).  Unchanged files are not rewritten; the files written are returned.
+    """
+    from scoring import standings as standings_mod
+    from sheets_sync.render.site import write_site
+    from sheets_sync.render.vk import FontNotFound, write_vk
+
     written: list[Path] = []
-    doc = standings_document(outcome.results, outcome.problems, language=outcome.language)
+    public = getattr(standings_mod, "published", None)
+    results = public(outcome.results) if public is not None else outcome.results
+    problems = results.problems if results is not outcome.results else outcome.problems
+    doc = standings_document(results, problems, language=outcome.language)
     path = out_dir / "standings.json"
     if write_text_atomic(path, dumps(doc)):
         written.append(path)
+    written += write_site(results, problems, out_dir / "site", language=outcome.language)
+    try:
+        written += write_vk(results, out_dir, language=outcome.language)
+    except FontNotFound:  # the text is still useful without the picture
+        text = out_dir / "vk-post.txt"
+        from sheets_sync.render.vk import post_text
+
+        if write_text_atomic(text, post_text(results, language=outcome.language)):
+            written.append(text)
     return written
 
 

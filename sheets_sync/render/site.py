@@ -1,0 +1,636 @@
+"""The static HTML site beside the workbook: standings, stages, players, games, statistics.
+
+Pure rendering: :func:`site_files` turns the results into ``{relative path: text}``;
+:func:`write_site` writes them (only what changed) and removes pages that no longer exist.
+Everything a person typed (nicknames, clubs, comments) reaches the HTML through Jinja2's
+autoescaping only.  File names never contain a raw nickname: a transliterated slug plus a
+short hash.  No JavaScript, no network, no timestamps: the same results give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+from scoring import labels as L
+from scoring.model import PlayerStatus, Protocol, Removal, Team
+from scoring.points import ITEMS, GameLine, blacks_named
+from scoring.problems import Problem, Severity
+from scoring.standings import Results, Standing
+from sheets_sync.render.json_out import points
+from sheets_sync.render.tabs import tiebreak_text
+
+__all__ = ["TEMPLATES", "environment", "slug", "player_file", "game_file", "stage_file", "site_files", "write_site",
+           "nominations", "UI", "ui", "item_name", "role_name", "plain_text"]
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+ZERO = Decimal(0)
+
+# words of the site, the post and the blanks: key -> (ru, en)
+UI: dict[str, tuple[str, str]] = {
+    "standings": ("Итоги", "Standings"),
+    "statistics": ("Статистика", "Statistics"),
+    "players": ("Игроки", "Players"),
+    "games": ("Игры", "Games"),
+    "place": ("Место", "Place"),
+    "player": ("Игрок", "Player"),
+    "club": ("Клуб", "Club"),
+    "city": ("Город", "City"),
+    "total": ("Итого", "Total"),
+    "this_stage": ("За этап", "This stage"),
+    "games_n": ("Игр", "Games"),
+    "wins": ("Побед", "Wins"),
+    "wins_don": ("Побед доном", "Wins as don"),
+    "wins_sheriff": ("Побед шерифом", "Wins as sheriff"),
+    "wins_mafia": ("Побед мафией", "Wins as mafia"),
+    "extra": ("Доп. баллы", "Extra points"),
+    "best_move": ("Лучший ход", "Best move"),
+    "penalties": ("Штрафы", "Penalties"),
+    "shot_first": ("Убит первым", "Shot first"),
+    "eligible": ("Призы", "Awards"),
+    "why": ("Почему выше следующего", "Why above the next"),
+    "round": ("Тур", "Round"),
+    "game": ("Игра", "Game"),
+    "table": ("Стол", "Table"),
+    "seat": ("Место", "Seat"),
+    "role": ("Роль", "Role"),
+    "result": ("Результат", "Result"),
+    "win": ("победа", "win"),
+    "loss": ("поражение", "loss"),
+    "coefficient": ("Коэфф.", "Coef."),
+    "points": ("Очки", "Points"),
+    "stage": ("Этап", "Stage"),
+    "judge": ("Судья", "Judge"),
+    "checked_by": ("Проверил", "Checked by"),
+    "winner": ("Победа", "Winner"),
+    "fouls": ("Фолы", "Fouls"),
+    "killed_night": ("Убит ночью", "Shot night"),
+    "voted_day": ("Заголосован днём", "Voted out day"),
+    "removal": ("Удалён", "Removed"),
+    "comment": ("Комментарий", "Comment"),
+    "protocol": ("Протокол игры", "Game protocol"),
+    "not_counted": ("Игра не засчитана (не закончена или в протоколе есть ошибки)",
+                    "Game not counted (unfinished or the protocol has errors)"),
+    "substitute": ("замена: очков не приносит", "substitute: earns nobody points"),
+    "go_on": ("Проходят дальше", "Go on"),
+    "tied_cut": ("Равенство на границе", "Tied at the cut line"),
+    "reason": ("Причина", "Reason"),
+    "excused": ("заявленный пропуск, без штрафа", "announced skip, no penalty"),
+    "derived": ("найдено по рассадке", "found from the seating"),
+    "overall_place": ("Место в итогах", "Overall place"),
+    "status": ("Статус", "Status"),
+    "games_counted": ("Засчитано игр", "Games counted"),
+    "red_wins": ("Побед мирных", "Red wins"),
+    "black_wins": ("Побед мафии", "Black wins"),
+    "red_rate": ("Доля побед мирных", "Red win rate"),
+    "best_moves_scored": ("Лучших ходов с баллами", "Best moves with points"),
+    "by_seat": ("По местам за столом", "By seat"),
+    "by_role": ("По ролям", "By role"),
+    "by_table": ("По столам", "By table"),
+    "nominations": ("Номинации", "Nominations"),
+    "measure": ("Показатель", "Measure"),
+    "value": ("Значение", "Value"),
+    "recognised_best": ("Признан лучшим", "Recognised best"),
+    "chief_judge": ("Главный судья", "Chief judge"),
+    "no_games": ("Игр пока нет", "No games yet"),
+    "points_of_game": ("Очки за игру", "Points from the game"),
+    "blacks_named": ("чёрных", "blacks"),
+    "menu": ("Разделы", "Sections"),
+    "all_games": ("Все игры", "All games"),
+    "not_counted_short": ("не засчитана", "not counted"),
+    "problems": ("Проблемы в протоколе", "Problems in the protocol"),
+    "final_table": ("Итоговая таблица", "Final standings"),
+    "standings_top": ("Таблица", "Standings"),
+    "yes": ("да", "yes"),
+    "no": ("нет", "no"),
+    "red": ("Мирные", "Red"),
+    "black": ("Мафия", "Black"),
+}
+ITEM_NAMES: dict[str, tuple[str, str]] = {
+    "win": ("Победа", "Win"),
+    "extra": ("ДБ", "Extra"),
+    "auto_extra": ("Авто-ДБ", "Auto extra"),
+    "best_move": ("ЛХ", "Best move"),
+    "removal": ("Удаление", "Removal"),
+    "ci": ("Ci", "Ci"),
+}
+NOMINATION_NAMES: dict[str, tuple[str, str]] = {
+    "don": ("Лучший дон", "Best don"),
+    "sheriff": ("Лучший шериф", "Best sheriff"),
+    "mafia": ("Лучшая мафия", "Best mafia"),
+    "civilian": ("Лучший мирный", "Best civilian"),
+    "mvp": ("Лучший игрок турнира", "Most valuable player"),
+}
+
+
+def ui(key: str, language: str) -> str:
+    ru, en = UI[key]
+    return en if language == "en" else ru
+
+
+def item_name(key: str, language: str) -> str:
+    ru, en = ITEM_NAMES.get(key, (key, key))
+    return en if language == "en" else ru
+
+
+def role_name(role: Any, language: str) -> str:
+    if role is None:
+        return ""
+    return L.word(getattr(role, "value", str(role)), language)
+
+
+# -- names of files --------------------------------------------------------------------------------
+_TRANSLIT = {
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i", "й": "i",
+    "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f",
+    "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ы": "y", "ь": "", "э": "e", "ю": "yu", "я": "ya",
+    "і": "i", "ї": "i", "є": "e", "ґ": "g", "ß": "ss",
+}
+
+
+def slug(text: str, *, limit: int = 32) -> str:
+    """ASCII letters, digits and single dashes only: `Алхимик` → `alkhimik`; never empty."""
+    out = []
+    for ch in str(text).lower():
+        if ch in _TRANSLIT:
+            out.append(_TRANSLIT[ch])
+            continue
+        decomposed = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
+        out.append(decomposed if decomposed else "-")
+    text = re.sub(r"[^a-z0-9]+", "-", "".join(out)).strip("-")
+    return text[:limit].strip("-") or "x"
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
+
+
+def player_file(nickname: str) -> str:
+    return f"players/{slug(nickname)}-{_hash('player:' + nickname)}.html"
+
+
+def game_file(stage: str, round_no: int, table: int) -> str:
+    return f"games/{slug(stage, limit=16)}-r{round_no}-t{table}-{_hash(f'game:{stage}:{round_no}:{table}')}.html"
+
+
+def stage_file(stage: str) -> str:
+    name = slug(stage, limit=24)
+    return f"stage-{name}.html" if name == stage else f"stage-{name}-{_hash('stage:' + stage)}.html"
+
+
+def plain_text(value: object) -> str:
+    """One line of text: control characters and line breaks become spaces (post and picture)."""
+    text = "" if value is None else str(value)
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    return re.sub(r" {2,}", " ", text).strip()
+
+
+# -- nominations (present once the scoring computes them) ------------------------------------------
+@dataclass(frozen=True, slots=True)
+class NominationView:
+    key: str
+    title: str
+    players: tuple[str, ...]
+    value: str
+
+
+def _attr(obj: Any, *names: str) -> Any:
+    for n in names:
+        if isinstance(obj, Mapping) and n in obj:
+            return obj[n]
+        if hasattr(obj, n):
+            return getattr(obj, n)
+    return None
+
+
+def nominations(results: Results, language: str) -> list[NominationView]:
+    """`results.nominations` if the scoring provides it (a mapping or a sequence), else []."""
+    raw = getattr(results, "nominations", None)
+    if not raw:
+        return []
+    items: Iterable[Any]
+    if isinstance(raw, Mapping):
+        items = [(k, v) for k, v in raw.items()]
+    else:
+        items = [(_attr(v, "key", "nomination", "role") or "", v) for v in raw]
+    out = []
+    for key, value in items:
+        key = str(getattr(key, "value", key) or "")
+        who = value if isinstance(value, (str, list, tuple)) else _attr(value, "players", "winners", "player", "winner", "nickname")
+        if isinstance(who, str):
+            names: tuple[str, ...] = (who,)
+        elif who is None:
+            names = ()
+        else:
+            names = tuple(str(_attr(w, "player", "nickname") or w) if not isinstance(w, str) else w for w in who)
+        score = None if isinstance(value, (str, list, tuple)) else _attr(value, "value", "score", "points")
+        if isinstance(score, Decimal):
+            score_text = points(score)
+        elif isinstance(score, (int, float)):
+            score_text = points(Decimal(str(score)))
+        else:
+            score_text = "" if score is None else str(score)
+        title = _attr(value, "title", "name") if not isinstance(value, (str, list, tuple)) else None
+        if callable(title):
+            try:
+                title = title(language)
+            except TypeError:
+                title = None
+        if not isinstance(title, str) or not title:
+            ru, en = NOMINATION_NAMES.get(key, (key, key))
+            title = en if language == "en" else ru
+        if names:
+            out.append(NominationView(key=key, title=title, players=names, value=score_text))
+    return out
+
+
+# -- page models -------------------------------------------------------------------------------------
+def _t(ru: str, en: str, language: str) -> str:
+    return en if language == "en" else ru
+
+
+def _pts(value: Decimal | None) -> str:
+    return "" if value is None else points(value)
+
+
+def _signed(value: Decimal) -> str:
+    return "" if value == 0 else points(value)
+
+
+class _Site:
+    def __init__(self, results: Results, problems: Sequence[Problem], language: str):
+        self.r = results
+        self.problems = problems
+        self.lang = language
+        self.t = results.tournament
+        self.preset = results.preset
+        hidden = frozenset(getattr(results, "hidden", ()) or ())  # stages the public may not see yet
+        self.keys = tuple(k for k in self.preset.stage_keys if k not in hidden)
+        self.counted_keys = {p.key for p in results.counted}
+        self.protocols = sorted((p for p in self.t.protocols if p.stage not in hidden), key=lambda p: (self._stage_index(p.stage), p.round, p.table, p.sheet))
+        self.game_of: dict[tuple[str, int, int], Protocol] = {}
+        for p in self.protocols:
+            self.game_of.setdefault(p.key, p)
+        self.lines_by_game: dict[tuple[str, int, int], list[GameLine]] = defaultdict(list)
+        for ln in results.lines:
+            if ln.stage in hidden:
+                continue
+            self.lines_by_game[(ln.stage, ln.round, ln.table)].append(ln)
+        # breakdown columns: the items that occur anywhere (win always)
+        present = {k for ln in results.lines for k, v in ln.items.items() if v or k == "win"}
+        self.items = [k for k in ITEMS if k in present] + sorted(k for k in present if k not in ITEMS)
+        names = [p.nickname for p in self.t.players]
+        names += sorted({ln.player for ln in results.lines} - set(names))
+        self.player_names = names
+        self.player_href = {n: player_file(n) for n in names}
+        self.overall_place = {st.stats.player: st.places for st in results.overall}
+
+    def _stage_index(self, key: str) -> int:
+        return self.keys.index(key) if key in self.keys else len(self.keys)
+
+    def stage_name(self, key: str) -> str:
+        try:
+            return self.preset.stage(key).name(self.lang)
+        except KeyError:
+            return key
+
+    def round_word(self, stage: str) -> str:
+        return ui("round", self.lang) if stage == self.keys[0] else ui("game", self.lang)
+
+    def game_label(self, stage: str, round_no: int, table: int) -> str:
+        tables = {k[2] for k in self.game_of if k[0] == stage} | {e.table for e in self.t.seating if e.stage == stage}
+        text = f"{self.stage_name(stage)}, {self.round_word(stage).lower()} {round_no}"
+        if len(tables) > 1 or table != 1:
+            text += f", {ui('table', self.lang).lower()} {table}"
+        return text
+
+    def shown_stages(self) -> list[str]:
+        return [k for k in self.keys if self.r.participants.get(k) and (k == self.keys[0] or self.r.stages.get(k))]
+
+    def nav(self, root: str, current: str) -> list[dict]:
+        items = [{"href": root + "index.html", "text": ui("standings", self.lang), "id": "index"}]
+        for k in self.shown_stages():
+            items.append({"href": root + stage_file(k), "text": self.stage_name(k), "id": "stage:" + k})
+        items.append({"href": root + "games.html", "text": ui("games", self.lang), "id": "games"})
+        items.append({"href": root + "players.html", "text": ui("players", self.lang), "id": "players"})
+        items.append({"href": root + "statistics.html", "text": ui("statistics", self.lang), "id": "statistics"})
+        for it in items:
+            it["current"] = it["id"] == current
+        return items
+
+    def page(self, root: str, current: str, title: str, **extra: Any) -> dict:
+        return {
+            "lang": self.lang,
+            "root": root,
+            "nav": self.nav(root, current),
+            "title": title,
+            "page_class": current.split(":")[0],
+            "tournament": {"name": self.t.name, "date": self.t.date, "chief_judge": self.t.chief_judge},
+            "ui": lambda key: ui(key, self.lang),
+            **extra,
+        }
+
+    # -- standings -----------------------------------------------------------------------------
+    def standing_row(self, st: Standing, root: str, prev_group: str | None) -> dict:
+        s = st.stats
+        status = "" if s.status is PlayerStatus.PLAYING else L.word(s.status.value, self.lang)
+        return {
+            "places": st.places,
+            "player": s.player,
+            "href": root + self.player_href.get(s.player, player_file(s.player)),
+            "club": s.club,
+            "status": status,
+            "total": points(s.total),
+            "stages": [(_pts(s.stage_points.get(k, ZERO)) if s.player in self.r.participants.get(k, ()) else "")
+                       for k in self.keys],
+            "games": s.games,
+            "wins": s.wins,
+            "wins_don": s.wins_as.get("don", 0),
+            "wins_sheriff": s.wins_as.get("sheriff", 0),
+            "wins_mafia": s.wins_as.get("mafia", 0),
+            "extra": points(s.extra_points),
+            "recognised_best": s.recognised_best,
+            "best_move": points(s.best_move_points),
+            "penalties": _signed(s.penalties),
+            "shot_first": s.shot_first,
+            "eligible": ui("yes" if s.eligible else "no", self.lang),
+            "not_eligible": not s.eligible,
+            "tiebreak": tiebreak_text(st, self.lang),
+            "group_start": prev_group is not None and st.group != prev_group,
+            "group": st.group,
+        }
+
+    def index(self) -> str:
+        rows = []
+        prev = None
+        for st in self.r.overall:
+            rows.append(self.standing_row(st, "", prev))
+            prev = st.group
+        return self.render("site/index.html", self.page(
+            "", "index", ui("standings", self.lang), rows=rows,
+            stages=[self.stage_name(k) for k in self.keys],
+            games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang)))
+
+    def stage(self, key: str) -> str:
+        rule = self.preset.stage(key)
+        table = self.r.stages.get(key, ())
+        rounds = sorted({ln.round for ln in self.r.lines if ln.stage == key} | set(range(1, rule.games + 1)))
+        per_game: dict[tuple[str, int], list[GameLine]] = defaultdict(list)
+        for ln in self.r.lines:
+            if ln.stage == key and not ln.substitute:
+                per_game[(ln.player, ln.round)].append(ln)
+        rows = []
+        for st in table:
+            s = st.stats
+            cells = []
+            for r in rounds:
+                lines = per_game.get((s.player, r))
+                if lines:
+                    ln = lines[0]
+                    cells.append({"text": points(sum((x.total for x in lines), ZERO)),
+                                  "href": "" + game_file(ln.stage, ln.round, ln.table), "won": ln.won,
+                                  "title": f"{self.round_word(key)} {r}, {ui('table', self.lang).lower()} {ln.table}, "
+                                           f"{role_name(ln.role, self.lang)}"})
+                else:
+                    cells.append(None)
+            stage_pen = sum((p.points for p in s.applied_penalties if p.stage == key), ZERO)
+            rows.append({"places": st.places, "player": s.player, "href": self.player_href.get(s.player, player_file(s.player)),
+                         "club": s.club, "total": points(s.total), "stage_points": points(s.stage_points.get(key, ZERO)),
+                         "cells": cells, "penalties": _signed(stage_pen), "tiebreak": tiebreak_text(st, self.lang)})
+        cut = None
+        i = self.keys.index(key)
+        if i + 1 < len(self.keys):
+            c = self.r.cuts.get(self.keys[i + 1])
+            if c is not None and c.players:
+                cut = {"stage": self.stage_name(c.stage), "size": c.size, "count": len(c.players), "tied": list(c.tied),
+                       "complete": c.complete}
+        cut_line = len(self.r.cuts[self.keys[i + 1]].players) if cut else None
+        return self.render("site/stage.html", self.page(
+            "", "stage:" + key, self.stage_name(key), stage_name=self.stage_name(key),
+            coefficient=points(rule.coefficient), round_word=self.round_word(key), rounds=rounds, rows=rows, cut=cut,
+            cut_line=cut_line))
+
+    # -- players ---------------------------------------------------------------------------------
+    def player(self, nickname: str) -> str:
+        pl = self.t.player(nickname)
+        stats = next((st for st in self.r.overall if st.stats.player == nickname), None)
+        lines = sorted((ln for ln in self.r.lines if ln.player == nickname),
+                       key=lambda ln: (self._stage_index(ln.stage), ln.round, ln.table))
+        games = []
+        for ln in lines:
+            games.append({
+                "stage": self.stage_name(ln.stage),
+                "round": ln.round,
+                "table": ln.table,
+                "href": "../" + game_file(ln.stage, ln.round, ln.table),
+                "seat": ln.seat,
+                "role": role_name(ln.role, self.lang),
+                "won": ln.won,
+                "result": ui("win" if ln.won else "loss", self.lang),
+                "parts": [_signed(ln.item(k)) for k in self.items],
+                "coefficient": points(ln.coefficient),
+                "total": points(ln.total),
+                "substitute": ln.substitute,
+            })
+        penalties = []
+        if stats is not None:
+            for ap in stats.stats.applied_penalties:
+                note = ui("excused", self.lang) if ap.excused else (ui("derived", self.lang) if ap.derived else "")
+                penalties.append({"stage": self.stage_name(ap.stage), "round": ap.round or "",
+                                  "reason": L.word(ap.reason.value, self.lang), "points": points(ap.points), "note": note})
+        summary = None
+        if stats is not None:
+            s = stats.stats
+            summary = {
+                "places": stats.places, "total": points(s.total), "games": s.games, "wins": s.wins,
+                "stages": [(self.stage_name(k), points(s.stage_points.get(k, ZERO))) for k in self.keys
+                           if nickname in self.r.participants.get(k, ())],
+                "extra": points(s.extra_points), "recognised_best": s.recognised_best,
+                "best_move": points(s.best_move_points), "penalties": points(s.penalties), "shot_first": s.shot_first,
+                "eligible": ui("yes" if s.eligible else "no", self.lang), "tiebreak": tiebreak_text(stats, self.lang),
+            }
+        status = ""
+        if pl is not None and pl.status is not PlayerStatus.PLAYING:
+            status = L.word(pl.status.value, self.lang)
+        return self.render("site/player.html", self.page(
+            "../", "players", nickname, nickname=nickname, club=pl.club if pl else "", city=pl.city if pl else "",
+            status=status, summary=summary, games=games, penalties=penalties,
+            item_names=[item_name(k, self.lang) for k in self.items]))
+
+    def players_index(self) -> str:
+        rows = []
+        for n in sorted(self.player_names, key=lambda n: (L.norm(n), n)):
+            pl = self.t.player(n)
+            rows.append({"player": n, "href": self.player_href[n], "club": pl.club if pl else "",
+                         "city": pl.city if pl else "", "places": self.overall_place.get(n, ""),
+                         "status": L.word(pl.status.value, self.lang) if pl and pl.status is not PlayerStatus.PLAYING else ""})
+        return self.render("site/players.html", self.page("", "players", ui("players", self.lang), rows=rows))
+
+    # -- games ------------------------------------------------------------------------------------
+    def game(self, p: Protocol) -> str:
+        counted = p.key in self.counted_keys
+        by_seat = {ln.seat: ln for ln in self.lines_by_game.get(p.key, ()) if counted}
+        rows = []
+        for rec in sorted(p.seats, key=lambda s: s.seat):
+            ln = by_seat.get(rec.seat)
+            removal = ""
+            if rec.removal is Removal.TEAM_DEFEAT:
+                removal = L.word("team_defeat", self.lang)
+            elif rec.removal is Removal.REMOVED:
+                removal = ui("yes", self.lang)
+            if removal and rec.removal_day:
+                removal += f" ({rec.removal_day})"
+            bm = ""
+            if rec.best_move:
+                bm = " ".join(str(x) for x in rec.best_move)
+                if counted and rec.killed_night == 1:
+                    bm += f" ({blacks_named(p, rec)} {ui('blacks_named', self.lang)})"
+            rows.append({
+                "seat": rec.seat,
+                "player": rec.player or "",
+                "href": ("../" + self.player_href[rec.player]) if rec.player in self.player_href else "",
+                "role": role_name(rec.role, self.lang),
+                "black": rec.role is not None and rec.role.team is Team.BLACK,
+                "fouls": rec.fouls or "",
+                "killed": rec.killed_night or "",
+                "voted": rec.voted_day or "",
+                "removal": removal,
+                "best_move": bm,
+                "extra": _signed(rec.extra_points),
+                "comment": rec.comment,
+                "parts": [_signed(ln.item(k)) if ln else "" for k in self.items],
+                "total": points(ln.total) if ln else "",
+                "substitute": bool(ln and ln.substitute),
+            })
+        winner = ""
+        if p.winner is not None:
+            winner = ui("red" if p.winner is Team.RED else "black", self.lang)
+        probs = [{"cell": pr.cell, "severity": pr.severity.value, "message": pr.message(self.lang)}
+                 for pr in sorted(self.problems, key=Problem.sort_key) if pr.sheet == p.sheet]
+        coefficient = ""
+        try:
+            coefficient = points(self.preset.stage(p.stage).coefficient)
+        except KeyError:
+            pass
+        return self.render("site/game.html", self.page(
+            "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
+            round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
+            winner=winner, counted=counted, rows=rows, item_names=[item_name(k, self.lang) for k in self.items],
+            coefficient=coefficient, problems=probs,
+            errors=any(pr.severity is Severity.ERROR for pr in self.problems if pr.sheet == p.sheet)))
+
+    def games_index(self) -> str:
+        groups = []
+        for key in self.keys + tuple(sorted({p.stage for p in self.protocols} - set(self.keys))):
+            games = []
+            for p in self.protocols:
+                if p.stage != key or self.game_of.get(p.key) is not p:
+                    continue
+                winner = ""
+                if p.winner is not None:
+                    winner = ui("red" if p.winner is Team.RED else "black", self.lang)
+                games.append({"round": p.round, "table": p.table, "href": game_file(p.stage, p.round, p.table),
+                              "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys})
+            if games:
+                groups.append({"stage": self.stage_name(key), "round_word": self.round_word(key), "games": games})
+        return self.render("site/games.html", self.page("", "games", ui("games", self.lang), groups=groups))
+
+    # -- statistics ---------------------------------------------------------------------------------
+    def statistics(self) -> str:
+        games = self.r.counted
+        red = sum(1 for p in games if p.winner is Team.RED)
+        summary = [(ui("games_counted", self.lang), str(len(games)))]
+        if games:
+            summary.append((ui("red_wins", self.lang), str(red)))
+            summary.append((ui("black_wins", self.lang), str(len(games) - red)))
+            summary.append((ui("red_rate", self.lang), _percent(red, len(games))))
+        summary.append((ui("best_moves_scored", self.lang), str(sum(1 for ln in self.r.lines if ln.items.get("best_move")))))
+        own = [ln for ln in self.r.lines]
+        seats = []
+        for seat in range(1, 11):
+            lines = [ln for ln in own if ln.seat == seat]
+            wins = sum(ln.won for ln in lines)
+            seats.append({"seat": seat, "games": len(lines), "wins": wins, "rate": _percent(wins, len(lines)),
+                          "shot_first": sum(ln.shot_first for ln in lines)})
+        roles = []
+        for role in ("don", "sheriff", "mafia", "civilian"):
+            lines = [ln for ln in own if ln.role.value == role]
+            wins = sum(ln.won for ln in lines)
+            roles.append({"role": L.word(role, self.lang), "games": len(lines), "wins": wins, "rate": _percent(wins, len(lines)),
+                          "extra": points(sum((ln.item("extra") for ln in lines), ZERO)),
+                          "best": sum(ln.recognised_best for ln in lines)})
+        tables = []
+        for key in self.keys:
+            for table in sorted({p.table for p in games if p.stage == key}):
+                tg = [p for p in games if p.stage == key and p.table == table]
+                r = sum(1 for p in tg if p.winner is Team.RED)
+                tables.append({"stage": self.stage_name(key), "table": table, "games": len(tg), "red": r,
+                               "black": len(tg) - r, "rate": _percent(r, len(tg))})
+        return self.render("site/statistics.html", self.page(
+            "", "statistics", ui("statistics", self.lang), summary=summary, seats=seats, roles=roles, tables=tables,
+            nominations=nominations(self.r, self.lang)))
+
+    def render(self, template: str, context: dict) -> str:
+        return environment().get_template(template).render(**context)
+
+    def files(self) -> dict[str, str]:
+        out = {"style.css": (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8"),
+               "index.html": self.index(), "players.html": self.players_index(), "games.html": self.games_index(),
+               "statistics.html": self.statistics()}
+        for key in self.shown_stages():
+            out[stage_file(key)] = self.stage(key)
+        for n in self.player_names:
+            out[self.player_href[n]] = self.player(n)
+        for key, p in self.game_of.items():
+            out[game_file(*key)] = self.game(p)
+        return out
+
+
+def _percent(part: int, whole: int) -> str:
+    if not whole:
+        return ""
+    return f"{(Decimal(part * 100) / whole).quantize(Decimal('1'))}%"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    return env
+
+
+def site_files(results: Results, problems: Sequence[Problem] = (), *, language: str) -> dict[str, str]:
+    """Every page of the site: ``{path relative to the site folder: text}``, deterministic."""
+    return _Site(results, problems, language).files()
+
+
+def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str) -> list[Path]:
+    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed."""
+    from sheets_sync.sync import write_text_atomic
+
+    files = site_files(results, problems, language=language)
+    written = []
+    for rel, text in sorted(files.items()):
+        path = out_dir / rel
+        if write_text_atomic(path, text):
+            written.append(path)
+    for sub in ("players", "games"):
+        folder = out_dir / sub
+        if folder.is_dir():
+            for old in sorted(folder.glob("*.html")):
+                if f"{sub}/{old.name}" not in files:
+                    old.unlink()
+    for old in sorted(out_dir.glob("stage-*.html")):
+        if old.name not in files:
+            old.unlink()
+    return written

@@ -1,0 +1,334 @@
+"""The VK post: plain text ready to paste, and a PNG picture of the final table.
+
+VK shows posts in a proportional font and renders neither HTML nor Markdown, so the text
+aligns numbers with figure spaces (U+2007, as wide as a digit) and puts the variable-width
+nickname last.  Text people typed is pasted as text; only VK's own markup is defused
+(``@id`` / ``*id`` mentions, ``[id1|…]`` links, ``#hashtags`` inside a nickname) by a
+WORD JOINER (U+2060) after the markup character.  The post stays within VK's limit of
+16384 characters (counted in UTF-16 units, as VK counts): the table is cut short with a
+line saying how many players are left out.
+
+The picture is drawn with Pillow and a Cyrillic-capable TTF found among installed fonts
+(DejaVu Sans: Debian package ``fonts-dejavu-core``, or matplotlib's copy).  Both outputs are
+deterministic: same results, same bytes (PNG without time stamps).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+
+from scoring.standings import Results, Standing
+from sheets_sync.render.json_out import points
+from sheets_sync.render.site import nominations, plain_text, ui
+
+__all__ = ["post_text", "post_image", "find_font", "FontNotFound", "VK_LIMIT", "FIGURE_SPACE", "vk_safe",
+           "utf16_len", "write_vk"]
+
+VK_LIMIT = 16384
+FIGURE_SPACE = "\u2007"
+WORD_JOINER = "\u2060"
+MINUS = "\u2212"
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+ZERO = Decimal(0)
+
+
+def _t(ru: str, en: str, language: str) -> str:
+    return en if language == "en" else ru
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def vk_safe(value: object) -> str:
+    """One line of plain text that VK will not turn into a mention, a link or a hashtag."""
+    return re.sub(r"([@#*\[])", "\\1" + WORD_JOINER, plain_text(value))
+
+
+def _num(text: str, width: int) -> str:
+    """Right-align a number in a proportional font: pad with figure spaces; minus as wide as a digit."""
+    text = text.replace("-", MINUS)
+    return FIGURE_SPACE * max(0, width - len(text)) + text
+
+
+def _hashtags(name: str, language: str) -> str:
+    base = re.split(r"[(\[]", name, maxsplit=1)[0]
+    tag = re.sub(r"[^\w]+", "", base.title() if base.islower() else base, flags=re.UNICODE).replace("_", "")
+    tags = ["#" + tag] if tag else []
+    tags += ["#спортивнаямафия", "#мафия", "#ФИИМ"] if language != "en" else ["#sportmafia", "#mafia", "#FIIM"]
+    return " ".join(dict.fromkeys(tags))
+
+
+def _podium(overall: Sequence[Standing]) -> list[Standing]:
+    return [st for st in overall if st.place <= 3]
+
+
+def _decimal(text: str, int_w: int, frac_w: int) -> str:
+    """Align on the decimal point: figure spaces before the whole part and after the fraction."""
+    whole, _, frac = text.partition(".")
+    return _num(whole, int_w) + "." + frac + FIGURE_SPACE * max(0, frac_w - len(frac))
+
+
+def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int) -> str:
+    s = st.stats
+    club = f" ({vk_safe(s.club)})" if s.club else ""
+    return f"{_num(st.places, place_w)}. {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}"
+
+
+def post_text(results: Results, *, language: str, top: int = 20, link: str | None = None, limit: int = VK_LIMIT) -> str:
+    """The post: name, date, podium, the top of the standings, nominations, link, hashtags."""
+    t = results.tournament
+    head = [f"🏆 {vk_safe(t.name)}"]
+    if t.date:
+        head.append(f"📅 {vk_safe(t.date)}")
+    head.append("")
+    overall = list(results.overall)
+    podium = _podium(overall)
+    if podium:
+        head.append(_t("Победители:", "Winners:", language))
+        for st in podium:
+            head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total)}")
+        head.append("")
+    shown = overall[:top] if top else overall
+    table_title = (_t(f"Итоговая таблица (первые {len(shown)} из {len(overall)}):",
+                      f"Final standings (top {len(shown)} of {len(overall)}):", language)
+                   if len(shown) < len(overall) else _t("Итоговая таблица:", "Final standings:", language))
+    place_w = max((len(st.places) for st in shown), default=1)
+    totals = [points(st.stats.total).partition(".") for st in shown]
+    int_w = max((len(w) for w, _, _ in totals), default=1)
+    frac_w = max((len(f) for _, _, f in totals), default=2)
+    table = [_table_line(st, place_w, int_w, frac_w) for st in shown]
+
+    tail: list[str] = []
+    noms = nominations(results, language)
+    if noms:
+        tail.append("")
+        tail.append(_t("Номинации:", "Nominations:", language))
+        for n in noms:
+            value = f" ({n.value})" if n.value else ""
+            tail.append(f"🏅 {vk_safe(n.title)}: {', '.join(vk_safe(p) for p in n.players)}{value}")
+    tail.append("")
+    tail.append(_t("🔗 Полные результаты, протоколы и статистика: ", "🔗 Full results, protocols and statistics: ", language)
+                + (link or _t("[вставьте ссылку]", "[insert link]", language)))
+    tail.append("")
+    tail.append(_hashtags(t.name, language))
+
+    def assemble(rows: list[str], left_out: int) -> str:
+        body = [table_title, *rows]
+        if left_out:
+            body.append(_t(f"… и ещё {left_out} — полная таблица по ссылке ниже",
+                           f"… and {left_out} more — full table at the link below", language))
+        return "\n".join(head + body + tail) + "\n"
+
+    rows = list(table)
+    text = assemble(rows, len(overall) - len(shown))
+    while utf16_len(text) > limit and rows:
+        rows.pop()
+        text = assemble(rows, len(overall) - len(rows))
+    if utf16_len(text) > limit:  # absurdly long name or nominations: hard cut on a line boundary
+        kept: list[str] = []
+        for line in text.split("\n"):
+            if utf16_len("\n".join(kept + [line, "…"])) > limit:
+                break
+            kept.append(line)
+        text = "\n".join(kept + ["…"])
+    return text
+
+
+# -- the picture ---------------------------------------------------------------------------------------
+class FontNotFound(RuntimeError):
+    pass
+
+
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/share/fonts/truetype", "/Library/Fonts",
+              "C:/Windows/Fonts")
+_CANDIDATES = {
+    False: ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf", "Arial.ttf", "arial.ttf"),
+    True: ("DejaVuSans-Bold.ttf", "NotoSans-Bold.ttf", "LiberationSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf"),
+}
+
+
+@lru_cache(maxsize=4)
+def find_font(bold: bool = False) -> Path:
+    """A TTF with Cyrillic glyphs among installed fonts (DejaVu Sans first)."""
+    dirs = [Path(d) for d in _FONT_DIRS]
+    try:  # matplotlib ships DejaVu Sans
+        import matplotlib  # type: ignore[import-not-found]
+
+        dirs.append(Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf")
+    except Exception:  # noqa: BLE001 - optional
+        pass
+    for name in _CANDIDATES[bold]:
+        for d in dirs:
+            direct = d / "truetype" / "dejavu" / name
+            if direct.is_file():
+                return direct
+            if (d / name).is_file():
+                return d / name
+    for name in _CANDIDATES[bold]:
+        for d in dirs:
+            if d.is_dir():
+                found = sorted(d.rglob(name))
+                if found:
+                    return found[0]
+    if bold:
+        return find_font(False)
+    raise FontNotFound("no Cyrillic TTF font found: install DejaVu Sans (Debian: apt-get install fonts-dejavu-core)")
+
+
+def _font(size: int, bold: bool = False):
+    from PIL import ImageFont
+
+    return ImageFont.truetype(str(find_font(bold)), size)
+
+
+def _fit(draw, text: str, font, width: int) -> str:
+    if draw.textlength(text, font=font) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=font) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _wrap(draw, text: str, font, width: int, lines: int) -> list[str]:
+    words = text.split(" ")
+    out: list[str] = []
+    current = ""
+    for w in words:
+        candidate = (current + " " + w).strip()
+        if draw.textlength(candidate, font=font) <= width or not current:
+            current = candidate
+        else:
+            out.append(current)
+            current = w
+    if current:
+        out.append(current)
+    if len(out) > lines:
+        out = out[: lines - 1] + [" ".join(out[lines - 1:])]
+    return [_fit(draw, line, font, width) for line in out]
+
+
+def _picture_rows(results: Results) -> list[Standing]:
+    keys = results.preset.stage_keys
+    last = keys[-1]
+    if len(keys) > 1 and results.stages.get(last):
+        n = len(results.participants.get(last, ())) or 10
+    else:
+        n = 10
+    return list(results.overall)[: max(3, min(n, 20))]
+
+
+def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
+    """A PNG of the final table (top of the overall standings), readable on a phone."""
+    from PIL import Image, ImageDraw
+
+    t = results.tournament
+    rows = _picture_rows(results)
+    keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
+    stage_names = [results.preset.stage(k).name(language) for k in keys]
+    pad = 48
+    row_h = 66
+    scale_title = _font(46, True)
+    f_sub = _font(30)
+    f_head = _font(22, True)
+    f_name = _font(32, True)
+    f_club = _font(22)
+    f_num = _font(30)
+    f_total = _font(34, True)
+    f_place = _font(30, True)
+    f_small = _font(20)
+
+    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    title_lines = _wrap(probe, plain_text(t.name), scale_title, width - 2 * pad, 2)
+    header_h = pad + len(title_lines) * 58 + 50 + 30
+    table_top = header_h + 44
+    height = table_top + row_h * max(1, len(rows)) + 80
+    img = Image.new("RGB", (width, height), "#ffffff")
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, width, header_h), fill="#202833")
+    y = pad - 8
+    for line in title_lines:
+        d.text((pad, y), line, font=scale_title, fill="#ffffff")
+        y += 58
+    sub = " · ".join(x for x in (plain_text(t.date), ui("final_table", language)) if x)
+    d.text((pad, y + 6), _fit(d, sub, f_sub, width - 2 * pad), font=f_sub, fill="#c9d1db")
+
+    # columns: place | player (club) | stage points… | total
+    total_w = 170
+    stage_w = 145 if len(keys) <= 3 else 110
+    stages_x = width - pad - total_w - stage_w * len(keys)
+    name_x = pad + 80
+    name_w = stages_x - name_x - 16
+    hy = header_h + 12
+    d.text((pad, hy), "#", font=f_head, fill="#5b6470")
+    d.text((name_x, hy), ui("player", language), font=f_head, fill="#5b6470")
+    for i, name in enumerate(stage_names):
+        text = _fit(d, name, f_head, stage_w - 8)
+        d.text((stages_x + stage_w * (i + 1) - 4, hy), text, font=f_head, fill="#5b6470", anchor="ra")
+    d.text((width - pad, hy), ui("total", language), font=f_head, fill="#5b6470", anchor="ra")
+    d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
+    medal = {1: "#d4a017", 2: "#a8adb4", 3: "#b87333"}
+    for i, st in enumerate(rows):
+        s = st.stats
+        top = table_top + i * row_h
+        if i % 2:
+            d.rectangle((0, top, width, top + row_h), fill="#f3f5f8")
+        cy = top + row_h // 2
+        if st.place in medal:
+            r = 22
+            d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=medal[st.place])
+            d.text((pad + 24, cy), str(st.place), font=f_place, fill="#ffffff", anchor="mm")
+        else:
+            d.text((pad + 24, cy), st.places, font=f_num if len(st.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
+        name = _fit(d, plain_text(s.player), f_name, name_w)
+        if s.club:
+            d.text((name_x, cy - 4), name, font=f_name, fill="#1b1f24", anchor="ls")
+            d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f_club, name_w), font=f_club, fill="#5b6470", anchor="lt")
+        else:
+            d.text((name_x, cy), name, font=f_name, fill="#1b1f24", anchor="lm")
+        for j, k in enumerate(keys):
+            if s.player in results.participants.get(k, ()):
+                value = points(s.stage_points.get(k, ZERO))
+                d.text((stages_x + stage_w * (j + 1) - 4, cy), value, font=f_num, fill="#3a424c", anchor="rm")
+        d.text((width - pad, cy), points(s.total), font=f_total, fill="#8a1c1c", anchor="rm")
+    foot = height - 40
+    d.line((pad, foot - 24, width - pad, foot - 24), fill="#d5dae0", width=1)
+    chief = plain_text(t.chief_judge)
+    if chief:
+        d.text((pad, foot), _fit(d, f"{ui('chief_judge', language)}: {chief}", f_small, width - 2 * pad), font=f_small,
+               fill="#5b6470", anchor="lm")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", optimize=True)
+    return buf.getvalue()
+
+
+def write_vk(results: Results, out_dir: Path, *, language: str, link: str | None = None) -> list[Path]:
+    """Write vk-post.txt and vk-post.png into ``out_dir``; return the files that changed."""
+    from sheets_sync.sync import write_text_atomic
+
+    written = []
+    text_path = out_dir / "vk-post.txt"
+    if write_text_atomic(text_path, post_text(results, language=language, link=link)):
+        written.append(text_path)
+    png_path = out_dir / "vk-post.png"
+    data = post_image(results, language=language)
+    if not (png_path.exists() and png_path.read_bytes() == data):
+        import os
+        import tempfile
+
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".vk-post.png.", dir=out_dir)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, png_path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        written.append(png_path)
+    return written
