@@ -21,7 +21,7 @@ err_console = Console(stderr=True, highlight=False)
 
 
 def is_google_ref(ref: str) -> bool:
-    return ref.startswith(("gsheet:", "https://docs.google.com/", "http://docs.google.com/"))
+    return ref.startswith(("gsheet:", "https://docs.google.com/", "http://docs.google.com/", "docs.google.com/"))
 
 
 def open_backend(ref: str, *, credentials: str | None = None, backups: int | None = None,
@@ -81,16 +81,24 @@ def main() -> None:
 @click.option("--language", type=click.Choice(["ru", "en"]), default="ru", show_default=True)
 @click.option("--date", "date_", default="", help="Tournament date(s), shown on the site and the VK post.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the seating draw.")
-@click.option("--force", is_flag=True, help="Overwrite an existing workbook file.")
+@click.option("--force", is_flag=True, help="Overwrite an existing workbook file (Google: replace the tournament's tabs "
+              "in a spreadsheet that is not empty).")
+@click.option("--share-with", "share_with", multiple=True, metavar="EMAIL",
+              help="Google: create a new spreadsheet (also with WORKBOOK gsheet:new) and give EMAIL editor access; "
+                   "repeatable.")
 @credentials_option
 def init(workbook: str, players_csv: str, preset: str, name: str | None, language: str, date_: str, seed: int,
-         force: bool, credentials: str | None) -> None:
-    """Create the tournament WORKBOOK: Tournament, Players, Seating, Penalties, one protocol tab per qualifying game."""
+         force: bool, share_with: tuple[str, ...], credentials: str | None) -> None:
+    """Create the tournament WORKBOOK: Tournament, Players, Seating, Penalties, one protocol tab per qualifying game.
+
+    WORKBOOK: a new .xlsx path, gsheet:new (a new Google spreadsheet), or gsheet:ID / a spreadsheet URL of an empty
+    spreadsheet shared with the service account."""
     from sheets_sync.commands import init_workbook
 
     try:
         init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
-                      date=date_, seed=seed, force=force, credentials=credentials, console=console)
+                      date=date_, seed=seed, force=force, credentials=credentials, share_with=share_with,
+                      console=console)
     except (BackendError, PresetError, ValueError) as exc:
         err_console.print(f"[red]error:[/red] {exc}")
         sys.exit(2)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
 from scoring.problems import Severity
-from sheets_sync.backends.base import Backend, BackendError
+from sheets_sync.backends.base import Backend, BackendError, Patch
 from sheets_sync.presets import load_preset
 from sheets_sync.render.json_out import points
 from sheets_sync.sync import SyncReport, sync_once
@@ -19,23 +21,33 @@ __all__ = ["init_workbook", "run_sync", "print_report"]
 
 
 def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | None, language: str, date: str = "",
-                  seed: int = 1, force: bool = False, credentials: str | None = None, console: Console | None = None) -> Backend:
+                  seed: int = 1, force: bool = False, credentials: str | None = None,
+                  share_with: Sequence[str] = (), console: Console | None = None) -> Backend:
+    """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
+    with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL)."""
     from sheets_sync.cli import is_google_ref, open_backend
 
+    google = is_google_ref(ref)
+    if share_with and not google:
+        raise BackendError("--share-with is for Google spreadsheets: use gsheet:new (or gsheet:ID) as the workbook")
+    if not google:
+        path = Path(ref)
+        if path.exists() and not force:  # before anything else: never a half-done init
+            raise BackendError(f"{path} already exists (use --force to replace it)")
     preset, _ = load_preset(preset_ref)
     players = read_players_csv(players_csv)
     playing = [p.nickname for p in players if p.ranked]
     first = preset.stages[0]
     seating = _first_seating(playing, first.key, first.games, seed)
-    if not is_google_ref(ref):
-        path = Path(ref)
-        if path.exists() and not force:
-            raise BackendError(f"{path} already exists (use --force to replace it)")
+    title = name or (Path(ref).stem if not google else ("Турнир" if language == "ru" else "Tournament"))
+    patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=seating, date=date)
+    if google:
+        backend, patch = _google_target(ref, title=title, language=language, credentials=credentials,
+                                        share_with=share_with, force=force, patch=patch, console=console)
+    else:
         if path.exists():
             path.unlink()
-    backend = open_backend(ref, credentials=credentials)
-    patch = workbook_patch(name=name or (Path(ref).stem if not is_google_ref(ref) else "Tournament"), preset=preset,
-                           language=language, players=players, seating=seating, date=date)
+        backend = open_backend(ref, credentials=credentials)
     backend.apply(patch, base=None)
     report = sync_once(backend, out_dir=None)
     if console is not None:
@@ -43,6 +55,49 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
                       f"({first.games} rounds); preset {preset.id}")
         print_report(report, console)
     return backend
+
+
+def is_new_spreadsheet_ref(ref: str) -> bool:
+    return ref.strip().lower() in ("gsheet:new", "gsheet:")
+
+
+def _google_target(ref: str, *, title: str, language: str, credentials: str | None, share_with: Sequence[str],
+                   force: bool, patch: Patch, console: Console | None) -> tuple[Backend, Patch]:
+    """The Google spreadsheet ``init`` fills, with the patch to write into it.
+
+    ``gsheet:new``: create one, share it with ``share_with`` as editors, and drop its
+    default empty tab.  An existing spreadsheet must be empty (every tab blank; its blank
+    tabs are replaced) unless ``force``: then tabs named like the tournament's are
+    replaced and the others kept.
+    """
+    from sheets_sync.backends.google import GoogleBackend
+
+    locale = "ru_RU" if language == "ru" else "en_GB"
+    written = {w.title for w in patch.writes}
+    if is_new_spreadsheet_ref(ref):
+        backend = GoogleBackend.create_spreadsheet(title, credentials=credentials, locale=locale,
+                                                   share_with=tuple(share_with))
+        blank = backend.read().order  # the new spreadsheet's default tab ("Sheet1", "Лист1")
+        if console is not None:
+            who = ", ".join(share_with)
+            console.print(f"new spreadsheet {backend.source}" + (f", shared with {who} (editor)" if who else ""))
+            if not share_with and backend.account_email:
+                console.print(f"[yellow]note:[/yellow] it belongs to the service account {backend.account_email}; "
+                              "pass --share-with YOUR_EMAIL to open it in your browser")
+        return backend, replace(patch, delete_tabs=tuple(t for t in blank if t not in written))
+    backend = GoogleBackend(ref, credentials=credentials)
+    snapshot = backend.read()
+    filled = [t for t in snapshot.order if any(any(v not in (None, "") for v in row) for row in snapshot.tabs[t])]
+    if filled and not force:
+        raise BackendError(
+            f"{backend.source} is not empty (tabs with data: {', '.join(filled[:5])}{' …' if len(filled) > 5 else ''}); "
+            "init fills a new or empty spreadsheet — use gsheet:new, or --force to replace the tournament's tabs")
+    if share_with:
+        backend.share(tuple(share_with))
+    blank = [t for t in snapshot.order if t not in filled]
+    # blank tabs go (a fresh spreadsheet's "Лист1"); with --force, same-named tabs are recreated
+    replaced = [t for t in filled if t in written]
+    return backend, replace(patch, delete_tabs=tuple(blank) + tuple(replaced))
 
 
 def _first_seating(players, stage: str, rounds: int, seed: int):

@@ -8,6 +8,8 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
 * ``GET  /v4/spreadsheets/{id}``                   metadata (``fields`` mask honoured)
 * ``GET  /v4/spreadsheets/{id}/values:batchGet``   ``ranges`` (repeated), ``valueRenderOption``,
                                                    ``dateTimeRenderOption``, ``majorDimension``
+* ``POST /v4/spreadsheets/{id}/values:batchGetByDataFilter``  ``dataFilters`` with ``a1Range``
+                                                   or ``gridRange`` (same options as batchGet)
 * ``POST /v4/spreadsheets/{id}/values:batchUpdate`` ``valueInputOption`` RAW / USER_ENTERED
 * ``POST /v4/spreadsheets/{id}:batchUpdate``       addSheet, deleteSheet, updateCells, repeatCell,
                                                    setDataValidation, updateSheetProperties,
@@ -780,7 +782,8 @@ class FakeSheetsServer:
                     book.shared_with.add(data["emailAddress"])
             return {"kind": "drive#permission", "id": secrets.token_hex(8), "type": data.get("type"),
                     "role": data.get("role")}
-        m = re.fullmatch(r"/v4/spreadsheets/([^/:]+)(/values:batchGet|/values:batchUpdate|:batchUpdate)?", path)
+        m = re.fullmatch(r"/v4/spreadsheets/([^/:]+)(/values:batchGet|/values:batchGetByDataFilter|/values:batchUpdate|:batchUpdate)?",
+                         path)
         if not m:
             raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
         sid, op = m.group(1), m.group(2)
@@ -790,6 +793,8 @@ class FakeSheetsServer:
                 return self._get(book, query)
             if op == "/values:batchGet" and method == "GET":
                 return self._batch_get(book, query)
+            if op == "/values:batchGetByDataFilter" and method == "POST":
+                return self._batch_get_by_data_filter(book, data)
             if op == "/values:batchUpdate" and method == "POST":
                 return self._values_batch_update(book, data)
             if op == ":batchUpdate" and method == "POST":
@@ -871,6 +876,33 @@ class FakeSheetsServer:
                 vr["values"] = values
             out.append(vr)
         return {"spreadsheetId": book.id, "valueRanges": out}
+
+    def _batch_get_by_data_filter(self, book: _Spreadsheet, data: dict) -> dict:
+        """The POST twin of batchGet: ranges travel in the body, so there is no URL limit."""
+        filters = data.get("dataFilters") or []
+        if not filters:
+            raise _bad("Invalid dataFilters: must specify at least one data filter.")
+        ranges = []
+        for n, f in enumerate(filters):
+            if "a1Range" in f:
+                ranges.append(f["a1Range"])
+            elif "gridRange" in f:
+                g = f["gridRange"]
+                sheet = book.sheet_by_id(g.get("sheetId", 0))
+                r0, r1 = g.get("startRowIndex", 0), g.get("endRowIndex", sheet.rows)
+                c0, c1 = g.get("startColumnIndex", 0), g.get("endColumnIndex", sheet.cols)
+                title = "'" + sheet.title.replace("'", "''") + "'"
+                ranges.append(f"{title}!{_a1(r0, c0)}:{_a1(max(r1, r0 + 1) - 1, max(c1, c0 + 1) - 1)}")
+            else:
+                raise _bad(f"Invalid dataFilters[{n}]: only a1Range and gridRange are supported by this fake")
+        query = {"ranges": ranges}
+        for key in ("valueRenderOption", "dateTimeRenderOption", "majorDimension"):
+            if key in data:
+                query[key] = [data[key]]
+        got = self._batch_get(book, query)
+        return {"spreadsheetId": book.id,
+                "valueRanges": [{"valueRange": vr, "dataFilters": [copy.deepcopy(f)]}
+                                for vr, f in zip(got["valueRanges"], filters)]}
 
     def _values_batch_update(self, book: _Spreadsheet, data: dict) -> dict:
         option = data.get("valueInputOption")
@@ -1122,6 +1154,9 @@ def _grid_values(
     formula: bool = False, dates_as_strings: bool = False,
 ) -> list[list[Any]]:
     rows: list[list[Any]] = []
+    # only the stored cells' bounding box can hold values (the rest is trimmed anyway)
+    r1 = min(r1, max((r for r, _ in sheet.cells), default=-1) + 1)
+    c1 = min(c1, max((c for _, c in sheet.cells), default=-1) + 1)
     for r in range(r0, r1):
         row: list[Any] = []
         for c in range(c0, c1):

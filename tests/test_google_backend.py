@@ -262,14 +262,15 @@ def test_sixty_tab_cycle_request_count(server, key_file):
     assert len(snap.order) == 65
 
 
-def test_long_tab_list_splits_batch_get(server, key_file):
+def test_long_tab_list_read_in_one_post(server, key_file):
     tabs = {f"Очень длинное название вкладки для проверки длины адреса {i:03d}": [[i]] for i in range(150)}
     sid = server.create_spreadsheet("Long", tabs=tabs)
     backend = make_backend(server, key_file, sid)
     snap = backend.read()
     gets = [r for r in server.request_log if r["path"].endswith("values:batchGet")]
-    assert len(gets) >= 2
-    assert all(r["url_length"] <= 8500 for r in gets)
+    posts = [r for r in server.request_log if r["path"].endswith("values:batchGetByDataFilter")]
+    assert gets == [] and len(posts) == 1  # a URL that long would be split; the POST is one request
+    assert all(r["url_length"] <= 8500 for r in server.request_log)
     assert [snap.tabs[t] for t in snap.order] == [((i,),) for i in range(150)]
 
 

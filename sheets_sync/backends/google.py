@@ -2,8 +2,8 @@
 
 Request budget per sync cycle (independent of the number of tabs and games):
 
-* ``read()``: 1 ``values:batchGet`` for every tab (split only when the URL would exceed
-  ~8 KB).  The tab list and locale come from one metadata GET that is cached; it is
+* ``read()``: 1 ``values:batchGet`` for every tab (``values:batchGetByDataFilter``, a POST,
+  when the URL would exceed ~8 KB).  The tab list and locale come from one metadata GET that is cached; it is
   refreshed when a batchGet fails with "Unable to parse range" (a tab was renamed or
   deleted) and at the latest every ``metadata_max_age`` seconds (to notice tabs people add).
 * ``apply()``: 1 ``spreadsheets:batchUpdate`` holding every change (new tabs with explicit
@@ -566,6 +566,17 @@ class GoogleBackend:
         backend._meta = _parse_meta(data)
         return backend
 
+    def share(self, emails: Iterable[str], role: str = "writer") -> None:
+        """Give people access (Drive permission, no notification e-mail); one request each."""
+        with self._errors():
+            for email in emails:
+                self.http.request(
+                    "post",
+                    f"{DRIVE_API}/{quote(self.spreadsheet_id, safe='')}/permissions",
+                    params={"sendNotificationEmail": "false"},
+                    json={"type": "user", "role": role, "emailAddress": email},
+                )
+
     # errors ------------------------------------------------------------------------------
     @contextmanager
     def _errors(self) -> Iterator[None]:
@@ -621,26 +632,44 @@ class GoogleBackend:
         )
 
     def _batch_get(self, meta: _Meta) -> list[tuple[tuple[Any, ...], ...]]:
+        """Every tab's values in one request: ``values:batchGet`` while the URL stays short,
+        else ``values:batchGetByDataFilter`` (a POST: the ranges travel in the body, so a
+        200-tab tournament is still read in one request)."""
         ranges = [absolute_range_name(t.title) for t in meta.tabs]
         if not ranges:
             return []
-        grids: list[tuple[tuple[Any, ...], ...]] = []
-        for chunk in _chunks(ranges, MAX_URL_LENGTH - len(SHEETS_API) - len(self.spreadsheet_id) - 200):
-            params = {
-                "valueRenderOption": "UNFORMATTED_VALUE",
-                "dateTimeRenderOption": "SERIAL_NUMBER",
-                "majorDimension": "ROWS",
-            }
-            data = self.http.values_batch_get(self.spreadsheet_id, chunk, params=params)
+        params = {
+            "valueRenderOption": "UNFORMATTED_VALUE",
+            "dateTimeRenderOption": "SERIAL_NUMBER",
+            "majorDimension": "ROWS",
+        }
+        budget = MAX_URL_LENGTH - len(SHEETS_API) - len(self.spreadsheet_id) - 200
+        if len(list(_chunks(ranges, budget))) == 1:
+            data = self.http.values_batch_get(self.spreadsheet_id, ranges, params=dict(params))
             value_ranges = data.get("valueRanges", [])
-            if len(value_ranges) != len(chunk):
-                raise BackendError("Google Sheets answered a batchGet with a wrong number of ranges")
-            for vr in value_ranges:
-                rows = [tuple(_from_api(v) for v in row) for row in vr.get("values", [])]
-                rows = [_trim(row) for row in rows]
-                while rows and not rows[-1]:
-                    rows.pop()
-                grids.append(tuple(rows))
+        else:
+            url = f"{SHEETS_API}/{quote(self.spreadsheet_id, safe='')}/values:batchGetByDataFilter"
+            body = {"dataFilters": [{"a1Range": r} for r in ranges], **params}
+            data = self.http.request("post", url, json=body).json()
+            matched = data.get("valueRanges", [])
+            by_range = {}
+            for m in matched:
+                for f in m.get("dataFilters", []):
+                    if "a1Range" in f:
+                        by_range.setdefault(f["a1Range"], m.get("valueRange", {}))
+            if all(r in by_range for r in ranges):
+                value_ranges = [by_range[r] for r in ranges]
+            else:  # no filters echoed: rely on the order
+                value_ranges = [m.get("valueRange", {}) for m in matched]
+        if len(value_ranges) != len(ranges):
+            raise BackendError("Google Sheets answered a batchGet with a wrong number of ranges")
+        grids: list[tuple[tuple[Any, ...], ...]] = []
+        for vr in value_ranges:
+            rows = [tuple(_from_api(v) for v in row) for row in vr.get("values", [])]
+            rows = [_trim(row) for row in rows]
+            while rows and not rows[-1]:
+                rows.pop()
+            grids.append(tuple(rows))
         return grids
 
     # apply -------------------------------------------------------------------------------
