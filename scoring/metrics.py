@@ -46,6 +46,10 @@ METRICS: dict[str, Metric] = {
         _m("shot_first", "убит в первую ночь", "times shot first", lambda s: s.shot_first),
         _m("best_move_points", "баллы за лучший ход", "best move points", lambda s: s.best_move_points),
         _m("fewer_penalties", "меньше штрафов", "fewer penalties", lambda s: s.penalties),  # penalties are ≤ 0
+        _m("ci", "компенсация Ci", "Ci compensation", lambda s: s.ci_exact),
+        # not a tiebreak: the reason shown when totals are equal only after rounding Ci for display
+        _m("exact_total", "сумма с точным Ci (до округления)", "total with exact Ci (before rounding)",
+           lambda s: s.exact_total),
         _m(
             "qualifying_place",
             "место после отбора",

@@ -2,6 +2,12 @@
 
 Pure arithmetic on a protocol that the rules let count.  Each item is kept apart so that
 the standings, the site and the player pages can explain every hundredth of a point.
+
+Ci (:mod:`scoring.ci`) is the one item that is not a finite decimal (0.4·1/3): it is kept
+apart from ``items`` as an exact :class:`~fractions.Fraction` (``GameLine.ci``), set after
+all games are scored because it depends on the player's whole stage group.
+``GameLine.item("ci")`` and ``GameLine.total`` show it rounded for display;
+``GameLine.exact_total`` is the exact value that sums and rankings use.
 """
 
 from __future__ import annotations
@@ -9,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 
 from scoring.model import Protocol, Removal, Role, SeatRecord, Team
 from scoring.preset import Preset
@@ -34,19 +41,49 @@ class GameLine:
     won: bool
     shot_first: bool
     recognised_best: bool  # judge's extra points > 0
-    items: Mapping[str, Decimal] = field(default_factory=dict)  # before the coefficient
+    items: Mapping[str, Decimal] = field(default_factory=dict)  # before the coefficient; never "ci"
     coefficient: Decimal = Decimal(1)
     substitute: bool = False  # a reserve player's seat: earns nobody points
+    ci: Fraction = Fraction(0)  # exact Ci this game carries now, before any coefficient
+    ci_coefficient: Decimal = Decimal(1)  # what Ci is multiplied by (the stage coefficient, or 1)
 
     @property
     def raw(self) -> Decimal:
+        """Decimal items before the coefficient (Ci excluded: it is not a finite decimal)."""
         return sum(self.items.values(), ZERO)
 
     @property
+    def ci_points(self) -> Fraction:
+        """Ci as it counts, exact (× the coefficient when the preset says so)."""
+        return self.ci * Fraction(self.ci_coefficient) if self.ci else Fraction(0)
+
+    @property
+    def exact_total(self) -> Fraction:
+        return Fraction(self.raw * self.coefficient) + self.ci_points
+
+    @property
     def total(self) -> Decimal:
-        return self.raw * self.coefficient
+        """The game's points for display: exact unless Ci is involved, then Ci rounded half up."""
+        base = self.raw * self.coefficient
+        if not self.ci:
+            return base
+        from scoring.ci import quantize
+
+        return base + quantize(self.ci_points)
+
+    def breakdown(self) -> dict[str, Decimal]:
+        """Every item of this game × coefficient, Ci included (rounded for display), in ITEMS order."""
+        keys = [k for k in ITEMS if k in self.items or (k == "ci" and self.ci)]
+        keys += sorted(k for k in self.items if k not in ITEMS)
+        return {k: self.item(k) for k in keys}
 
     def item(self, key: str) -> Decimal:
+        if key == "ci":
+            if not self.ci:
+                return ZERO
+            from scoring.ci import quantize
+
+            return quantize(self.ci_points)
         return self.items.get(key, ZERO) * self.coefficient
 
 

@@ -66,16 +66,26 @@ class CiRule:
     enabled: bool = False
     coefficient: Decimal = Decimal("0.4")
     cap: Decimal = Decimal("0.4")
+    # stage groups in which B and N are counted; a stage in no group is a group of its own
     groups: tuple[tuple[str, ...], ...] = ()
-    min_stage_games: int = 4  # stages with fewer games get no Ci
+    min_stage_games: int = 4  # games of stages with fewer games (rounds) carry no Ci
+    apply_coefficient: bool = True  # Ci of a game is multiplied by the stage coefficient
+
+    def group_of(self, stage: str) -> tuple[str, ...]:
+        for group in self.groups:
+            if stage in group:
+                return group
+        return (stage,)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class NominationRule:
     key: str  # "don", "sheriff", "mafia", "civilian", "mvp"
     role: str | None  # None = any role (MVP)
-    min_games: int
-    formula: tuple[str, ...]  # components summed: "extra", "best_move", "penalties", "win", "total"
+    min_games: int  # games in that role (any role for MVP)
+    formula: tuple[str, ...]  # components summed: "extra", "best_move", "penalties", "win", "total", "ci", "auto_extra"
+    name_ru: str = ""
+    name_en: str = ""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -147,14 +157,14 @@ class Preset:
 
 _TOP_KEYS = {"id", "name", "source", "uncertain", "points", "ci", "stages", "penalties", "awards", "ranking", "publish", "nominations"}
 _POINT_KEYS = {"win", "extra_min", "extra_max", "extra_step", "best_move_3", "best_move_2", "best_move_1", "removal", "team_defeat", "auto_extra"}
-_CI_KEYS = {"enabled", "coefficient", "cap", "groups", "min_stage_games"}
+_CI_KEYS = {"enabled", "coefficient", "cap", "groups", "min_stage_games", "apply_coefficient"}
 _STAGE_KEYS = {"key", "name", "games", "players", "coefficient"}
 _PENALTY_KEYS = {"missed_round", "excused_rounds", "late", "late_stages"}
 _LATE_KEYS = {"first", "last", "points"}
 _AWARD_KEYS = {"max_missed_rounds", "disqualified_eligible"}
 _RANKING_KEYS = {"tiebreaks", "finalists_first"}
 _PUBLISH_KEYS = {"hidden_final"}
-_NOMINATION_KEYS = {"key", "role", "min_games", "formula"}
+_NOMINATION_KEYS = {"key", "role", "min_games", "formula", "name"}
 _NOMINATION_FORMULA = {"extra", "best_move", "penalties", "win", "total", "ci", "auto_extra"}
 _ROLES = {"don", "sheriff", "mafia", "civilian"}
 
@@ -352,13 +362,19 @@ class _Reader:
                 if k not in keys:
                     self.err(f"ci.groups[{gi}]", f"unknown stage {k!r}")
             groups.append(tuple(group))
+        grouped = [k for g in groups for k in g]
+        for k in sorted({k for k in grouped if grouped.count(k) > 1}):
+            self.err("ci.groups", f"stage {k!r} is in more than one group")
         ci = CiRule(
             enabled=self.boolean(ci_raw, "enabled", "ci.enabled", False),
             coefficient=self.decimal(ci_raw, "coefficient", "ci.coefficient", low=Decimal(0), high=Decimal(1), default=Decimal("0.4")),
             cap=self.decimal(ci_raw, "cap", "ci.cap", low=Decimal(0), high=Decimal(1), default=Decimal("0.4")),
             groups=tuple(groups),
             min_stage_games=self.integer(ci_raw, "min_stage_games", "ci.min_stage_games", low=0, high=40, default=4),
+            apply_coefficient=self.boolean(ci_raw, "apply_coefficient", "ci.apply_coefficient", True),
         )
+        if ci.coefficient == 0 and ci.enabled:
+            self.err("ci.coefficient", "must be above 0 when ci.enabled is true")
 
         pen = self.table(d, "penalties", "penalties")
         self.unknown(pen, _PENALTY_KEYS, "penalties.")
@@ -423,14 +439,20 @@ class _Reader:
             for part in formula:
                 if part not in _NOMINATION_FORMULA:
                     self.err(f"{path}.formula", f"unknown component {part!r} (known: {', '.join(sorted(_NOMINATION_FORMULA))})")
+            names = self.table(raw, "name", f"{path}.name", required=False)
             nominations.append(
                 NominationRule(
                     key=self.string(raw, "key", f"{path}.key"),
                     role=role,
                     min_games=self.integer(raw, "min_games", f"{path}.min_games", low=0, high=100, default=1),
                     formula=formula,
+                    name_ru=self.string(names, "ru", f"{path}.name.ru", default=""),
+                    name_en=self.string(names, "en", f"{path}.name.en", default=""),
                 )
             )
+        nkeys = [n.key for n in nominations]
+        for k in sorted({k for k in nkeys if nkeys.count(k) > 1}):
+            self.err("nominations", f"nomination key {k!r} is used twice")
 
         return Preset(
             id=preset_id,

@@ -4,6 +4,15 @@ Ranking sorts by the tuple (total, metric values in the preset's order), higher 
 Players whose tuples are equal share a place ("5–6"); for every pair of neighbours with
 equal totals the standings name the metric that separated them.  Overall, finalists are
 ranked first, then semifinalists, then everyone else (each group by its own totals).
+
+Ci (:mod:`scoring.ci`) is exact (a Fraction): ranking compares ``PlayerStats.exact_total``;
+``PlayerStats.total`` is the same value with the player's Ci sum rounded once for display.
+Each stage table counts Ci only over the games up to that stage, so a cut does not move
+when later stages are played; the overall table carries the current Ci of every game.
+
+Hidden final: :func:`published` returns the results the public outputs (site, VK post,
+standings.json) may show — without the final while the preset (or the Tournament tab)
+hides it and the chief judge has not released it.
 """
 
 from __future__ import annotations
@@ -12,14 +21,17 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 
+from scoring import ci as ci_mod
 from scoring.metrics import METRICS
 from scoring.model import PenaltyEntry, PenaltyReason, PlayerStatus, Protocol, Role, Tournament
 from scoring.points import GameLine, score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
 
-__all__ = ["AppliedPenalty", "PlayerStats", "Standing", "Cut", "Results", "compute", "rank", "format_places"]
+__all__ = ["AppliedPenalty", "PlayerStats", "Standing", "Cut", "Results", "compute", "rank", "format_places",
+           "published", "hidden_stages", "hidden_sheets", "RELEASE_WORDS"]
 
 ZERO = Decimal(0)
 
@@ -61,6 +73,14 @@ class PlayerStats:
     qualifying_place: int | None = None
     lines: tuple[GameLine, ...] = ()
     applied_penalties: tuple[AppliedPenalty, ...] = ()
+    ci: Decimal = ZERO  # the player's Ci sum (× coefficients as the preset says), rounded once for display
+    ci_exact: Fraction = Fraction(0)
+    ci_accounts: tuple["ci_mod.CiAccount", ...] = ()  # B, N, value per stage group: what explains ci
+    exact: Fraction | None = None  # exact total (None: total is exact)
+
+    @property
+    def exact_total(self) -> Fraction:
+        return self.exact if self.exact is not None else Fraction(self.total)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -97,6 +117,9 @@ class Results:
     penalties: tuple[AppliedPenalty, ...]
     problems: tuple[Problem, ...]
     participants: Mapping[str, frozenset[str]]
+    nominations: tuple = ()  # scoring.nominations.Nomination, in the preset's order
+    hidden: frozenset[str] = frozenset()  # stage keys left out (see published())
+    input_problems: tuple[Problem, ...] = ()  # the problems compute() was given
 
 
 def format_places(first: int, last: int) -> str:
@@ -179,15 +202,19 @@ def tournament_penalties(t: Tournament, preset: Preset, counted: Sequence[Protoc
     return applied, problems
 
 
-def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty], preset: Preset, stage_keys: Sequence[str]) -> PlayerStats:
+def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty], preset: Preset, stage_keys: Sequence[str],
+           ci_accounts: Sequence["ci_mod.CiAccount"] = ()) -> PlayerStats:
     stage_points: dict[str, Decimal] = {k: ZERO for k in stage_keys}
+    stage_ci: dict[str, Fraction] = {}
     wins_as = {r.value: 0 for r in Role}
     games_as = {r.value: 0 for r in Role}
     wins = extra_games = shot_first = 0
     extra = best_move = removal = ZERO
     own = [ln for ln in lines if not ln.substitute]
     for ln in own:
-        stage_points[ln.stage] = stage_points.get(ln.stage, ZERO) + ln.total
+        stage_points[ln.stage] = stage_points.get(ln.stage, ZERO) + ln.raw * ln.coefficient
+        if ln.ci:
+            stage_ci[ln.stage] = stage_ci.get(ln.stage, Fraction(0)) + ln.ci_points
         games_as[ln.role.value] += 1
         if ln.won:
             wins += 1
@@ -198,6 +225,11 @@ def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty
         removal += ln.item("removal")
         shot_first += ln.shot_first
     pen = sum((p.points for p in penalties), ZERO)
+    decimal_total = sum(stage_points.values(), ZERO) + pen
+    ci_exact = sum(stage_ci.values(), Fraction(0))
+    ci_shown = ci_mod.quantize(ci_exact) if ci_exact else ZERO
+    for k, v in stage_ci.items():
+        stage_points[k] += ci_mod.quantize(v)
     missed = sum(1 for p in penalties if p.reason is PenaltyReason.MISSED_ROUND)
     eligible = missed <= preset.max_missed_rounds
     if player.status is PlayerStatus.DISQUALIFIED and not preset.disqualified_eligible:
@@ -209,7 +241,7 @@ def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty
         club=player.club,
         city=player.city,
         status=player.status,
-        total=sum(stage_points.values(), ZERO) + pen,
+        total=decimal_total + ci_shown,
         stage_points=stage_points,
         games=len(own),
         wins=wins,
@@ -225,6 +257,10 @@ def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty
         eligible=eligible,
         lines=tuple(own),
         applied_penalties=tuple(penalties),
+        ci=ci_shown,
+        ci_exact=ci_exact,
+        ci_accounts=tuple(ci_accounts),
+        exact=Fraction(decimal_total) + ci_exact if ci_exact else None,
     )
 
 
@@ -238,7 +274,7 @@ def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = Fa
     metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
 
     def key(s: PlayerStats) -> tuple:
-        return (s.total, *(m.value(s) for m in metrics))
+        return (s.exact_total, *(m.value(s) for m in metrics))
 
     ordered = sorted(stats, key=lambda s: s.player)
     ordered.sort(key=key, reverse=True)
@@ -252,7 +288,9 @@ def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = Fa
         places = format_places(start + i, start + j)
         for k in range(i, j + 1):
             tiebreak = None
-            if k + 1 < len(ordered) and ordered[k + 1].total == ordered[k].total:
+            if k + 1 < len(ordered) and ordered[k + 1].total == ordered[k].total and keys[k + 1][0] != keys[k][0]:
+                tiebreak = "exact_total"  # equal when rounded for display, not exactly (Ci)
+            elif k + 1 < len(ordered) and ordered[k + 1].exact_total == ordered[k].exact_total:
                 if k < j:
                     tiebreak = "shared"
                 else:
@@ -268,11 +306,26 @@ def _with_place(stats: PlayerStats, place: int | None) -> PlayerStats:
     return replace(stats, qualifying_place=place)
 
 
-def compute(t: Tournament, preset: Preset, problems: Sequence[Problem]) -> Results:
-    """Score every counted game, apply tournament penalties, rank per stage and overall."""
+def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide: Iterable[str] = ()) -> Results:
+    """Score every counted game, apply tournament penalties, rank per stage and overall.
+
+    ``hide``: stage keys whose games, seating and penalties are left out (a hidden final,
+    see :func:`published`); the cut into a hidden stage is still reported."""
+    from dataclasses import replace
+
+    from scoring.nominations import nominate
+
+    hidden = frozenset(hide)
+    given_problems = tuple(problems)
+    if hidden:
+        t = replace(t, protocols=tuple(p for p in t.protocols if p.stage not in hidden),
+                    seating=tuple(e for e in t.seating if e.stage not in hidden),
+                    penalties=tuple(e for e in t.penalties if e.stage not in hidden))
     counted = counted_protocols(t.protocols, problems)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
-    lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
+    base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
+    lines = ci_mod.with_ci(base_lines, preset)
+    ci_table = ci_mod.accounts(base_lines, preset) if preset.ci.enabled else {}
     applied, pen_problems = tournament_penalties(t, preset, counted)
     all_problems = tuple(problems) + tuple(pen_problems)
     participants = _participants(t, preset, counted)
@@ -291,12 +344,19 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem]) -> Resul
     stats_upto: dict[str, dict[str, PlayerStats]] = {}
     for i, key in enumerate(keys):
         upto = set(keys[: i + 1])
+        # Ci as it stood with the games up to this stage: the stage table and its cut stay put
+        horizon_by: dict[str, list[GameLine]] = defaultdict(list)
+        for ln in (ci_mod.with_ci(base_lines, preset, stages=upto) if preset.ci.enabled else lines):
+            if ln.stage in upto:
+                horizon_by[ln.player].append(ln)
+        horizon_accounts = ci_mod.accounts(base_lines, preset, stages=upto) if preset.ci.enabled else {}
         stats = {}
         for pl in ranked_players:
             if pl.nickname not in participants[key]:
                 continue
-            s = _stats(pl, [ln for ln in lines_by[pl.nickname] if ln.stage in upto],
-                       [p for p in pen_by[pl.nickname] if p.stage in upto], preset, keys)
+            s = _stats(pl, horizon_by[pl.nickname],
+                       [p for p in pen_by[pl.nickname] if p.stage in upto], preset, keys,
+                       _accounts_of(horizon_accounts, pl.nickname))
             stats[pl.nickname] = _with_place(s, qualifying_place.get(pl.nickname))
         stats_upto[key] = stats
         table = tuple(rank(stats.values(), preset.tiebreaks, final=(i == len(keys) - 1 and i > 0), group=key))
@@ -316,7 +376,8 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem]) -> Resul
         for pl in ranked_players:
             if pl.nickname in placed or pl.nickname not in participants[key]:
                 continue
-            s = _stats(pl, lines_by[pl.nickname], pen_by[pl.nickname], preset, keys)
+            s = _stats(pl, lines_by[pl.nickname], pen_by[pl.nickname], preset, keys,
+                       _accounts_of(ci_table, pl.nickname))
             members.append(_with_place(s, qualifying_place.get(pl.nickname)))
         final = key == keys[-1] and len(keys) > 1
         part = rank(members, preset.tiebreaks, final=final, group=key, start=len(overall) + 1)
@@ -334,7 +395,57 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem]) -> Resul
         penalties=tuple(applied),
         problems=all_problems,
         participants=participants,
+        nominations=nominate(preset.nominations, [st.stats for st in overall]),
+        hidden=hidden,
+        input_problems=given_problems,
     )
+
+
+def _accounts_of(table: Mapping[tuple[str, tuple[str, ...]], "ci_mod.CiAccount"], player: str) -> tuple["ci_mod.CiAccount", ...]:
+    return tuple(a for (p, _), a in table.items() if p == player)
+
+
+# -- the hidden final -------------------------------------------------------------------------------
+# A "Финал опубликован / Final released" row may hold a yes-word instead of stage names.
+RELEASE_WORDS = frozenset({"да", "yes", "y", "+", "1", "x", "х", "true", "опубликован", "опубликовано", "released",
+                           "published", "готово", "done"})
+
+
+def hidden_stages(results: Results) -> frozenset[str]:
+    """Stage keys the public outputs must not show yet: the final, while the preset's
+    ``publish.hidden_final`` (or the Tournament tab's "скрытый.финал") is on and the chief
+    judge has not released it (``Tournament.released`` holds its key or a yes-word)."""
+    preset = results.preset
+    keys = preset.stage_keys
+    if not preset.hidden_final or len(keys) < 2:
+        return frozenset()
+    final = keys[-1]
+    released = {str(v).strip().lower() for v in results.tournament.released}
+    if final in released or released & RELEASE_WORDS:
+        return frozenset()
+    return frozenset({final})
+
+
+def hidden_sheets(results: Results) -> frozenset[str]:
+    """Protocol tabs of hidden stages (their problems stay out of public outputs too)."""
+    hide = hidden_stages(results) | results.hidden
+    return frozenset(p.sheet for p in results.tournament.protocols if p.stage in hide)
+
+
+def published(results: Results) -> Results:
+    """The results the site, the VK post and standings.json may show.
+
+    Unchanged when nothing is hidden; otherwise recomputed without the hidden final's
+    games, seating and penalties (the standings are those after the semifinal, the cut
+    into the final is still listed), and without the problems of the final's tabs.
+    Idempotent: ``published(published(r)) is published(r)``.  The organizers' own tabs
+    use the full results."""
+    hide = hidden_stages(results)
+    if not hide or hide <= results.hidden:
+        return results
+    sheets = hidden_sheets(results)
+    problems = [p for p in results.input_problems if p.sheet not in sheets]
+    return compute(results.tournament, results.preset, problems, hide=hide | results.hidden)
 
 
 def _cut(table: Sequence[Standing], stage: str, after: str, size: int, t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> Cut:

@@ -1,4 +1,8 @@
-"""`standings.json`: the machine-readable twin of the standings (schema in docs/standings-json.md)."""
+"""`standings.json`: the machine-readable twin of the standings (schema in docs/standings-json.md).
+
+This is a public output: unless told otherwise it shows :func:`scoring.standings.published`
+results, so a hidden final stays out until the chief judge releases it.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,10 @@ import json
 from collections.abc import Sequence
 from decimal import Decimal
 
+from scoring.ci import quantize
+from scoring.nominations import Nomination
 from scoring.problems import Problem
-from scoring.standings import Results
+from scoring.standings import Results, hidden_sheets, published
 from sheets_sync.render.tabs import tiebreak_text
 
 __all__ = ["standings_document", "dumps", "points"]
@@ -25,7 +31,29 @@ def points(value: Decimal) -> str:
     return f"{whole}.{frac.ljust(2, '0')}"
 
 
-def standings_document(results: Results, problems: Sequence[Problem], *, language: str) -> dict:
+def _nomination(n: Nomination, language: str) -> dict:
+    return {"key": n.key, "name": n.name(language), "role": n.role, "min_games": n.min_games,
+            "formula": list(n.formula), "winners": list(n.winners), "shared": n.shared,
+            "ranking": [{"place": e.place, "places": e.places, "player": e.player, "games": e.games,
+                         "score": points(e.shown)} for e in n.ranking[:10]]}
+
+
+def _ci_detail(s) -> list[dict]:
+    """Per stage group: B, N, round(k·N), the Ci one compensated game carries, how many do."""
+    return [{"group": list(a.group), "shot_first_red": a.shot_first_red, "games": a.games,
+             "denominator": a.denominator, "ci_per_game": points(quantize(a.value)),
+             "ci_per_game_exact": f"{a.value.numerator}/{a.value.denominator}", "compensated_games": a.compensated}
+            for a in s.ci_accounts if a.shot_first_red]
+
+
+def standings_document(results: Results, problems: Sequence[Problem], *, language: str, public: bool = True) -> dict:
+    """The document; ``public`` (default) hides an unreleased hidden final and its problems."""
+    hidden: frozenset[str] = frozenset()
+    if public:
+        sheets = hidden_sheets(results)
+        results = published(results)
+        hidden = results.hidden
+        problems = [p for p in problems if p.sheet not in sheets]
     t = results.tournament
     preset = results.preset
     standings = []
@@ -55,17 +83,22 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
             "status": s.status.value,
             "tiebreak": st.tiebreak,
             "tiebreak_text": tiebreak_text(st, language) or None,
+            "ci": points(s.ci),
+            "ci_detail": _ci_detail(s),
         })
     return {
         "schema": SCHEMA_VERSION,
         "tournament": {"name": t.name, "date": t.date, "chief_judge": t.chief_judge, "language": language},
-        "preset": {"id": preset.id, "name": preset.name},
+        "preset": {"id": preset.id, "name": preset.name, "ci": preset.ci.enabled,
+                   "auto_extra": points(preset.auto_extra), "hidden_final": preset.hidden_final},
+        "hidden_stages": sorted(hidden),
         "stages": [{"key": s.key, "name": s.name(language), "games": s.games, "players": s.players,
                     "coefficient": points(s.coefficient)} for s in preset.stages],
         "standings": standings,
         "cuts": {k: {"after": c.after, "players": list(c.players), "tied": list(c.tied), "complete": c.complete}
                  for k, c in results.cuts.items()},
         "games_counted": len(results.counted),
+        "nominations": [_nomination(n, language) for n in results.nominations],
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],
     }

@@ -9,14 +9,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from decimal import Decimal
+from fractions import Fraction
 
 from scoring import labels as L
 from scoring.metrics import METRICS
 from scoring.problems import Problem, Severity
-from scoring.standings import Results, Standing
+from scoring.ci import quantize
+from scoring.standings import PlayerStats, Results, Standing
 from sheets_sync.backends.base import Link, TabWrite
 
-__all__ = ["owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number"]
+__all__ = ["owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
+           "ci_text", "nomination_rows"]
 
 
 def number(value: Decimal) -> Decimal:
@@ -36,8 +39,31 @@ def tiebreak_text(standing: Standing, language: str) -> str:
     return _t("выше по критерию: ", "ahead on: ", language) + METRICS[standing.tiebreak].name(language)
 
 
+def ci_text(results: Results, stats: PlayerStats, language: str) -> str:
+    """Why the player has the Ci he has: per stage group B, N, k·B/round(k·N), games compensated.
+
+    "Отбор+Полуфинал: B=1, N=7, 0.4·1/3 = 0.133 × 1 игр"."""
+    preset = results.preset
+    if not preset.ci.enabled:
+        return ""
+    names = {s.key: s.name(language) for s in preset.stages}
+    parts = []
+    for a in stats.ci_accounts:
+        if not a.shot_first_red:
+            continue
+        group = "+".join(names.get(k, k) for k in a.group)
+        got = sum((ln.ci_points for ln in stats.lines if ln.stage in a.group), Fraction(0))
+        parts.append(_t(f"{group}: B={a.shot_first_red}, N={a.games}, за игру {a.formula(preset.ci.coefficient)}; "
+                        f"игр с Ci {a.compensated}, с коэффициентом {quantize(got)}",
+                        f"{group}: B={a.shot_first_red}, N={a.games}, per game {a.formula(preset.ci.coefficient)}; "
+                        f"games with Ci {a.compensated}, with coefficient {quantize(got)}", language))
+    return "; ".join(parts)
+
+
 def standings_tab(results: Results, language: str) -> TabWrite:
     preset = results.preset
+    ci_on = preset.ci.enabled
+    auto_on = bool(preset.auto_extra)
     header = [
         _t("Место", "Place", language), _t("Игрок", "Player", language), _t("Клуб", "Club", language),
         _t("Итого", "Total", language),
@@ -46,8 +72,12 @@ def standings_tab(results: Results, language: str) -> TabWrite:
         _t("Побед доном", "Wins as don", language), _t("Побед шерифом", "Wins as sheriff", language),
         _t("Побед мафией", "Wins as mafia", language), _t("Доп. баллы", "Extra points", language),
         _t("Лучший ход", "Best move", language), _t("Штрафы", "Penalties", language),
-        _t("Убит первым", "Shot first", language), _t("Призы", "Awards", language),
+        _t("Убит первым", "Shot first", language),
+        *((_t("Автобаллы", "Auto extra", language),) if auto_on else ()),
+        *((_t("Ci", "Ci", language),) if ci_on else ()),
+        _t("Призы", "Awards", language),
         _t("Почему выше следующего", "Why above the next", language),
+        *((_t("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
     ]
     rows: list[tuple] = [tuple(header)]
     for st in results.overall:
@@ -57,10 +87,14 @@ def standings_tab(results: Results, language: str) -> TabWrite:
             *(number(s.stage_points.get(k, Decimal(0))) if k in _stages_played(results, s.player) else None for k in preset.stage_keys),
             s.games, s.wins, s.wins_as["don"], s.wins_as["sheriff"], s.wins_as["mafia"],
             number(s.extra_points), number(s.best_move_points), number(s.penalties), s.shot_first,
+            *((number(sum((ln.item("auto_extra") for ln in s.lines), Decimal(0))),) if auto_on else ()),
+            *((number(s.ci),) if ci_on else ()),
             L.word("yes", language) if s.eligible else L.word("no", language),
             tiebreak_text(st, language) or None,
+            *((ci_text(results, s, language) or None,) if ci_on else ()),
         ))
-    widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8, 7, 40)
+    widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
+              *((9,) if auto_on else ()), *((8,) if ci_on else ()), 7, 40, *((50,) if ci_on else ()))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
                     frozen_cols=2, bold_rows=(0,))
 
@@ -129,7 +163,45 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
         lines = [ln for ln in results.lines if ln.role.value == role]
         rows.append((L.word(role, language), len(lines), sum(ln.won for ln in lines),
                      number(sum((ln.item("extra") for ln in lines), Decimal(0)))))
-    return TabWrite(title=L.tab("statistics", language), rows=tuple(rows), column_widths=(30, 10, 10, 12), bold_rows=(0,))
+    if results.preset.ci.enabled:
+        ci_lines = [ln for ln in results.lines if ln.ci]
+        rows.append(())
+        rows.append((_t("Компенсация Ci", "Ci compensation", language),))
+        rows.append((_t("Игр с Ci", "Games with Ci", language), len(ci_lines)))
+        rows.append((_t("Игроков с Ci", "Players with Ci", language), len({ln.player for ln in ci_lines})))
+        total_ci = sum((ln.ci_points for ln in ci_lines), Fraction(0))
+        rows.append((_t("Сумма Ci", "Ci total", language), number(quantize(total_ci))))
+    nom = nomination_rows(results, language)
+    bold = [0]
+    if nom:
+        rows.append(())
+        bold.append(len(rows))
+        rows.extend(nom)
+    return TabWrite(title=L.tab("statistics", language), rows=tuple(rows), column_widths=(30, 10, 10, 12, 14, 40),
+                    bold_rows=tuple(bold))
+
+
+def nomination_rows(results: Results, language: str, *, top: int = 3) -> list[tuple]:
+    """Nominations: a header, then per nomination its winner(s) and the next places.
+
+    Columns: nomination, place, player, games in the role, score, note (shared / nobody)."""
+    if not results.nominations:
+        return []
+    rows: list[tuple] = [(_t("Номинация", "Nomination", language), _t("Место", "Place", language),
+                          _t("Игрок", "Player", language), _t("Игр в роли", "Games in role", language),
+                          _t("Баллы", "Score", language), _t("Примечание", "Note", language))]
+    for n in results.nominations:
+        if not n.winners:
+            note = _t(f"нет претендентов (нужно игр в роли: {n.min_games})", f"nobody qualifies (games in role needed: {n.min_games})", language)
+            rows.append((n.name(language), None, None, None, None, note))
+            continue
+        shown = [e for e in n.ranking if e.place <= top or e.player in n.winners]
+        for i, e in enumerate(shown):
+            note = None
+            if e.player in n.winners and n.shared:
+                note = _t("номинация делится: равные баллы", "shared: equal scores", language)
+            rows.append((n.name(language) if i == 0 else None, e.places, e.player, e.games, number(e.shown), note))
+    return rows
 
 
 def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> TabWrite:

@@ -1,0 +1,143 @@
+"""Ci: compensation for red players shot on the first night (FIIM editions from 2019 on).
+
+For each game in which a red player was shot on the first shooting night and his team
+lost, he receives
+
+    Ci = clamp(k · B / round(k · N), 0, cap)
+
+where B = times he was shot first as red and N = games he played, both counted within
+the stage group the preset names (``ci.groups``; a stage in no group is a group of its
+own), k = ``ci.coefficient`` (0.4) and cap = ``ci.cap`` (0.4).
+
+Decisions (documented in docs/presets.md):
+
+* ``round`` rounds half up (2.5 → 3), like the ordinary rounding FIIM systems use, not
+  Python's banker's rounding.  With k = 0.4 no half ever occurs (0.4·N = k + ½ has no whole
+  N); with k = 0.5 it does (N = 5 → round(2.5) = 3).
+* ``round(k·N) = 0`` (N = 1 with k = 0.4) is read as 1: Ci = min(cap, k·B).  Early in a
+  tournament the value then shrinks as N grows, like every other Ci value.
+* Ci is exact: a :class:`fractions.Fraction` (0.4·1/3 = 2/15).  Sums are taken exactly and
+  quantised once, half up to :data:`CI_QUANTUM`, only for display; ranking compares the
+  exact totals, so equal exact values always compare equal.
+* B and N include every counted game of the group (also games of a stage that earns no
+  Ci because it is shorter than ``ci.min_stage_games``); they are counted up to a horizon
+  of stages, so that a stage table (and the cut below it) does not move when later stages
+  are played.
+* Ci is retroactive: every game carries the value of the current B and N.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from fractions import Fraction
+
+from scoring.model import Team
+from scoring.points import GameLine
+from scoring.preset import CiRule, Preset
+
+__all__ = ["CI_QUANTUM", "round_half_up", "ci_value", "quantize", "CiAccount", "accounts", "with_ci", "earns_ci"]
+
+CI_QUANTUM = Decimal("0.001")
+
+
+def round_half_up(x: Fraction | Decimal | int) -> int:
+    """Ordinary rounding: halves go away from zero (2.5 → 3, 2.4 → 2, −2.5 → −3)."""
+    q = Fraction(x)
+    n = math.floor(abs(q) + Fraction(1, 2))
+    return n if q >= 0 else -n
+
+
+def denominator(n: int, coefficient: Decimal | Fraction) -> int:
+    """round(k · N), at least 1."""
+    return max(1, round_half_up(Fraction(coefficient) * n))
+
+
+def ci_value(b: int, n: int, *, coefficient: Decimal | Fraction = Decimal("0.4"),
+             cap: Decimal | Fraction = Decimal("0.4")) -> Fraction:
+    """Ci for B first-night shots as red in N games, exact: clamp(k·B/round(k·N), 0, cap)."""
+    if b <= 0 or n <= 0:
+        return Fraction(0)
+    k = Fraction(coefficient)
+    value = k * b / denominator(n, k)
+    return min(max(value, Fraction(0)), Fraction(cap))
+
+
+def quantize(value: Fraction | Decimal, quantum: Decimal = CI_QUANTUM) -> Decimal:
+    """An exact value rounded half up to ``quantum`` (for display only)."""
+    q = Fraction(quantum)
+    steps = round_half_up(Fraction(value) / q)
+    if not steps:
+        return Decimal(0)
+    shown = (Decimal(steps) * quantum).normalize()
+    return shown.quantize(Decimal(1)) if shown == shown.to_integral_value() else shown
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CiAccount:
+    """One player's Ci in one stage group: the numbers that explain it."""
+
+    player: str
+    group: tuple[str, ...]  # stage keys
+    shot_first_red: int  # B
+    games: int  # N
+    denominator: int  # round(k·N), at least 1
+    value: Fraction  # Ci of one compensated game (before any stage coefficient)
+    compensated: int = 0  # games of the group that carry Ci (shot first as red, team lost, stage long enough)
+
+    def formula(self, coefficient: Decimal) -> str:
+        """"0.4·1/3 = 0.133" — the exact formula with the value rounded for display."""
+        k = format(coefficient.normalize(), "f")
+        return f"{k}·{self.shot_first_red}/{self.denominator} = {quantize(self.value)}"
+
+
+def earns_ci(line: GameLine, rule: CiRule, stage_games: int) -> bool:
+    """This game compensates: a red player shot first whose team lost, in a long enough stage."""
+    return (rule.enabled and not line.substitute and line.shot_first and line.role.team is Team.RED
+            and not line.won and stage_games >= rule.min_stage_games)
+
+
+def accounts(lines: Iterable[GameLine], preset: Preset, *, stages: Collection[str] | None = None) -> dict[tuple[str, tuple[str, ...]], CiAccount]:
+    """(player, group) → CiAccount, counting only the games of ``stages`` (all when None)."""
+    rule = preset.ci
+    b: dict[tuple[str, tuple[str, ...]], int] = defaultdict(int)
+    n: dict[tuple[str, tuple[str, ...]], int] = defaultdict(int)
+    comp: dict[tuple[str, tuple[str, ...]], int] = defaultdict(int)
+    games_of = {s.key: s.games for s in preset.stages}
+    for ln in lines:
+        if ln.substitute or (stages is not None and ln.stage not in stages):
+            continue
+        key = (ln.player, rule.group_of(ln.stage))
+        n[key] += 1
+        if ln.shot_first and ln.role.team is Team.RED:
+            b[key] += 1
+        if earns_ci(ln, rule, games_of.get(ln.stage, 0)):
+            comp[key] += 1
+    result = {}
+    for key, games in n.items():
+        result[key] = CiAccount(player=key[0], group=key[1], shot_first_red=b[key], games=games,
+                                denominator=denominator(games, rule.coefficient),
+                                value=ci_value(b[key], games, coefficient=rule.coefficient, cap=rule.cap),
+                                compensated=comp[key])
+    return result
+
+
+def with_ci(lines: Iterable[GameLine], preset: Preset, *, stages: Collection[str] | None = None) -> tuple[GameLine, ...]:
+    """The lines of ``stages`` (all when None) with the Ci each game carries now set on it."""
+    lines = tuple(ln for ln in lines if stages is None or ln.stage in stages)
+    rule = preset.ci
+    if not rule.enabled:
+        return tuple(replace(ln, ci=Fraction(0)) if ln.ci else ln for ln in lines)
+    table = accounts(lines, preset)
+    games_of = {s.key: s.games for s in preset.stages}
+    out = []
+    for ln in lines:
+        value = Fraction(0)
+        if earns_ci(ln, rule, games_of.get(ln.stage, 0)):
+            value = table[(ln.player, rule.group_of(ln.stage))].value
+        factor = ln.coefficient if rule.apply_coefficient else Decimal(1)
+        out.append(replace(ln, ci=value, ci_coefficient=factor))
+    return tuple(out)

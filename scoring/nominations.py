@@ -1,0 +1,134 @@
+"""Role nominations: best don, sheriff, mafia, civilian, and MVP, as the preset defines them.
+
+Each ``[[nominations]]`` entry of a preset names a role (none for MVP), the minimum
+number of games in that role, and a formula: the components summed over the player's
+games in that role.  Rules (documented in docs/presets.md):
+
+* components are taken **before** stage coefficients (a nomination rates play in the
+  role, not the stage it was played in): ``win``, ``extra`` (judge's extra points),
+  ``auto_extra``, ``best_move``, ``penalties`` (removals in those games, ≤ 0; for MVP also
+  the tournament penalties), ``ci`` (exact), ``total`` (every item of the game, Ci included);
+* only players eligible for awards count, with at least ``min_games`` games in the role;
+* the highest score wins when it is above 0; equal scores share the nomination (never
+  random, never by name); the full ranking is kept with shared places ("2–3").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from scoring.preset import NominationRule
+
+__all__ = ["NominationEntry", "Nomination", "nominate", "nominations", "score_line", "DEFAULT_NAMES"]
+
+DEFAULT_NAMES: dict[str, tuple[str, str]] = {
+    "don": ("Лучший дон", "Best don"),
+    "sheriff": ("Лучший шериф", "Best sheriff"),
+    "mafia": ("Лучшая мафия", "Best mafia"),
+    "civilian": ("Лучший мирный", "Best civilian"),
+    "mvp": ("Самый ценный игрок (MVP)", "Most valuable player (MVP)"),
+}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NominationEntry:
+    player: str
+    games: int  # games in the role (all games for MVP)
+    score: Fraction  # exact
+    place: int
+    places: str  # "1" or "2–3"
+
+    @property
+    def shown(self) -> Decimal:
+        """The score rounded half up to 0.001 for display (exact when it is a short decimal)."""
+        from scoring.ci import quantize
+
+        return quantize(self.score)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Nomination:
+    key: str
+    role: str | None
+    min_games: int
+    formula: tuple[str, ...]
+    name_ru: str
+    name_en: str
+    winners: tuple[str, ...]  # several = shared; empty = nobody qualified or nobody scored above 0
+    ranking: tuple[NominationEntry, ...]  # every qualified player, best first
+
+    def name(self, language: str) -> str:
+        return self.name_en if language == "en" else self.name_ru
+
+    @property
+    def shared(self) -> bool:
+        return len(self.winners) > 1
+
+    @property
+    def score(self) -> Decimal | None:
+        """The winners' score rounded for display; None when nobody won."""
+        return self.ranking[0].shown if self.winners else None
+
+
+def score_line(line: Any, formula: Sequence[str]) -> Fraction:
+    """The formula's components of one game, before the stage coefficient, exact."""
+    total = Fraction(0)
+    for part in formula:
+        if part == "total":
+            total += Fraction(line.raw) + line.ci
+        elif part == "ci":
+            total += line.ci
+        elif part == "penalties":
+            total += Fraction(line.items.get("removal", Decimal(0)))
+        else:
+            total += Fraction(line.items.get(part, Decimal(0)))
+    return total
+
+
+def _format_places(first: int, last: int) -> str:
+    return str(first) if first == last else f"{first}–{last}"
+
+
+def nominate(rules: Iterable[NominationRule], stats: Iterable[Any]) -> tuple[Nomination, ...]:
+    """Every nomination of ``rules`` over the players' ``stats`` (scoring.standings.PlayerStats)."""
+    stats = list(stats)
+    out = []
+    for rule in rules:
+        scored: list[tuple[Fraction, str, int]] = []
+        for s in stats:
+            if not s.eligible:
+                continue
+            lines = [ln for ln in s.lines if not ln.substitute and (rule.role is None or ln.role.value == rule.role)]
+            if len(lines) < rule.min_games or not lines:
+                continue
+            score = sum((score_line(ln, rule.formula) for ln in lines), Fraction(0))
+            if rule.role is None and "penalties" in rule.formula:
+                score += Fraction(s.tournament_penalties)
+            scored.append((score, s.player, len(lines)))
+        scored.sort(key=lambda x: (-x[0], x[1]))  # the name only orders the listing of equal scores
+        entries: list[NominationEntry] = []
+        i = 0
+        while i < len(scored):
+            j = i
+            while j + 1 < len(scored) and scored[j + 1][0] == scored[i][0]:
+                j += 1
+            for k in range(i, j + 1):
+                entries.append(NominationEntry(player=scored[k][1], games=scored[k][2], score=scored[k][0],
+                                               place=i + 1, places=_format_places(i + 1, j + 1)))
+            i = j + 1
+        winners = tuple(e.player for e in entries if e.place == 1 and e.score > 0)
+        ru, en = DEFAULT_NAMES.get(rule.key, (rule.key, rule.key))
+        out.append(Nomination(key=rule.key, role=rule.role, min_games=rule.min_games, formula=rule.formula,
+                              name_ru=rule.name_ru or ru, name_en=rule.name_en or en, winners=winners,
+                              ranking=tuple(entries)))
+    return tuple(out)
+
+
+def nominations(results: Any) -> tuple[Nomination, ...]:
+    """The nominations of ``results`` (scoring.standings.Results); for public outputs pass
+    ``scoring.standings.published(results)`` so that a hidden final stays hidden."""
+    return tuple(results.nominations)
