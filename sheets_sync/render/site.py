@@ -288,6 +288,8 @@ class _Site:
             self.lines_by_game[(ln.stage, ln.round, ln.table)].append(ln)
         # breakdown columns: the items that occur anywhere (win always)
         present = {k for ln in results.lines for k, v in ln.items.items() if v or k == "win"}
+        if any(getattr(ln, "ci", 0) for ln in results.lines):
+            present.add("ci")  # Ci is exact (a fraction) and kept outside `items`; item("ci") shows it
         self.items = [k for k in ITEMS if k in present] + sorted(k for k in present if k not in ITEMS)
         names = [p.nickname for p in self.t.players]
         names += sorted({ln.player for ln in results.lines} - set(names))
