@@ -183,9 +183,14 @@ class Tournament:
     penalties: tuple[PenaltyEntry, ...] = ()
     overrides: tuple[tuple[str, str, Location | None], ...] = ()  # (key, raw value, where)
     released: frozenset[str] = frozenset()  # stage keys confirmed/released by the chief judge
+    _by_nickname: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # a dict for lookups by nickname: validation and rendering ask once per seat and per player
+        by_nickname: dict[str, Player] = {}
+        for p in self.players:
+            by_nickname.setdefault(p.nickname, p)
+        object.__setattr__(self, "_by_nickname", by_nickname)
 
     def player(self, nickname: str) -> Player | None:
-        for p in self.players:
-            if p.nickname == nickname:
-                return p
-        return None
+        return self._by_nickname.get(nickname)

@@ -173,9 +173,14 @@ def _same(current, rows) -> bool:
 
 
 # -- files beside the workbook --------------------------------------------------------------------
-def write_text_atomic(path: Path, text: str) -> bool:
-    """Write ``text`` to ``path`` atomically; return False when the content was already there."""
-    data = text.encode("utf-8")
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
+    """Write ``data`` to ``path`` atomically (temporary file + rename) with the usual
+    permissions; return False when the content was already there.  ``durable`` fsyncs
+    before the rename (skipped for the many pages of the site, which are regenerated anyway)."""
     if path.exists() and path.read_bytes() == data:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -183,13 +188,20 @@ def write_text_atomic(path: Path, text: str) -> bool:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; a web server must be able to read the site
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return True
+
+
+def write_text_atomic(path: Path, text: str, *, durable: bool = True) -> bool:
+    """Write ``text`` (UTF-8) to ``path`` atomically; return False when it was already there."""
+    return write_bytes_atomic(path, text.encode("utf-8"), durable=durable)
 
 
 @dataclass(kw_only=True)

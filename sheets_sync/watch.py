@@ -30,14 +30,22 @@ class Watcher:
         self.say = say
         self.last_hash: str | None = None
         self.preset = None
-        self.last_stat: tuple[int, int] | None = None
+        self.last_stat: tuple[int, ...] | None = None
         self.last_tabs: dict = {}
         self.last_places: dict[str, str] = {}
         self.cycles = 0
         self.writes = 0
         self.failures = 0
+        self.last_problem: str | None = None  # the last failure said, so a retry loop is not a flood
 
-    def _file_stat(self) -> tuple[int, int] | None:
+    def complain(self, text: str) -> None:
+        """Say a failure once; say it again only when it changes (or after a success)."""
+        self.failures += 1
+        if text != self.last_problem:
+            self.say(text)
+        self.last_problem = text
+
+    def _file_stat(self) -> tuple[int, ...] | None:
         path = getattr(self.backend, "path", None)
         if path is None:
             return None
@@ -45,7 +53,7 @@ class Watcher:
             st = Path(path).stat()
         except OSError:
             return None
-        return (st.st_size, st.st_mtime_ns)
+        return (st.st_size, st.st_mtime_ns, st.st_ino)  # the inode: every atomic save makes a new one
 
     def poll(self) -> SyncReport | None:
         """Run one cycle if the input changed; return its report (None when idle or failed)."""
@@ -60,11 +68,17 @@ class Watcher:
                 return None
             report = sync_once(self.backend, out_dir=self.out_dir, snapshot=snapshot)
         except TransientError as exc:
-            self.failures += 1
-            self.say(f"[yellow]will retry:[/yellow] {exc}")
+            self.complain(f"[yellow]will retry:[/yellow] {exc}")
             return None
-        # our own write changes the file but not the input tabs: remember both
-        self.last_stat = self._file_stat()
+        if self.last_problem is not None:
+            self.say("[green]ok again[/green]")
+            self.last_problem = None
+        # Our own write changes the file but not the input tabs: remember the file as *we*
+        # wrote it (the backend stats its temp file before the rename), never a fresh stat —
+        # a judge's save landing just after ours would otherwise look like ours and be skipped.
+        # Without a write, keep the stat taken before the read: at worst one extra read.
+        written = getattr(self.backend, "written_stat", None) if report.written else None
+        self.last_stat = written if written is not None else stat
         self.preset = report.outcome.preset
         self.last_hash = input_fingerprint(report.snapshot, self.preset)
         self._report(report.snapshot.tabs, report)
@@ -103,12 +117,14 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
     n = 0
     while cycles is None or n < cycles:
         n += 1
+        started = time.monotonic()
         try:
             watcher.poll()
         except BackendError as exc:  # not transient: say it, keep watching (the organizer may fix it)
-            watcher.failures += 1
-            console.print(f"[red]error:[/red] {exc}")
+            watcher.complain(f"[red]error:[/red] {exc}")
         if cycles is not None and n >= cycles:
             break
-        sleep(interval)
+        # the interval runs from the start of one poll to the next, so a slow cycle does not
+        # add its own duration to how long an edit waits
+        sleep(max(0.0, interval - (time.monotonic() - started)))
     return watcher

@@ -296,6 +296,11 @@ class _Site:
         self.player_names = names
         self.player_href = {n: player_file(n) for n in names}
         self.overall_place = {st.stats.player: st.places for st in results.overall}
+        # per-player lookups: a page per player must not scan every player and every game
+        self.standing_of = {st.stats.player: st for st in results.overall}
+        self.lines_of: dict[str, list[GameLine]] = defaultdict(list)
+        for ln in results.lines:
+            self.lines_of[ln.player].append(ln)
 
     def _stage_index(self, key: str) -> int:
         return self.keys.index(key) if key in self.keys else len(self.keys)
@@ -425,8 +430,8 @@ class _Site:
     # -- players ---------------------------------------------------------------------------------
     def player(self, nickname: str) -> str:
         pl = self.t.player(nickname)
-        stats = next((st for st in self.r.overall if st.stats.player == nickname), None)
-        lines = sorted((ln for ln in self.r.lines if ln.player == nickname),
+        stats = self.standing_of.get(nickname)
+        lines = sorted(self.lines_of.get(nickname, ()),
                        key=lambda ln: (self._stage_index(ln.stage), ln.round, ln.table))
         games = []
         for ln in lines:
@@ -624,7 +629,7 @@ def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, 
     written = []
     for rel, text in sorted(files.items()):
         path = out_dir / rel
-        if write_text_atomic(path, text):
+        if write_text_atomic(path, text, durable=False):
             written.append(path)
     for sub in ("players", "games"):
         folder = out_dir / sub

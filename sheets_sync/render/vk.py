@@ -309,26 +309,13 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
 
 def write_vk(results: Results, out_dir: Path, *, language: str, link: str | None = None) -> list[Path]:
     """Write vk-post.txt and vk-post.png into ``out_dir``; return the files that changed."""
-    from sheets_sync.sync import write_text_atomic
+    from sheets_sync.sync import write_bytes_atomic, write_text_atomic
 
     written = []
     text_path = out_dir / "vk-post.txt"
     if write_text_atomic(text_path, post_text(results, language=language, link=link)):
         written.append(text_path)
     png_path = out_dir / "vk-post.png"
-    data = post_image(results, language=language)
-    if not (png_path.exists() and png_path.read_bytes() == data):
-        import os
-        import tempfile
-
-        out_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".vk-post.png.", dir=out_dir)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-            os.replace(tmp, png_path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+    if write_bytes_atomic(png_path, post_image(results, language=language)):
         written.append(png_path)
     return written
