@@ -144,5 +144,7 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10) -> None
     timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in report.timings.items())
     console.print(f"workbook {state}: {report.patch and len(report.patch.writes)} tabs, "
                   f"{len(report.patch.set_marks)} marks set, {len(report.patch.clear_marks)} cleared ({timing})")
+    if report.advanced:
+        console.print(report.advanced)
     for f in report.files:
         console.print(f"wrote {os.path.relpath(f)}")

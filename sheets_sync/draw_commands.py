@@ -171,3 +171,32 @@ def replace_player(backend: Backend, *, player: str, stage: str | None = None) -
     patch = _stage_patch(outcome, stage, new_entries, draw, replace_stage=True)
     backend.apply(patch, base=snapshot)
     return newcomer, DrawOutcome(stage=stage, draw=draw, entries=tuple(new_entries), patch=patch)
+
+
+def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str | None]:
+    """The sync's own advance: when the chief judge confirmed a stage on the Tournament tab
+    (`Этап подтверждён = Отбор`), it is complete and the next stage is not seated yet, seat it.
+    Returns (patch or None, a line for the organizer or None)."""
+    from scoring.parse import stage_lookup
+
+    confirmed_raw = outcome.settings.confirmed
+    if not confirmed_raw:
+        return None, None
+    lookup = stage_lookup(outcome.preset)
+    confirmed = {lookup[c] for c in confirmed_raw if c in lookup}
+    stage = next_stage(outcome)
+    if stage is None:
+        return None, None
+    cut = outcome.results.cuts[stage]
+    if cut.after not in confirmed:
+        return None, None
+    name = outcome.preset.stage(stage).name(outcome.language)
+    if not cut.complete:
+        return None, f"{name}: not seated yet — the confirmed stage still has missing, unfinished or broken games"
+    if cut.tied:
+        return None, f"{name}: not seated — tie at the cut line between {', '.join(cut.tied)}; the organizer must decide"
+    if len(cut.players) < cut.size:
+        return None, f"{name}: not seated — needs {cut.size} players, only {len(cut.players)} can play"
+    draw = _stage_draw(list(cut.players), outcome.preset, stage, seed, _clubs(outcome))
+    entries = seating_from_draw(draw, stage)
+    return _stage_patch(outcome, stage, entries, draw, replace_stage=True), f"{name}: seated {len(cut.players)} players"

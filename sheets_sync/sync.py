@@ -212,6 +212,7 @@ class SyncReport:
     snapshot: Snapshot
     files: list[Path] = field(default_factory=list)
     attempts: int = 1
+    advanced: str | None = None  # what the sync's own advance did (a confirmed stage), for the organizer
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -283,6 +284,14 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
         base_dir = Path(backend.source).parent if not str(backend.source).startswith(("http", "gsheet:")) else None
         outcome = compute(snapshot, base_dir=base_dir)
         patch = build_patch(snapshot, outcome, links=backend.link_supported())
+        advanced = None
+        if not dry_run:
+            from sheets_sync.draw_commands import auto_advance
+
+            stage_patch, advanced = auto_advance(outcome)
+            if stage_patch is not None:  # a confirmed stage: the next one is seated in the same write
+                patch = Patch(writes=patch.writes + stage_patch.writes, set_marks=patch.set_marks,
+                              clear_marks=patch.clear_marks, delete_tabs=patch.delete_tabs)
         t2 = time.perf_counter()
         written = False
         if not dry_run and not patch.empty:
@@ -297,4 +306,5 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
         files = publish_files(outcome, out_dir) if out_dir is not None and not dry_run else []
         t4 = time.perf_counter()
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
+                          advanced=advanced,
                           timings={"read": t1 - t0, "compute": t2 - t1, "write": t3 - t2, "files": t4 - t3})

@@ -118,3 +118,19 @@ def test_hand_edited_seating_is_validated_and_used(qualified):
     qualified.version += 1
     outcome = compute(qualified.read())
     assert any(p.rule == "seating.twice_in_round" for p in outcome.problems)
+
+
+def test_sync_seats_the_next_stage_once_the_chief_judge_confirms(qualified):
+    report = sync_once(qualified, out_dir=None)
+    assert report.advanced is None and not any(e.stage == "semifinal" for e in report.outcome.results.tournament.seating)
+    tab = qualified.tabs["Турнир"]
+    row = next(r for r in tab if r and r[0] == "Этап подтверждён")
+    row[1:] = ["Отбор"]
+    qualified.version += 1
+    report = sync_once(qualified, out_dir=None)
+    assert report.advanced and "20" in report.advanced
+    assert "ПФ 1 Стол 1" in qualified.tabs
+    again = sync_once(qualified, out_dir=None)
+    assert again.advanced is None  # seated once; hand edits of the semifinal seating are never redrawn
+    semi = {n for e in again.outcome.results.tournament.seating if e.stage == "semifinal" for n in e.players}
+    assert semi == set(report.outcome.results.cuts["semifinal"].players)
