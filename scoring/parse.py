@@ -33,7 +33,7 @@ from scoring.model import (
     Tournament,
 )
 from scoring.preset import Preset
-from scoring.problems import Problem, Severity, problem
+from scoring.problems import Problem, Severity, Text, problem
 from scoring.values import MAX_TEXT, is_blank, read_decimal, read_int, shown, text
 
 __all__ = ["Settings", "read_settings", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup"]
@@ -48,8 +48,18 @@ def _cell(grid: Grid, r: int, c: int) -> object:
     return None
 
 
+_WORDS_CACHE: dict[int, tuple[Mapping[str, tuple[str, ...]], dict[str, str]]] = {}
+
+
 def _words(mapping: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
-    return {L.norm(w): key for key, words in mapping.items() for w in words}
+    """Normalised spelling -> key.  The label tables are module constants, so the result is
+    cached by identity (it was the hottest line of a sync: rebuilt for every row read)."""
+    cached = _WORDS_CACHE.get(id(mapping))
+    if cached is not None and cached[0] is mapping:
+        return cached[1]
+    words = {L.norm(w): key for key, ws in mapping.items() for w in ws}
+    _WORDS_CACHE[id(mapping)] = (mapping, words)
+    return words
 
 
 def find_tab(tabs: Mapping[str, Grid], key: str) -> str | None:
@@ -460,6 +470,7 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
                 table = n
             else:
                 rd.add("read.integer", E, *pos, value=n)
+                header_ok = False
         elif not is_blank(_cell(grid, *pos)):
             header_ok = False
     judge = rd.text(*header_value("judge")) if "judge" in labels else ""
@@ -573,7 +584,8 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
         name_table = int(m.group("table")) if m.group("table") else 1
         if (name_stage and name_stage != stage) or name_round != round_no or name_table != table:
             loc = cells.get("round") or Location(title, "A1")
-            rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=preset.stage(stage).name_ru if stage in preset.stage_keys else stage, round=round_no, table=table))
+            stage_name = Text(preset.stage(stage).name_ru, preset.stage(stage).name_en) if stage in preset.stage_keys else stage
+            rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=stage_name, round=round_no, table=table))
     protocol = Protocol(
         sheet=title,
         stage=stage,

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from scoring.model import Location
 
-__all__ = ["Severity", "Problem", "MESSAGES", "problem"]
+__all__ = ["Severity", "Problem", "MESSAGES", "problem", "Text"]
 
 
 class Severity(enum.Enum):
@@ -152,9 +152,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "День {day}: при четырёх игроках нельзя заголосовать двоих (места {seats})",
         "Day {day}: with four players left two cannot be voted out (seats {seats})",
     ),
-    "leave.after_removal": (
-        "Место {seat}: ход после выбывания игрока на месте {removed}",
-        "Seat {seat}: an event after the player in seat {removed} was out",
+    "removal.day_range": ("Место {seat}: день удаления {day} невозможен", "Seat {seat}: removal day {day} is impossible"),
+    "leave.after_end": (
+        "Место {seat}: {event}, но игра уже закончилась: {reason}",
+        "Seat {seat}: {event}, but the game was already over: {reason}",
+    ),
+    "protocol.round_range": (
+        "Тур {round}: в этапе «{stage}» всего {games} игр",
+        "Round {round}: stage '{stage}' has only {games} games",
     ),
     # best move
     "best_move.not_first_shot": (
@@ -187,6 +192,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Победа «{winner}» противоречит протоколу: {reason}",
         "Winner '{winner}' contradicts the protocol: {reason}",
     ),
+    "winner.undated_removal": (
+        "Место {seat}: удаление без номера дня, и ни при каком дне протокол не сходится ({reason})",
+        "Seat {seat}: a removal without a day, and no day makes the protocol consistent ({reason})",
+    ),
+    "winner.unverifiable": (
+        "Место {seat}: удалений без номера дня слишком много — победу «{winner}» нельзя проверить; укажите дни",
+        "Seat {seat}: too many removals without a day to check winner '{winner}'; add the days",
+    ),
     # penalties
     "penalty.unknown_player": ("Штраф: неизвестный игрок «{player}»{hint}", "Penalty: unknown player '{player}'{hint}"),
     "penalty.late_tier": (
@@ -218,7 +231,7 @@ class Problem:
     def message(self, language: str = "ru") -> str:
         ru, en = MESSAGES[self.rule]
         template = en if language == "en" else ru
-        values = {k: _display(v) for k, v in self.params.items()}
+        values = {k: _display(v, language) for k, v in self.params.items()}
         return template.format_map(_Missing(values))
 
     def sort_key(self) -> tuple:
@@ -233,9 +246,22 @@ class Problem:
         return (self.location.sheet, row, col, self.rule)
 
 
-def _display(value: object) -> str:
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A message parameter that itself depends on the language (a hint, a reason)."""
+
+    ru: str
+    en: str
+
+    def __str__(self) -> str:
+        return self.ru
+
+
+def _display(value: object, language: str = "ru") -> str:
+    if isinstance(value, Text):
+        return value.en if language == "en" else value.ru
     if isinstance(value, (list, tuple, set, frozenset)):
-        return ", ".join(str(v) for v in value)
+        return ", ".join(_display(v, language) for v in value)
     return str(value)
 
 

@@ -12,9 +12,9 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from scoring.model import Location, PlayerStatus, Protocol, Role, SeatingEntry, Tournament
+from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, SeatingEntry, SeatRecord, Team, Tournament
 from scoring.preset import Preset
-from scoring.problems import Problem, Severity, problem
+from scoring.problems import Problem, Severity, Text, problem
 
 __all__ = ["RULES", "validate", "closest_name", "Context"]
 
@@ -36,13 +36,13 @@ def closest_name(name: str, known: Iterable[str]) -> str | None:
     probe = name.lower().replace("ё", "е").strip()
     if probe in lowered:
         return lowered[probe]
-    match = difflib.get_close_matches(probe, list(lowered), n=1, cutoff=0.6)
+    match = difflib.get_close_matches(probe, list(lowered), n=1, cutoff=0.7)
     return lowered[match[0]] if match else None
 
 
-def _hint(name: str, known: Iterable[str], language_neutral: bool = True) -> str:
+def _hint(name: str, known: Iterable[str]) -> Text | str:
     guess = closest_name(name, known)
-    return f" (может быть, «{guess}»? / did you mean '{guess}'?)" if guess else ""
+    return Text(f" (может быть, «{guess}»?)", f" (did you mean '{guess}'?)") if guess else ""
 
 
 def _loc(protocol: Protocol, seat: int | None, column: str) -> Location:
@@ -156,13 +156,225 @@ def kills(p: Protocol, ctx: Context) -> Iterator[Problem]:
             by_night[rec.killed_night].append(rec.seat)
         if rec.voted_day is not None and not 1 <= rec.voted_day <= 10:
             yield problem("vote.day_range", E, _loc(p, rec.seat, "voted_day"), seat=rec.seat, day=rec.voted_day)
-        hows = [h for h, v in (("убит ночью / shot", rec.killed_night), ("заголосован / voted", rec.voted_day),
-                               ("удалён / removed", rec.removal)) if v is not None]
+        if rec.removal is not None and rec.removal_day is not None and not 0 <= rec.removal_day <= 10:
+            yield problem("removal.day_range", E, _loc(p, rec.seat, "removal"), seat=rec.seat, day=rec.removal_day)
+        hows = [h for h, v in ((_SHOT, rec.killed_night), (_VOTED, rec.voted_day), (_REMOVED, rec.removal)) if v is not None]
         if len(hows) > 1:
-            yield problem("leave.twice", E, _loc(p, rec.seat, "voted_day" if rec.voted_day else "removal"), seat=rec.seat, how=", ".join(hows))
+            yield problem("leave.twice", E, _loc(p, rec.seat, "voted_day" if rec.voted_day is not None else "removal"),
+                          seat=rec.seat, how=hows)
     for night, seats in sorted(by_night.items()):
         if len(seats) > 1:
             yield problem("kill.night_twice", E, _loc(p, seats[1], "killed_night"), night=night, seats=seats)
+
+
+_SHOT = Text("убит ночью", "shot at night")
+_VOTED = Text("заголосован", "voted out")
+_REMOVED = Text("удалён", "removed")
+_TEAM = {Team.RED: Text("Мирные", "Red"), Team.BLACK: Text("Мафия", "Black")}
+_OTHER = {Team.RED: Team.BLACK, Team.BLACK: Team.RED}
+_WANT = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}
+
+# an event's time: (number, phase, order); day n (votes, then removals) precedes night n
+_DAY_VOTE, _DAY_REMOVAL, _NIGHT = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Event:
+    time: tuple[int, int]
+    kind: str  # "vote" | "removal" | "kill"
+    record: SeatRecord
+
+
+@dataclass(slots=True)
+class _Replay:
+    """What the recorded departures imply: who won, why, and what happened after the end."""
+
+    winner: Team | None = None
+    reason: Text | None = None
+    end: tuple[int, int] | None = None
+    late: list[_Event] | None = None  # events after the game was decided
+    four_left: list[tuple[int, list[int]]] | None = None  # (day, seats) votes of two or more at four players
+    red: int = 0
+    black: int = 0
+
+
+def _what(ev: _Event) -> Text:
+    n = ev.time[0]
+    if ev.kind == "kill":
+        return Text(f"убит в ночь {n}", f"shot on night {n}")
+    if ev.kind == "vote":
+        return Text(f"заголосован в день {n}", f"voted out on day {n}")
+    return Text(f"удалён в день {n}", f"removed on day {n}")
+
+
+def _column(kind: str) -> str:
+    return {"kill": "killed_night", "vote": "voted_day", "removal": "removal"}[kind]
+
+
+def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
+    """Replay the departures in order (day n before night n) and decide the game.
+
+    ``removal_days`` gives a day to removals the protocol records without one.
+    Red wins when every black is out, or after three cycles (day + night) with no change,
+    or when a black player is removed with team defeat or at 3–4 players left; black wins
+    when blacks are at least as many as reds, or when a red player is removed so.
+    """
+    removal_days = removal_days or {}
+    roles = {rec.seat: rec.role for rec in p.seats}
+    alive = {rec.seat for rec in p.seats}
+    events: list[_Event] = []
+    for rec in p.seats:
+        if rec.voted_day is not None:
+            events.append(_Event((rec.voted_day, _DAY_VOTE), "vote", rec))
+        if rec.killed_night is not None:
+            events.append(_Event((rec.killed_night, _NIGHT), "kill", rec))
+        if rec.removal is not None:
+            day = rec.removal_day if rec.removal_day is not None else removal_days.get(rec.seat)
+            if day is not None:
+                events.append(_Event((day, _DAY_REMOVAL), "removal", rec))
+    events.sort(key=lambda e: (e.time, e.record.seat))
+    out = _Replay(late=[], four_left=[])
+
+    def counts() -> tuple[int, int]:
+        black = sum(1 for s in alive if roles[s] is not None and roles[s].team is Team.BLACK)
+        return len(alive) - black, black
+
+    def natural(time: tuple[int, int]) -> None:
+        red, black = counts()
+        if black == 0:
+            decide(Team.RED, Text("все чёрные выбыли", "every black player is out"), time)
+        elif black >= red:
+            decide(Team.BLACK, Text(f"чёрных ({black}) не меньше, чем красных ({red})",
+                                    f"blacks ({black}) are at least as many as reds ({red})"), time)
+
+    def decide(team: Team, reason: Text, time: tuple[int, int]) -> None:
+        if out.winner is None:
+            out.winner, out.reason, out.end = team, reason, time
+
+    last = max((e.time[0] for e in events), default=0)
+    quiet = 0
+    for n in range(0, last + 1):
+        at_start = len(alive)
+        for phase in (_DAY_VOTE, _DAY_REMOVAL, _NIGHT):
+            batch = [e for e in events if e.time == (n, phase)]
+            if not batch:
+                continue
+            if out.winner is not None:
+                out.late.extend(batch)
+                continue
+            if phase == _DAY_VOTE:
+                if len(alive) == 4 and len(batch) >= 2:
+                    out.four_left.append((n, [e.record.seat for e in batch]))
+                alive.difference_update(e.record.seat for e in batch)
+                natural((n, phase))
+            elif phase == _NIGHT:
+                alive.difference_update(e.record.seat for e in batch)
+                natural((n, phase))
+            else:
+                for e in batch:
+                    if out.winner is not None:
+                        out.late.append(e)
+                        continue
+                    before = len(alive)
+                    alive.discard(e.record.seat)
+                    role = roles[e.record.seat]
+                    other = _OTHER[role.team] if role is not None else None
+                    seat = e.record.seat
+                    if other is not None and e.record.removal is Removal.TEAM_DEFEAT:
+                        decide(other, Text(f"ППК игроку на месте {seat}", f"team defeat of seat {seat}"), (n, phase))
+                    elif other is not None and before in (3, 4):
+                        decide(other, Text(f"удаление на месте {seat} при {before} игроках за столом",
+                                           f"seat {seat} removed with {before} players at the table"), (n, phase))
+                    else:
+                        natural((n, phase))
+        if n >= 1 and out.winner is None:
+            quiet = quiet + 1 if len(alive) == at_start else 0
+            if quiet >= 3:
+                decide(Team.RED, Text(f"три ночи подряд без выбывших (ночи {n - 2}–{n})",
+                                      f"three nights in a row with nobody leaving (nights {n - 2}–{n})"), (n, _NIGHT))
+    out.red, out.black = counts()
+    return out
+
+
+def _replay_problems(p: Protocol, r: _Replay) -> list[Problem]:
+    found: list[Problem] = []
+    for day, seats in r.four_left or ():
+        found.append(problem("vote.four_left", E, _loc(p, seats[1], "voted_day"), day=day, seats=seats))
+    for ev in r.late or ():
+        found.append(problem("leave.after_end", E, _loc(p, ev.record.seat, _column(ev.kind)), seat=ev.record.seat,
+                             event=_what(ev), reason=r.reason))
+    if p.winner is not None:
+        if r.winner is not None and r.winner is not p.winner:
+            found.append(problem("winner.contradiction", E, p.cells.get("winner") or _loc(p, None, "stage"),
+                                 winner=_TEAM[p.winner], reason=Text(f"{r.reason.ru} — победа «{_TEAM[r.winner].ru}»",
+                                                                     f"{r.reason.en}: {_TEAM[r.winner].en} win")))
+        elif r.winner is None and p.winner is Team.BLACK:
+            found.append(problem("winner.contradiction", E, p.cells.get("winner") or _loc(p, None, "stage"),
+                                 winner=_TEAM[p.winner],
+                                 reason=Text(f"за столом остались красных: {r.red}, чёрных: {r.black}",
+                                             f"left at the table: {r.red} red, {r.black} black")))
+    return found
+
+
+@rule
+def winner(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """The winner agrees with the departures; no departure after the game was decided."""
+    if len(p.seats) != 10 or any(rec.role is None for rec in p.seats):
+        return
+    if Counter(rec.role for rec in p.seats) != Counter(_WANT):
+        return
+    if any(not 1 <= (rec.killed_night if rec.killed_night is not None else 1) <= 10
+           or not 1 <= (rec.voted_day if rec.voted_day is not None else 1) <= 10
+           or not 0 <= (rec.removal_day if rec.removal_day is not None else 0) <= 10
+           or sum(v is not None for v in (rec.killed_night, rec.voted_day, rec.removal)) > 1 for rec in p.seats):
+        return  # reported by `kills`; a replay of impossible numbers would only repeat it
+    undated = [rec for rec in p.seats if rec.removal is not None and rec.removal_day is None]
+    if not undated:
+        yield from _replay_problems(p, replay(p))
+        return
+    first = _loc(p, undated[0].seat, "removal")
+    if len(undated) > 2:  # too many combinations to try
+        yield problem("winner.unverifiable", W, first, seat=undated[0].seat,
+                      winner=_TEAM[p.winner] if p.winner else Text("—", "—"))
+        return
+    # a removal without a day: the protocol is fine if any day it could have happened on fits
+    last = max([rec.killed_night or 0 for rec in p.seats] + [rec.voted_day or 0 for rec in p.seats]
+               + [rec.removal_day or 0 for rec in p.seats]) + 1
+    outcomes: list[list[Problem]] = []
+    for days in _placements(len(undated), last):
+        found = _replay_problems(p, replay(p, {rec.seat: d for rec, d in zip(undated, days)}))
+        if not found:
+            return
+        outcomes.append(found)
+    best = min(outcomes, key=len)[0]
+    yield problem("winner.undated_removal", E, first, seat=undated[0].seat,
+                  reason=Text(best.message("ru"), best.message("en")))
+
+
+def _placements(count: int, last: int) -> Iterator[tuple[int, ...]]:
+    if count == 0:
+        yield ()
+        return
+    for d in range(0, last + 1):
+        for rest in _placements(count - 1, last):
+            yield (d, *rest)
+
+
+def _stage_name(preset: Preset, key: str) -> Text | str:
+    if key in preset.stage_keys:
+        stage = preset.stage(key)
+        return Text(stage.name_ru, stage.name_en)
+    return key
+
+
+@rule
+def header(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """The round exists in the stage (the table and the schedule are checked against the seating)."""
+    if p.stage in ctx.preset.stage_keys:
+        stage = ctx.preset.stage(p.stage)
+        if p.round > stage.games:
+            yield problem("protocol.round_range", W, p.cells.get("round") or _loc(p, None, "stage"), round=p.round,
+                          stage=_stage_name(ctx.preset, p.stage), games=stage.games)
 
 
 @rule
@@ -182,7 +394,9 @@ def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
 
 
 def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
+    """A player in two games of one round: both games are marked (which one is wrong is for the judge)."""
     where: dict[tuple[str, int, str], Protocol] = {}
+    reported: set[tuple[str, str]] = set()
     for p in protocols:
         for rec in p.seats:
             if not rec.player:
@@ -191,6 +405,11 @@ def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
             other = where.get(key)
             if other is not None and other.key != p.key:
                 yield problem("player.two_games", E, _loc(p, rec.seat, "player"), player=rec.player, round=p.round, other=other.sheet)
+                first = other.seat_of(rec.player)
+                if first is not None and (other.sheet, rec.player) not in reported:
+                    reported.add((other.sheet, rec.player))
+                    yield problem("player.two_games", E, _loc(other, first.seat, "player"), player=rec.player,
+                                  round=p.round, other=p.sheet)
             else:
                 where[key] = p
 
@@ -200,7 +419,7 @@ def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
     if entry is None:
         if ctx.tournament.seating and any(rec.player for rec in p.seats):
             yield problem("protocol.no_seating", W, p.cells.get("round") or _loc(p, None, "stage"),
-                          stage=p.stage, round=p.round, table=p.table)
+                          stage=_stage_name(ctx.preset, p.stage), round=p.round, table=p.table)
         return
     reserves = {pl.nickname for pl in ctx.tournament.players if pl.status is PlayerStatus.RESERVE}
     for rec in p.seats:

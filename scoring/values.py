@@ -8,6 +8,7 @@ Nothing is ever read as a silent zero.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, time
 from decimal import Decimal, InvalidOperation
 
@@ -17,6 +18,8 @@ MAX_TEXT = 1000  # longer cell text is refused: nobody's nickname or comment is 
 
 _FRACTIONS = {"½": "0.5", "¼": "0.25", "¾": "0.75", "⅓": None, "⅔": None}
 _MINUS = ("\u2212", "\u2013", "\u2014")  # minus sign, en dash, em dash typed for "-"
+# control characters a cell cannot hold in .xlsx (openpyxl refuses them): shown as "\ufffd"
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def is_blank(value: object) -> bool:
@@ -33,7 +36,7 @@ def shown(value: object, limit: int = 40) -> str:
         text_ = value.strftime("%d.%m.%Y")
     else:
         text_ = str(value)
-    text_ = " ".join(text_.split())
+    text_ = _CONTROL.sub("\ufffd", " ".join(text_.split()))
     return text_ if len(text_) <= limit else text_[: limit - 1] + "…"
 
 
@@ -47,7 +50,7 @@ def text(value: object) -> str:
         return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, (datetime, date)):
         return shown(value)
-    return " ".join(str(value).replace("\u00a0", " ").split())
+    return _CONTROL.sub("\ufffd", " ".join(str(value).replace("\u00a0", " ").split()))
 
 
 def read_decimal(value: object) -> tuple[Decimal | None, str | None]:

@@ -41,7 +41,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import openpyxl
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, MergedCell
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 from openpyxl.utils import get_column_letter
@@ -336,17 +336,23 @@ class ExcelBackend:
                 self._fill(ws, write, new=True)
         for sheet, cell in patch.clear_marks:
             if sheet in wb.sheetnames:
-                c = wb[sheet][cell]
+                c = _anchor(wb[sheet], cell)
                 c.fill = _NO_FILL
                 if c.comment is not None and c.comment.author == NOTE_AUTHOR:
                     c.comment = None
+        # a mark in the hidden part of a merged range goes to the range's visible top-left cell
+        # (openpyxl cannot style or annotate the others); marks meeting there share one note
+        targets: dict[tuple[str, str], list] = {}
         for mark in patch.set_marks:
-            if mark.sheet not in wb.sheetnames:
-                continue
-            c = wb[mark.sheet][mark.cell]
-            colour = MARK_COLOURS[mark.severity]
+            if mark.sheet in wb.sheetnames:
+                c = _anchor(wb[mark.sheet], mark.cell)
+                targets.setdefault((mark.sheet, c.coordinate), []).append(mark)
+        for (sheet, coordinate), marks in targets.items():
+            c = wb[sheet][coordinate]
+            severity = "error" if any(m.severity == "error" for m in marks) else "warning"
+            colour = MARK_COLOURS[severity]
             c.fill = PatternFill(fill_type="solid", start_color=colour, end_color=colour)
-            comment = Comment(mark.note, NOTE_AUTHOR)
+            comment = Comment("\n".join(dict.fromkeys(m.note for m in marks)), NOTE_AUTHOR)
             comment.width, comment.height = 300, 120
             c.comment = comment
 
@@ -558,6 +564,16 @@ def unsafe_message(path: Path, parts: tuple[str, ...]) -> str:
         "the judges keep typing into this one), or remove these objects from the workbook, or use a Google "
         "spreadsheet."
     )
+
+
+def _anchor(ws, ref: str):
+    """The cell that shows ``ref``: itself, or the top-left cell of the merged range hiding it."""
+    cell = ws[ref]
+    if isinstance(cell, MergedCell):
+        for rng in ws.merged_cells.ranges:
+            if ref in rng:
+                return ws.cell(row=rng.min_row, column=rng.min_col)
+    return cell
 
 
 def _set(cell, value: object) -> None:
