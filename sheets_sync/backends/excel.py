@@ -251,6 +251,8 @@ class ExcelBackend:
     def read(self) -> Snapshot:
         if not self.path.exists():
             raise WorkbookNotFound(f"{self.path}: no such workbook")
+        # a sync killed mid-save leaves its temp file; the next cycle tidies up even when it writes nothing
+        _remove_stale_temps(self.path.parent, self.path.name)
         try:
             data = self.path.read_bytes()
         except PermissionError as exc:
