@@ -146,5 +146,9 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10) -> None
                   f"{len(report.patch.set_marks)} marks set, {len(report.patch.clear_marks)} cleared ({timing})")
     if report.advanced:
         console.print(report.advanced)
-    for f in report.files:
-        console.print(f"wrote {os.path.relpath(f)}")
+    if report.files:
+        pages = [f for f in report.files if f.suffix == ".html" or f.suffix == ".css"]
+        others = [os.path.relpath(f) for f in report.files if f not in pages]
+        if pages:
+            others.append(f"{len(pages)} site files")
+        console.print("wrote " + ", ".join(others))

@@ -53,3 +53,20 @@ def tournament(players: list[str], protocols=(), seating=(), penalties=(), **kw)
 
 def seating_of(p: Protocol) -> SeatingEntry:
     return SeatingEntry(stage=p.stage, round=p.round, table=p.table, players=tuple(s.player for s in p.seats))
+
+
+def substitute_cells() -> tuple[tuple[str, str], tuple[str, str]]:
+    """(tab, cell) where the example's two reserves sit in for absent players — found, not
+    hard-coded, since the example is regenerated whenever the simulator or the draw changes."""
+    from scoring.cells import a1
+    from sheets_sync.backends.excel import ExcelBackend
+    from sheets_sync.example import EXAMPLE_PATH
+
+    cells = {}
+    for title, rows in ExcelBackend(EXAMPLE_PATH).read().tabs.items():
+        if title.startswith("Тур "):
+            for r, row in enumerate(rows):
+                for c, value in enumerate(row):
+                    if value in ("Запасной Один", "Запасной Два"):
+                        cells[value] = (title, a1(r, c))
+    return cells["Запасной Один"], cells["Запасной Два"]

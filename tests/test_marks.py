@@ -17,9 +17,13 @@ from sheets_sync.backends.excel import NOTE_AUTHOR, ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import sync_once
+from tests.helpers import substitute_cells
 
 ERROR, WARNING = MARK_COLOURS["error"], MARK_COLOURS["warning"]
 OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "Жеребьёвка", STATE_TAB}
+
+
+SUB1, SUB2 = substitute_cells()
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +45,7 @@ def _inputs(backend: MemoryBackend) -> dict:
 
 
 def test_example_marks_only_the_substitutes(memory):
-    assert set(memory.marks) == {("Тур 5 Стол 4", "B13"), ("Тур 6 Стол 2", "B17")}
+    assert set(memory.marks) == {SUB1, SUB2}
     assert {colour for colour, _ in memory.marks.values()} == {WARNING}
     assert "Тур 5" not in memory.hidden and STATE_TAB in memory.hidden
 
@@ -84,13 +88,13 @@ def test_marks_set_listed_and_cleared_when_fixed(memory):
 
 
 def test_a_mark_changes_colour_when_an_error_joins_a_warning(memory):
-    memory.set("Тур 5 Стол 4", "B13", "Запасной Один ")  # stray space: still the same reserve
+    memory.set(*SUB1, "Запасной Один ")  # stray space: still the same reserve
     sync_once(memory, out_dir=None)
-    assert memory.marks[("Тур 5 Стол 4", "B13")][0] == WARNING
-    memory.set("Тур 5 Стол 4", "B13", "запасной оди")
+    assert memory.marks[SUB1][0] == WARNING
+    memory.set(*SUB1, "запасной оди")
     sync_once(memory, out_dir=None)
-    colour, note = memory.marks[("Тур 5 Стол 4", "B13")]
-    assert colour == ERROR and note == "Место 4: «запасной оди» нет в списке игроков (может быть, «Запасной Один»?)"
+    colour, note = memory.marks[SUB1]
+    assert colour == ERROR and note == f"Место {int(SUB1[1][1:]) - 9}: «запасной оди» нет в списке игроков (может быть, «Запасной Один»?)"
 
 
 def test_notes_are_stable_for_garbage_with_control_characters(memory):
@@ -121,7 +125,7 @@ def test_excel_round_trip(tmp_path):
     assert ws["I12"].value == "много"
     assert _fill(ws["I12"]) == ERROR
     assert ws["I12"].comment.author == NOTE_AUTHOR and ws["I12"].comment.text == "«много» — не число"
-    assert _fill(wb["Тур 5 Стол 4"]["B13"]) == WARNING and "замена" in wb["Тур 5 Стол 4"]["B13"].comment.text
+    assert _fill(wb[SUB1[0]][SUB1[1]]) == WARNING and "замена" in wb[SUB1[0]][SUB1[1]].comment.text
     assert wb[STATE_TAB].sheet_state == "hidden"
     link = next(r[1] for r in wb["Проверка"].iter_rows(min_row=2) if r[0].value == "Тур 2 Стол 1" and r[1].value == "I12")
     assert link.hyperlink is not None and link.hyperlink.location == "'Тур 2 Стол 1'!I12"
@@ -133,7 +137,7 @@ def test_excel_round_trip(tmp_path):
     ws = wb["Тур 2 Стол 1"]
     assert ws["I12"].value == 0.3 and _fill(ws["I12"]) is None and ws["I12"].comment is None
     assert ws["J12"].comment.text == "спорный момент"  # not ours: left alone
-    assert _fill(wb["Тур 5 Стол 4"]["B13"]) == WARNING  # other marks stay
+    assert _fill(wb[SUB1[0]][SUB1[1]]) == WARNING  # other marks stay
     assert all(r[0].value != "Тур 2 Стол 1" for r in wb["Проверка"].iter_rows(min_row=2))
 
 
