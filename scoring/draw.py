@@ -509,7 +509,7 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
     res = optimise_groups(problem, rng, max_restarts=max_restarts, time_limit=search_limit,
                           progress=cb, move_factor=1200.0,
                           fix_first_round=not club_of and not kap and rest == 0)
-    tables = assign_tables(res.groups, n)
+    tables = assign_tables(res.groups, n, rng=rng)
     seated = assign_seats(tables, n, k, rng=rng)
     out_rounds = tuple(tuple(tuple(names[p] for p in tb) for tb in rnd) for rnd in seated)
     out_rests = tuple(tuple(names[p] for p in sorted(r)) for r in rests)

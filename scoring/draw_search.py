@@ -128,7 +128,9 @@ def optimise_groups(problem: GroupProblem, rng: random.Random, *,
                     time_limit: float | None = None,
                     progress: Callable[[float, int], None] | None = None,
                     fix_first_round: bool = False,
-                    move_factor: float = 1200.0) -> GroupResult:
+                    move_factor: float = 1200.0,
+                    start: Sequence[Sequence[Sequence[int]]] | None = None,
+                    fixed_rounds: int = 0) -> GroupResult:
     """Simulated annealing with restarts; returns the best state seen.
 
     `progress(fraction, c2)` is called at most about four times a second.
@@ -143,7 +145,8 @@ def optimise_groups(problem: GroupProblem, rng: random.Random, *,
         res, moves, last_report, stopped = _anneal_once(
             problem, rng, fix_first_round=fix_first_round, deadline=deadline,
             progress=progress, last_report=last_report, restart=restart,
-            max_restarts=max_restarts, move_factor=move_factor)
+            max_restarts=max_restarts, move_factor=move_factor, start=start,
+            fixed_rounds=fixed_rounds)
         total_moves += moves
         key = _key(res)
         if best is None or key < _key(best):
@@ -167,7 +170,7 @@ def _key(res: GroupResult) -> tuple[int, int]:
 
 def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: bool,
                  deadline: float | None, progress, last_report: float, restart: int,
-                 max_restarts: int, move_factor: float):
+                 max_restarts: int, move_factor: float, start=None, fixed_rounds: int = 0):
     n, k, T, R = problem.n, problem.k, problem.tables, problem.rounds
     KT = k * T
     W = T + 1                      # matrices carry one extra row/column: "resting"
@@ -190,7 +193,14 @@ def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: 
     slots: list[list[int]] = []
     for r in range(R):
         playing = [p for p in range(n) if p not in rest_sets[r]]
-        if fix_first_round and r == 0:
+        if start is not None and r < len(start) and start[r]:
+            tabs = [list(tb) for tb in start[r]]
+            for tb in tabs:
+                for a in tb:
+                    for b in tb:
+                        if a != b:
+                            pcg[a * n + b] += 1
+        elif fix_first_round and r == 0:
             tabs = [playing[t * k:(t + 1) * k] for t in range(T)]
             for tb in tabs:
                 for a in tb:
@@ -276,6 +286,7 @@ def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: 
     ratio = (t_lo / t_hi) ** (1.0 / n_blocks)
     temp = t_hi
     r_lo = 1 if fix_first_round and R > 1 else 0
+    r_lo = max(r_lo, min(fixed_rounds, R - 1))
     r_span = R - r_lo
     moves = 0
     stopped = False

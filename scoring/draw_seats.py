@@ -14,13 +14,13 @@ import random
 from typing import Sequence
 
 __all__ = ["hungarian", "assign_tables", "assign_seats", "seat_cost", "final_seating",
-           "seat_group"]
+           "seat_group", "edge_colour_seats"]
 
 INF = float("inf")
 
 # Weights of one player's seat profile.  A repeated seat is the thing players complain
 # about, so it dominates; then seat groups (who speaks early / late), then the seat sum.
-W_REPEAT = 10000.0
+W_REPEAT = 1e6
 W_GROUP = 20.0
 W_SUM = 1.0
 
@@ -151,13 +151,15 @@ def hungarian(cost: Sequence[Sequence[float]]) -> list[int]:
 
 
 def assign_tables(groups: Sequence[Sequence[Sequence[int]]], n: int,
-                  passes: int = 8) -> list[list[list[int]]]:
+                  passes: int = 8, rng: random.Random | None = None) -> list[list[list[int]]]:
     """Order each round's groups over the physical tables so that every player visits the
     tables as evenly as possible (minimises Σ visits³ by coordinate descent: one exact
     assignment per round, repeated).  The groups of a well-balanced draw are nearly
     orthogonal, so a group's ten players have different table histories and perfect
     rotation is usually impossible; annealing on table exchanges was tried and found
-    nothing better than this descent on 40/4/7.
+    nothing better than this descent on 40/4/7 for Σ visits³; what the descent leaves is
+    a few players with one table far too often, so a short annealing on exchanges of two
+    groups' tables within a round follows, on a steeper cost (see `_anneal_tables`).
     """
     R = len(groups)
     if R == 0:
@@ -193,6 +195,8 @@ def assign_tables(groups: Sequence[Sequence[Sequence[int]]], n: int,
             changed |= old != order[r]
         if not changed:
             break
+    if T > 1 and R > 1:
+        _anneal_tables(groups, order, visits, T, rng or random.Random(0))
     out = []
     for r in range(R):
         phys: list[list[int]] = [[] for _ in range(T)]
@@ -200,6 +204,60 @@ def assign_tables(groups: Sequence[Sequence[Sequence[int]]], n: int,
             phys[order[r][gi]] = list(g)
         out.append(phys)
     return out
+
+
+def _anneal_tables(groups, order, visits, T: int, rng: random.Random) -> None:
+    """Exchange the physical tables of two groups of one round (annealing) on the cost
+    Σ over players and tables of 5^visits: one more visit at a table a player already
+    sat at three times outweighs a lot of twos, so the search drives down the most visits
+    of any player to one table (the "table spread") first, then the number at that level.
+    Keeps the best order seen."""
+    R = len(groups)
+    base = 5
+    pw = [base ** v for v in range(R + 2)]
+    cost = sum(pw[v] for row in visits for v in row)
+    best_cost = cost
+    best = [o[:] for o in order]
+    rnd = rng.random
+    iters = 600 * R * T
+    temp_hi = float(pw[2])
+    temp_lo = 0.3
+    cool = (temp_lo / temp_hi) ** (1.0 / iters)
+    temp = temp_hi
+    exp = math.exp
+    for _ in range(iters):
+        temp *= cool
+        r = int(rnd() * R)
+        gi = int(rnd() * T)
+        gj = int(rnd() * (T - 1))
+        if gj >= gi:
+            gj += 1
+        o = order[r]
+        a, b = o[gi], o[gj]
+        d = 0
+        for p in groups[r][gi]:
+            v = visits[p]
+            va, vb = v[a], v[b]
+            d += pw[va - 1] - pw[va] + pw[vb + 1] - pw[vb]
+        for p in groups[r][gj]:
+            v = visits[p]
+            va, vb = v[a], v[b]
+            d += pw[vb - 1] - pw[vb] + pw[va + 1] - pw[va]
+        if d > 0 and rnd() >= exp(-d / temp):
+            continue
+        for p in groups[r][gi]:
+            visits[p][a] -= 1
+            visits[p][b] += 1
+        for p in groups[r][gj]:
+            visits[p][b] -= 1
+            visits[p][a] += 1
+        o[gi], o[gj] = b, a
+        cost += d
+        if cost < best_cost:
+            best_cost = cost
+            best = [x[:] for x in order]
+    for r in range(R):
+        order[r] = best[r]
 
 
 def assign_seats(tables: Sequence[Sequence[Sequence[int]]], n: int, k: int = 10,
@@ -232,11 +290,29 @@ def assign_seats(tables: Sequence[Sequence[Sequence[int]]], n: int, k: int = 10,
             seats_of[p][r] = s + 1
         return changed
 
-    for r in range(R):
-        for t in range(len(out[r])):
-            if rng is not None:
-                rng.shuffle(out[r][t])   # ties broken differently per seed
-            solve(r, t)
+    games = [0] * n
+    for rnd in out:
+        for tb in rnd:
+            for p in tb:
+                games[p] += 1
+    exact = bool(R) and max(games) <= k and all(len(tb) == k for rnd in out for tb in rnd)
+    if exact:
+        # Distinct seats for everybody, exactly: an edge colouring (König), then the
+        # descent below only balances seat groups and sums (it never adds a repeat: the
+        # current seating of a table is always one of the assignments it considers, and
+        # a repeat costs more than any balance gain).
+        out = edge_colour_seats(out, n, k, rng)
+        for r in range(R):
+            for t, tb in enumerate(out[r]):
+                for s, p in enumerate(tb):
+                    seats_of[p][r] = s + 1
+    else:
+        for r in range(R):
+            for t in range(len(out[r])):
+                if rng is not None:
+                    rng.shuffle(out[r][t])   # ties broken differently per seed
+                solve(r, t)
+
     def descend() -> None:
         for _ in range(passes):
             changed = False
@@ -254,6 +330,57 @@ def assign_seats(tables: Sequence[Sequence[Sequence[int]]], n: int, k: int = 10,
                 for s, p in enumerate(tb):
                     seats_of[p][r] = s + 1
         descend()
+    return out
+
+
+def edge_colour_seats(tables: Sequence[Sequence[Sequence[int]]], n: int, k: int = 10,
+                      rng: random.Random | None = None) -> list[list[list[int]]]:
+    """Seats without any repeat, by colouring the bipartite multigraph players × games
+    (one edge per player per game, colours = seats 1..k) with the alternating-path proof
+    of König's theorem: every game has degree k and every player at most k, so k colours
+    suffice and each game's colours are exactly its seats.  result[r][t][seat-1] = player."""
+    cells = [(r, t) for r in range(len(tables)) for t in range(len(tables[r]))]
+    cid = {c: i for i, c in enumerate(cells)}
+    pcol = [[-1] * k for _ in range(n)]            # player -> colour -> cell
+    ccol = [[-1] * k for _ in cells]               # cell -> colour -> player
+    edges = [(p, cid[(r, t)]) for (r, t) in cells for p in tables[r][t]]
+    if rng is not None:
+        rng.shuffle(edges)
+    for p, c in edges:
+        pc_, cc_ = pcol[p], ccol[c]
+        alpha = pc_.index(-1)
+        if cc_[alpha] != -1:
+            beta = cc_.index(-1)
+            # alternating α/β path from the cell; it cannot end at p (bipartite), so
+            # swapping its colours frees α at the cell and keeps α free at p
+            path = []
+            x, col, on_cell = c, alpha, True
+            while True:
+                if on_cell:
+                    y = ccol[x][col]
+                    if y == -1:
+                        break
+                    path.append((y, x, col))
+                    x, on_cell = y, False
+                else:
+                    y = pcol[x][col]
+                    if y == -1:
+                        break
+                    path.append((x, y, col))
+                    x, on_cell = y, True
+                col = beta if col == alpha else alpha
+            for q, cell, col in path:
+                pcol[q][col] = -1
+                ccol[cell][col] = -1
+            for q, cell, col in path:
+                new = beta if col == alpha else alpha
+                pcol[q][new] = cell
+                ccol[cell][new] = q
+        pc_[alpha] = c
+        cc_[alpha] = p
+    out: list[list[list[int]]] = [[[] for _ in rnd] for rnd in tables]
+    for i, (r, t) in enumerate(cells):
+        out[r][t] = list(ccol[i])
     return out
 
 

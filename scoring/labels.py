@@ -56,7 +56,7 @@ PROTOCOL_HEADER: dict[str, tuple[str, ...]] = {
     "checked_by": ("Проверил", "Checked by", "Checked"),
 }
 PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
-    "seat": ("№", "Место", "Seat", "#", "No", "N"),
+    "seat": ("№", "Seat", "Место", "#", "No", "N"),
     "player": ("Игрок", "Player", "Ник", "Nickname"),
     "role": ("Роль", "Role"),
     "fouls": ("Фолы", "Fouls", "Замечания", "Фол"),

@@ -178,3 +178,35 @@ def test_hostile_nickname_stays_text(example):
     wb = openpyxl.load_workbook(example)
     cells = [c for row in wb["Итоги"].iter_rows() for c in row if c.value == '=HYPERLINK("http://x")']
     assert cells and all(c.data_type == "s" for c in cells)
+
+
+def test_english_tournament_end_to_end(tmp_path):
+    """language = en: English tabs, labels and words are written and read back."""
+    import random
+
+    from scoring.simulate import simulate_game
+    from sheets_sync.layout import protocol_tab
+    from sheets_sync.presets import load_preset
+
+    csv_path = tmp_path / "players.csv"
+    csv_path.write_text("Player,Club\n" + "\n".join(f"P{i:02d},C{i % 3}" for i in range(30)), encoding="utf-8")
+    book = tmp_path / "cup.xlsx"
+    assert CliRunner().invoke(main, ["init", str(book), "--players", str(csv_path), "--language", "en"]).exit_code == 0
+    wb = openpyxl.load_workbook(book)
+    assert {"Tournament", "Players", "Seating", "Penalties", "Round 1 Table 1", "Standings", "Problems"} <= set(wb.sheetnames)
+    seated = [wb["Round 1 Table 2"].cell(row=r, column=2).value for r in range(10, 20)]
+    preset, _ = load_preset("gmo-2016")
+    game = simulate_game(seated, stage="qualifying", round_no=1, table=2, sheet="Round 1 Table 2", preset=preset,
+                         rng=random.Random(3))
+    tab = protocol_tab(title="Round 1 Table 2", stage_name="Qualifying", round_no=1, table=2, players=seated,
+                       language="en", preset=preset, protocol=game)
+    ws = wb["Round 1 Table 2"]
+    for r, row in enumerate(tab.rows, start=1):
+        for c, value in enumerate(row, start=1):
+            ws.cell(row=r, column=c).value = value
+    wb.save(book)
+    report = sync_once(ExcelBackend(book), out_dir=tmp_path)
+    assert len(report.outcome.results.counted) == 1 and report.errors == 0
+    assert report.outcome.language == "en"
+    problems = openpyxl.load_workbook(book)["Problems"]
+    assert problems["A1"].value == "Tab"
