@@ -109,7 +109,7 @@ def build_example(path: Path = EXAMPLE_PATH, *, seed: int = 2016, preset_id: str
             penalties_rows.append((late, preset.stage(stage).name(language), 1, "опоздание", 20, None))
         patch = workbook_patch(name="German Mafia Open 2016 (пример)", preset=preset, language=language, players=players,
                                seating=seating, protocols=protocols, date="30.04–01.05.2016",
-                               chief_judge="Главный судья Ирина")
+                               chief_judge="Ирина Соколова")
         memory = MemoryBackend(source="example")
         memory.apply(_with_penalties(patch, penalties_rows, language), base=None)
 

@@ -152,10 +152,23 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
     rows.append((_t("Лучших ходов с баллами", "Best moves with points", language), len(bm)))
     rows.append(())
     rows.append((_t("Место", "Seat", language), _t("Игр", "Games", language), _t("Побед", "Wins", language),
-                 _t("Убит первым", "Shot first", language)))
+                 _t("Убит первым", "Shot first", language), _t("Лучших ходов с баллами", "Best moves scored", language)))
     for seat in range(1, 11):
         lines = [ln for ln in results.lines if ln.seat == seat]
-        rows.append((seat, len(lines), sum(ln.won for ln in lines), sum(ln.shot_first for ln in lines)))
+        rows.append((seat, len(lines), sum(ln.won for ln in lines), sum(ln.shot_first for ln in lines),
+                     sum(1 for ln in lines if ln.items.get("best_move"))))
+    rows.append(())
+    rows.append((_t("Этап, стол", "Stage, table", language), _t("Игр", "Games", language),
+                 _t("Побед мирных", "Red wins", language), _t("Побед мафии", "Black wins", language),
+                 _t("Доля побед мирных, %", "Red win rate, %", language)))
+    by_table: dict[tuple[int, int], list] = defaultdict(list)
+    stage_index = {k: i for i, k in enumerate(results.preset.stage_keys)}
+    for p in games:
+        by_table[(stage_index.get(p.stage, 0), p.table)].append(p)
+    for (si, table), played in sorted(by_table.items()):
+        reds = sum(1 for p in played if p.winner and p.winner.value == "red")
+        rows.append((f"{results.preset.stages[si].name(language)}, {table}", len(played), reds, len(played) - reds,
+                     round(Decimal(reds * 100) / len(played), 1)))
     rows.append(())
     rows.append((_t("Роль", "Role", language), _t("Игр", "Games", language), _t("Побед", "Wins", language),
                  _t("Доп. баллы", "Extra points", language)))
