@@ -9,6 +9,7 @@ seating of a one-table final.
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from typing import Sequence
@@ -196,7 +197,22 @@ def assign_tables(groups: Sequence[Sequence[Sequence[int]]], n: int,
         if not changed:
             break
     if T > 1 and R > 1:
-        _anneal_tables(groups, order, visits, T, rng or random.Random(0))
+        # the cap keeps the annealing from trading one player's extra visit for many
+        # smaller gains (Σ 5^visits is not exactly "most visits first")
+        cap = max(max(row) for row in visits)
+        if T <= _DFS_MAX_TABLES:
+            # few tables, few orders per round: search them directly for a smaller cap
+            while cap > 1:
+                found = _orders_within(groups, n, T, cap - 1, _DFS_BUDGET)
+                if found is None:
+                    break
+                order, cap = found, cap - 1
+                visits = [[0] * T for _ in range(n)]
+                for r in range(R):
+                    for gi, g in enumerate(groups[r]):
+                        for p in g:
+                            visits[p][order[r][gi]] += 1
+        _anneal_tables(groups, order, visits, T, rng or random.Random(0), cap)
     out = []
     for r in range(R):
         phys: list[list[int]] = [[] for _ in range(T)]
@@ -206,16 +222,73 @@ def assign_tables(groups: Sequence[Sequence[Sequence[int]]], n: int,
     return out
 
 
-def _anneal_tables(groups, order, visits, T: int, rng: random.Random) -> None:
+_DFS_MAX_TABLES = 3
+_DFS_BUDGET = 30000
+
+
+def _orders_within(groups, n: int, T: int, cap: int, budget: int):
+    """Table orders (order[r][group] = table) with nobody more than `cap` times at one
+    table, by depth-first search over each round's permutations (least-visited first);
+    None when there is none or `budget` permutations were tried without finding one."""
+    R = len(groups)
+    perms = list(itertools.permutations(range(T)))
+    visits = [[0] * T for _ in range(n)]
+    order: list[list[int]] = [list(range(T)) for _ in range(R)]
+    left = [budget]
+
+    def rec(r: int) -> bool:
+        if r == R:
+            return True
+        cands = []
+        for pm in (perms if r else perms[:1]):    # relabelling tables: round 1 fixed
+            ok = True
+            score = 0
+            for gi, g in enumerate(groups[r]):
+                t = pm[gi]
+                for p in g:
+                    v = visits[p][t]
+                    if v >= cap:
+                        ok = False
+                        break
+                    score += v * v
+                if not ok:
+                    break
+            if ok:
+                cands.append((score, pm))
+        cands.sort()
+        for _, pm in cands:
+            left[0] -= 1
+            if left[0] < 0:
+                return False
+            for gi, g in enumerate(groups[r]):
+                for p in g:
+                    visits[p][pm[gi]] += 1
+            order[r] = list(pm)
+            if rec(r + 1):
+                return True
+            for gi, g in enumerate(groups[r]):
+                for p in g:
+                    visits[p][pm[gi]] -= 1
+        return False
+
+    return order if rec(0) else None
+
+
+def _visit_cost(visits) -> int:
+    return sum(5 ** v for row in visits for v in row)
+
+
+def _anneal_tables(groups, order, visits, T: int, rng: random.Random,
+                   cap: int = 1 << 30) -> None:
     """Exchange the physical tables of two groups of one round (annealing) on the cost
     Σ over players and tables of 5^visits: one more visit at a table a player already
     sat at three times outweighs a lot of twos, so the search drives down the most visits
     of any player to one table (the "table spread") first, then the number at that level.
-    Keeps the best order seen."""
+    Never exceeds `cap` visits; keeps the best order seen."""
     R = len(groups)
     base = 5
     pw = [base ** v for v in range(R + 2)]
-    cost = sum(pw[v] for row in visits for v in row)
+    cost = _visit_cost(visits)
     best_cost = cost
     best = [o[:] for o in order]
     rnd = rng.random
@@ -235,14 +308,19 @@ def _anneal_tables(groups, order, visits, T: int, rng: random.Random) -> None:
         o = order[r]
         a, b = o[gi], o[gj]
         d = 0
+        full = False
         for p in groups[r][gi]:
             v = visits[p]
             va, vb = v[a], v[b]
             d += pw[va - 1] - pw[va] + pw[vb + 1] - pw[vb]
+            full |= vb >= cap
         for p in groups[r][gj]:
             v = visits[p]
             va, vb = v[a], v[b]
             d += pw[vb - 1] - pw[vb] + pw[va + 1] - pw[va]
+            full |= va >= cap
+        if full:
+            continue
         if d > 0 and rnd() >= exp(-d / temp):
             continue
         for p in groups[r][gi]:
