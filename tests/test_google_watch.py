@@ -22,10 +22,11 @@ from tests.google_support import fake_server, sa_key, upload_xlsx  # noqa: F401 
 
 ROOT = Path(__file__).resolve().parent.parent
 INTERVAL = 0.5
-# The issue asks for "within two intervals".  That holds when one cycle (read + compute +
-# write) takes well under an interval; on a loaded CI machine the 40-player compute alone
-# can take 0.4 s, so the assertion allows this much extra (set 0 for the strict bound).
-SLACK = float(os.environ.get("SHEETS_SYNC_WATCH_SLACK", "1.0"))
+# The issue asks for "within two intervals" (1.0 s here).  Measured on an idle 2-core machine:
+# 0.42–0.57 s per edit.  The worst case is an edit landing just after a read began: it waits
+# for that cycle (~0.4 s) and the next one, so the bound is tight when a cycle is close to an
+# interval; the assertion allows 0.5 s on top for a loaded CI machine (set 0 for the strict bound).
+SLACK = float(os.environ.get("SHEETS_SYNC_WATCH_SLACK", "0.5"))
 
 
 def _cli() -> list[str]:
