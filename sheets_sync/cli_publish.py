@@ -13,6 +13,7 @@ import click
 from scoring.preset import PresetError
 from sheets_sync.backends.base import BackendError
 from sheets_sync.cli import console, credentials_option, err_console, main, open_backend, out_dir_for
+from sheets_sync.sync import public_view
 
 __all__ = ["export", "export_site", "export_vk", "print_protocols"]
 
@@ -25,15 +26,6 @@ def _outcome(workbook: str, credentials: str | None):
     source = str(backend.source)
     base_dir = Path(source).parent if not source.startswith(("http", "gsheet:")) else None
     return compute(snapshot, base_dir=base_dir)
-
-
-def _public(outcome):
-    from scoring import standings as standings_mod
-
-    public = getattr(standings_mod, "published", None)
-    results = public(outcome.results) if public is not None else outcome.results
-    problems = results.problems if results is not outcome.results else outcome.problems
-    return results, problems
 
 
 def _fail(exc: Exception) -> None:
@@ -59,7 +51,7 @@ def export_site(workbook: str, out: str | None, credentials: str | None) -> None
     except (BackendError, PresetError) as exc:
         _fail(exc)
         return
-    results, problems = _public(outcome)
+    results, problems = public_view(outcome)
     folder = Path(out) if out else out_dir_for(workbook, None) / "site"
     written = write_site(results, problems, folder, language=outcome.language)
     console.print(f"site: {folder / 'index.html'} ({len(written)} files changed)")
@@ -79,7 +71,7 @@ def export_vk(workbook: str, out: str | None, link: str | None, credentials: str
     except (BackendError, PresetError) as exc:
         _fail(exc)
         return
-    results, _ = _public(outcome)
+    results, _ = public_view(outcome)
     folder = out_dir_for(workbook, out)
     try:
         write_vk(results, folder, language=outcome.language, link=link)

@@ -12,10 +12,10 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-from scoring.model import PenaltyReason, Player, PlayerStatus, SeatingEntry
+from scoring.model import Player, PlayerStatus, SeatingEntry
 from scoring.preset import Preset
 from scoring.simulate import simulate_game
-from sheets_sync.backends.base import Patch, TabWrite
+from sheets_sync.backends.base import Patch
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.layout import protocol_title
 from sheets_sync.presets import load_preset

@@ -12,14 +12,13 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring import labels as L
-from scoring.cells import a1
 from scoring.model import Location
-from scoring.parse import Settings, find_tab, parse_tournament, read_settings
+from scoring.parse import Settings, parse_tournament, read_settings
 from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, problem
 from scoring.rules import validate
@@ -224,20 +223,26 @@ class SyncReport:
         return sum(1 for p in self.outcome.problems if p.severity is Severity.WARNING)
 
 
-def publish_files(outcome: Outcome, out_dir: Path, *, extra_outputs: Mapping[str, object] | None = None) -> list[Path]:
+def public_view(outcome: Outcome) -> tuple[Results, tuple[Problem, ...]]:
+    """What may be published (site, VK post, JSON): e.g. no hidden final before its release."""
+    from scoring.standings import published
+
+    results = published(outcome.results)
+    problems = results.problems if results is not outcome.results else outcome.problems
+    return results, problems
+
+
+def publish_files(outcome: Outcome, out_dir: Path) -> list[Path]:
     """standings.json, the site (``out_dir/site/``) and the VK post (``vk-post.txt``, ``vk-post.png``).
 
-    Public outputs show what the organizers may publish (``scoring.standings.published``:
-    e.g. no hidden final).  Unchanged files are not rewritten; the files written are returned.
+    Public outputs show what the organizers may publish (:func:`public_view`).  Unchanged files
+    are not rewritten; the files written are returned.
     """
-    from scoring import standings as standings_mod
     from sheets_sync.render.site import write_site
     from sheets_sync.render.vk import FontNotFound, write_vk
 
     written: list[Path] = []
-    public = getattr(standings_mod, "published", None)
-    results = public(outcome.results) if public is not None else outcome.results
-    problems = results.problems if results is not outcome.results else outcome.problems
+    results, problems = public_view(outcome)
     doc = standings_document(results, problems, language=outcome.language)
     path = out_dir / "standings.json"
     if write_text_atomic(path, dumps(doc)):

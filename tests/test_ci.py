@@ -6,7 +6,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from scoring.ci import accounts, ci_value, quantize, round_half_up
+from scoring.ci import ci_value, quantize, round_half_up
 from scoring.standings import PlayerStats, compute, rank
 from tests.helpers import preset, protocol, tournament
 

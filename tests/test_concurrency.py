@@ -10,7 +10,6 @@ replaces a version it did not compute from.
 from __future__ import annotations
 
 import io
-import json
 import os
 import shutil
 import subprocess
@@ -65,7 +64,6 @@ def editor(path: Path, pause: float) -> None:
 def test_editor_saves_while_watch_runs(tmp_path):
     book = tmp_path / "cup.xlsx"
     shutil.copyfile(EXAMPLE_PATH, book)
-    out = tmp_path / "out"
     backend = ExcelBackend(book, backups=2)
     sync_once(backend, out_dir=None)  # start from a synced workbook
     proc = subprocess.Popen([sys.executable, __file__, str(book), "2.0"], cwd=ROOT,

@@ -14,7 +14,6 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
-import pytest
 
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.example import EXAMPLE_PATH

@@ -9,7 +9,6 @@ renderers exist, show them as text.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import time

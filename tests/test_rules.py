@@ -18,7 +18,7 @@ from scoring.problems import MESSAGES, Severity
 from scoring.rules import validate
 from scoring.simulate import simulate_game
 from sheets_sync.presets import load_preset
-from tests.rulebook import BASE4, BLACK_GAME, NAMES, OTHERS, RESERVE, TAB, problems_in, protocol_grid, run, workbook
+from tests.rulebook import BASE4, BLACK_GAME, OTHERS, RESERVE, TAB, problems_in, protocol_grid, run, workbook
 
 CASES = [
     pytest.param(dict(), {}, [

@@ -6,7 +6,6 @@ import io
 import json
 import logging
 import os
-import re
 import shutil
 import zipfile
 from pathlib import Path
