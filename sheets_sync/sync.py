@@ -18,7 +18,7 @@ from pathlib import Path
 
 from scoring import labels as L
 from scoring.model import Location
-from scoring.parse import Settings, parse_tournament, read_settings
+from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
 from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, problem
 from scoring.rules import validate
@@ -121,10 +121,9 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True) -> 
     """Owned tabs in full, marks to set and to clear, and the state tab that remembers them."""
     language = outcome.language
     writes = owned_tabs(outcome.results, outcome.problems, language, links=links)
-    owned_titles = {w.title for w in writes} | {STATE_TAB}
-    # stale owned tabs of the other language (the tournament switched language) are left alone;
-    # input tabs are every tab that is not owned
-    input_tabs = {t for t in snapshot.order if t not in owned_titles and L.norm(t) not in _all_owned_norms(outcome.preset)}
+    # marks go only into tabs people type into: every tab but those the sync owns (in either language)
+    owned = owned_titles(outcome.preset)
+    input_tabs = {t for t in snapshot.order if L.norm(t) not in owned}
     wanted = _wanted_marks(outcome.problems, input_tabs, language)
     previous = _previous_marks(snapshot)
     set_marks = tuple(m for key, m in sorted(wanted.items()) if previous.get(key) != (m.severity, m.note))
@@ -135,12 +134,6 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True) -> 
     # write only what differs from what the workbook holds now
     changed = tuple(w for w in writes if not _same(snapshot.tabs.get(w.title), w.rows))
     return Patch(writes=changed, set_marks=set_marks, clear_marks=clear)
-
-
-def _all_owned_norms(preset: Preset) -> set[str]:
-    from scoring.parse import owned_titles
-
-    return owned_titles(preset)
 
 
 def _norm_value(value: object) -> object:
@@ -262,8 +255,6 @@ def publish_files(outcome: Outcome, out_dir: Path) -> list[Path]:
 def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
     """Hash of the tabs people type into: the sync's own writes never change it."""
     import hashlib
-
-    from scoring.parse import owned_titles
 
     owned = owned_titles(preset)
     h = hashlib.sha256()

@@ -14,7 +14,6 @@ they hold no tournament logic.  Cell values are raw: ``str``, ``int``, ``float``
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -104,18 +103,6 @@ class Snapshot:
     locale: str | None = None  # the spreadsheet's locale where the backend knows it
     source: str = ""  # human-readable name of the workbook (path or URL)
     token: object = None  # backend-private: what apply() needs to detect a concurrent change
-
-    @property
-    def fingerprint(self) -> str:
-        """A hash of every value read: equal fingerprints mean nothing changed."""
-        h = hashlib.sha256()
-        for title in self.order:
-            h.update(b"\x00T" + title.encode())
-            for row in self.tabs.get(title, ()):
-                h.update(b"\x00R")
-                for value in row:
-                    h.update(b"\x00" + type(value).__name__.encode() + b":" + str(value).encode())
-        return h.hexdigest()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
