@@ -62,13 +62,17 @@ def files() -> dict[str, str]:
     return site_files(o.results, o.problems, language=o.language)
 
 
-GOLDEN_PAGES = ["index.html", "stage-qualifying.html", "stage-final.html", "statistics.html", "games.html", "players.html",
-                "style.css"]
+GOLDEN_PAGES = ["index.html", "stage-qualifying.html", "stage-final.html", "statistics.html", "games.html", "players.html"]
 
 
 @pytest.mark.parametrize("page", GOLDEN_PAGES)
 def test_golden_pages(files, page):
     check_golden(f"site/{page}", files[page])
+
+
+def test_stylesheet_is_the_template_verbatim(files):
+    # no golden copy: the site's CSS is templates/site/style.css itself
+    assert files["style.css"] == (Path(__file__).resolve().parent.parent / "templates" / "site" / "style.css").read_text(encoding="utf-8")
 
 
 def test_golden_player_and_game(files):
