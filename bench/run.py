@@ -94,32 +94,23 @@ def _case_excel(kind: str, players: int, rounds: int, workdir: Path) -> dict:
 def _case_google(workdir: Path) -> dict:
     import resource
 
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import rsa
-
     from sheets_sync.backends.google import GoogleBackend
     from sheets_sync.example import EXAMPLE_PATH
     from sheets_sync.backends.excel import ExcelBackend
     from sheets_sync.sync import sync_once
     from tests.fake_sheets import FakeSheetsServer
+    from tests.google_support import write_key_file
     from tests.test_injection import google_tabs
 
     snap = ExcelBackend(EXAMPLE_PATH).read()
     tabs = {t: [[(float(v) if hasattr(v, "as_tuple") else v) for v in row] for row in g] for t, g in snap.tabs.items()}
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                            serialization.NoEncryption()).decode()
     with FakeSheetsServer() as server:
-        key_file = workdir / "sa.json"
-        key_file.write_text(json.dumps({"type": "service_account", "project_id": "p", "private_key_id": "k",
-                                        "private_key": pem, "client_email": "bench@p.iam.gserviceaccount.com",
-                                        "token_uri": server.token_uri}))
-        key_file.chmod(0o600)
+        key_file = write_key_file(workdir / "sa.json", server.token_uri, email="bench@p.iam.gserviceaccount.com")
         sid = server.create_spreadsheet("Bench", tabs={t: [] for t in tabs})
         for t, rows in tabs.items():
             if rows:
                 server.set_values(sid, t, rows, raw=True)
-        backend = GoogleBackend(sid, credentials=str(key_file), endpoint=server.url, backoff_base=0.001)
+        backend = GoogleBackend(sid, credentials=key_file, endpoint=server.url, backoff_base=0.001)
         out = {}
         for label in ("first (writes every owned tab)", "second (nothing changed)", "after one edit"):
             if label == "after one edit":

@@ -29,7 +29,7 @@ import pytest
 from sheets_sync.backends.base import MARK_COLOURS, STATE_TAB
 from tests.fake_sheets import FakeSheetsServer
 
-__all__ = ["SA_EMAIL", "fake_server", "sa_key", "write_key_file", "upload_xlsx", "upload_tabs", "google_backend",
+__all__ = ["SA_EMAIL", "fake_server", "sa_key", "write_key_file", "private_key_pem_text", "upload_xlsx", "upload_tabs", "google_backend",
            "ExcelBook", "GoogleBook", "norm", "norm_rows", "OWNED"]
 
 SA_EMAIL = "sheets-sync@tournament-123456.iam.gserviceaccount.com"
@@ -38,7 +38,8 @@ OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Ста
 
 
 @functools.lru_cache(maxsize=1)
-def _private_key_pem() -> str:
+def private_key_pem_text() -> str:
+    """One RSA key for every fake service account of a test run (generating one costs ~0.1 s)."""
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import rsa
 
@@ -52,7 +53,7 @@ def write_key_file(path: Path, token_uri: str, email: str = SA_EMAIL) -> str:
         "type": "service_account",
         "project_id": "tournament-123456",
         "private_key_id": "0123456789abcdef",
-        "private_key": _private_key_pem(),
+        "private_key": private_key_pem_text(),
         "client_email": email,
         "client_id": "100000000000000000000",
         "token_uri": token_uri,

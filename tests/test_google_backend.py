@@ -8,8 +8,6 @@ import os
 from decimal import Decimal
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from sheets_sync.backends.base import (
     MARK_COLOURS,
@@ -31,8 +29,7 @@ from sheets_sync.backends.google import (
     parse_spreadsheet_ref,
 )
 from tests.fake_sheets import FakeSheetsServer, Fault
-
-SA_EMAIL = "sheets-sync@tournament-123456.iam.gserviceaccount.com"
+from tests.google_support import SA_EMAIL, private_key_pem_text, write_key_file
 
 
 @pytest.fixture(scope="module")
@@ -43,26 +40,12 @@ def server():
 
 @pytest.fixture(scope="module")
 def private_key_pem() -> str:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    ).decode()
+    return private_key_pem_text()
 
 
 @pytest.fixture
-def key_file(tmp_path, server, private_key_pem):
-    path = tmp_path / "service-account.json"
-    path.write_text(json.dumps({
-        "type": "service_account",
-        "project_id": "tournament-123456",
-        "private_key_id": "0123456789abcdef",
-        "private_key": private_key_pem,
-        "client_email": SA_EMAIL,
-        "client_id": "100000000000000000000",
-        "token_uri": server.token_uri,
-    }))
-    path.chmod(0o600)
-    return str(path)
+def key_file(tmp_path, server):
+    return write_key_file(tmp_path / "service-account.json", server.token_uri)
 
 
 @pytest.fixture(autouse=True)

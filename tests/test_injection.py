@@ -20,8 +20,6 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from bench.generate import generate_patch, player_names
 from sheets_sync.backends.base import Link, Patch, TabWrite
@@ -30,8 +28,8 @@ from sheets_sync.backends.google import GoogleBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.sync import sync_once
 from tests.fake_sheets import FakeSheetsServer
+from tests.google_support import private_key_pem_text, write_key_file
 
-SA_EMAIL = "sheets-sync@tournament-123456.iam.gserviceaccount.com"
 
 HOSTILE_NAMES = [
     "=1+2",
@@ -79,21 +77,12 @@ def google_server():
 
 @pytest.fixture(scope="module")
 def private_key_pem() -> str:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                             serialization.NoEncryption()).decode()
+    return private_key_pem_text()
 
 
 @pytest.fixture
-def key_file(tmp_path, google_server, private_key_pem):
-    path = tmp_path / "service-account.json"
-    path.write_text(json.dumps({
-        "type": "service_account", "project_id": "tournament-123456", "private_key_id": "0123456789abcdef0123",
-        "private_key": private_key_pem, "client_email": SA_EMAIL, "client_id": "100000000000000000000",
-        "token_uri": google_server.token_uri,
-    }))
-    path.chmod(0o600)
-    return str(path)
+def key_file(tmp_path, google_server):
+    return write_key_file(tmp_path / "service-account.json", google_server.token_uri)
 
 
 def google_tabs(patch: Patch) -> dict[str, list[list]]:
