@@ -214,6 +214,16 @@ class _Reader:
             self.add(rule, severity, r, c, value=shown(value))
         return number
 
+    def stage(self, r: int, c: int | None, stages: Mapping[str, str], default: str) -> str | None:
+        """A stage key from its name in either language; an empty cell means ``default``."""
+        stage_text = self.text(r, c)
+        if not stage_text:
+            return default
+        stage = stages.get(L.norm(stage_text))
+        if stage is None:
+            self.add("read.stage", E, r, c, value=stage_text)
+        return stage
+
     def decimal(self, r: int, c: int | None) -> tuple[Decimal | None, bool]:
         """(number, ok).  ok is False when the cell held something unreadable."""
         if c is None:
@@ -303,10 +313,8 @@ def _parse_seating(tabs: Mapping[str, Grid], stages: Mapping[str, str], default_
         row = grid[r]
         if all(is_blank(v) for v in row):
             continue
-        stage_text = rd.text(r, cols.get("stage"))
-        stage = stages.get(L.norm(stage_text)) if stage_text else default_stage
+        stage = rd.stage(r, cols.get("stage"), stages, default_stage)
         if stage is None:
-            rd.add("read.stage", E, r, cols["stage"], value=stage_text)
             continue
         round_no = rd.integer(r, cols["round"])
         table = rd.integer(r, cols.get("table")) if "table" in cols else 1
@@ -335,10 +343,8 @@ def _parse_penalties(tabs: Mapping[str, Grid], stages: Mapping[str, str], defaul
         player = rd.text(r, cols["player"])
         if not player:
             continue
-        stage_text = rd.text(r, cols.get("stage"))
-        stage = stages.get(L.norm(stage_text)) if stage_text else default_stage
+        stage = rd.stage(r, cols.get("stage"), stages, default_stage)
         if stage is None:
-            rd.add("read.stage", E, r, cols["stage"], value=stage_text)
             continue
         reason_text = rd.text(r, cols["reason"])
         reason = reasons.get(L.norm(reason_text))
