@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Callable, Iterable, Mapping, Sequence
 
+from scoring.draw_mols import orthogonal_rounds
 from scoring.draw_search import GroupProblem, optimise_groups
 from scoring.draw_seats import assign_seats, assign_tables, final_seating, seat_group
 
@@ -465,6 +466,28 @@ def _rest_schedule(n: int, rest: int, rounds: int, rng: random.Random) -> list[l
     return [[order[(r * rest + i) % n] for i in range(rest)] for r in range(rounds)]
 
 
+def _start_is_settled(start: Sequence[Sequence[Sequence[int]]], club_of: Sequence[int],
+                      kap: Sequence[tuple[int, int]], tables: int) -> bool:
+    """True when every round of `start` seats no keep-apart pair together and has no more
+    same-club meetings than spreading each club evenly gives."""
+    for rnd in start:
+        table_of = {p: t for t, group in enumerate(rnd) for p in group}
+        if any(table_of[a] == table_of[b] for a, b in kap):
+            return False
+        if club_of:
+            per_table: dict[tuple[int, int], int] = {}
+            sizes: dict[int, int] = {}
+            for p, t in table_of.items():
+                c = club_of[p]
+                if c >= 0:
+                    per_table[(c, t)] = per_table.get((c, t), 0) + 1
+                    sizes[c] = sizes.get(c, 0) + 1
+            meetings = sum(v * (v - 1) // 2 for v in per_table.values())
+            if meetings > sum(_x_min(m, tables) for m in sizes.values()):
+                return False
+    return True
+
+
 def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | None,
           keep_apart: Iterable[tuple[str, str]], progress, time_limit: float | None,
           k: int = TABLE_SIZE) -> Draw:
@@ -519,9 +542,24 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
             progress(frac, S + 2 * c2, bound)
     # seats and tables take a few percent of the time: keep that share of the limit for them
     search_limit = None if time_limit is None else 0.85 * time_limit
+    # Square fields (k tables of k): start from rounds that are orthogonal by construction
+    # and, when nothing else (clubs, keep-apart pairs) has a say, keep them fixed.
+    # Square fields (k tables of k): start from rounds that are orthogonal by construction,
+    # with club mates and keep-apart pairs spread over the grid, and keep those rounds fixed
+    # when they already are as good as clubs and keep-apart pairs allow.
+    apart = [list(pair) for pair in kap]
+    if club_of:
+        members: dict[int, list[int]] = {}
+        for p, c in enumerate(club_of):
+            if c >= 0:
+                members.setdefault(c, []).append(p)
+        apart += list(members.values())
+    start = orthogonal_rounds(n, k, rounds, rng, apart) if rest == 0 else []
+    fixed = len(start) if start and _start_is_settled(start, club_of, kap, T) else 0
     res = optimise_groups(problem, rng, max_restarts=max_restarts, time_limit=search_limit,
                           progress=cb, move_factor=move_factor,
-                          fix_first_round=not club_of and not kap and rest == 0)
+                          fix_first_round=not start and not club_of and not kap and rest == 0,
+                          start=start or None, fixed_rounds=fixed)
     tables = assign_tables(res.groups, n, rng=rng)
     seated = assign_seats(tables, n, k, rng=rng)
     out_rounds = tuple(tuple(tuple(names[p] for p in tb) for tb in rnd) for rnd in seated)

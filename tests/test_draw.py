@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scoring.draw import (Draw, DrawFormatError, _bounds_k, _lower_bound_k, _valid,
                           check_format, draw_final, draw_qualifying, draw_stage, evaluate,
                           lower_bound, tables_per_round)
+from scoring.draw_mols import ORTHOGONAL_PAIR_10, orthogonal_partitions, orthogonal_rounds
 from scoring.draw_seats import assign_seats, assign_tables, edge_colour_seats
 
 
@@ -221,6 +222,64 @@ def test_40_4_7_reaches_bound_without_seat_repeats():
         grid = rep.rows(lang)
         assert any(row and row[0] == players[0] for row in grid)
     assert rep.seed == 2024 and rep.seconds is not None
+
+
+# ------------------------------------------------------------ square fields (k × k)
+
+def _overlap(a, b) -> int:
+    """Pairs that share a table in both rounds (computed from scratch, not via the search)."""
+    together = {frozenset(pair) for group in a for pair in itertools.combinations(group, 2)}
+    return sum(frozenset(pair) in together
+               for group in b for pair in itertools.combinations(group, 2))
+
+
+def test_embedded_pair_is_orthogonal_latin_squares():
+    first, second = ORTHOGONAL_PAIR_10
+    for square in (first, second):
+        assert len(square) == 10
+        assert all(sorted(row) == list("0123456789") for row in square)
+        assert all(sorted(row[c] for row in square) == list("0123456789") for c in range(10))
+    pairs = {(first[r][c], second[r][c]) for r in range(10) for c in range(10)}
+    assert len(pairs) == 100
+
+
+@pytest.mark.parametrize("k,expected", [(2, 3), (3, 4), (5, 6), (7, 8), (10, 4), (4, 0), (6, 0)])
+def test_orthogonal_partitions_are_pairwise_orthogonal(k, expected):
+    parts = orthogonal_partitions(k)
+    assert len(parts) == expected
+    for part in parts:
+        assert sorted(c for group in part for c in group) == list(range(k * k))
+        assert all(len(group) == k for group in part)
+    for a, b in itertools.combinations(parts, 2):
+        assert _overlap(a, b) == 0
+
+
+def test_square_field_reaches_the_bound_up_to_four_rounds():
+    players = names(100)
+    for rounds in (2, 4):
+        d = draw_qualifying(players, rounds=rounds, seed=5)
+        assert_valid_schedule(d, players, rounds)
+        assert d.report.ssq == d.report.lower_bound == 450 * rounds
+        assert d.report.max_meetings == 1
+        assert d.report.seat_repeats == 0
+
+
+def test_square_field_spreads_clubs_over_the_orthogonal_rounds():
+    players = names(100)
+    clubs = {p: f"club{i % 25}" for i, p in enumerate(players[:75])}     # 25 clubs of three
+    apart = [(players[0], players[99]), (players[80], players[81])]
+    d = draw_qualifying(players, rounds=4, seed=3, clubs=clubs, keep_apart=apart)
+    assert_valid_schedule(d, players, 4)
+    assert d.report.ssq == 1800
+    assert d.report.same_club_meetings == d.report.same_club_minimum == 0
+    assert d.report.keep_apart_meetings == 0
+
+
+def test_square_field_start_depends_on_the_seed():
+    a = orthogonal_rounds(100, 10, 4, random.Random(1))
+    b = orthogonal_rounds(100, 10, 4, random.Random(2))
+    assert a != b and a == orthogonal_rounds(100, 10, 4, random.Random(1))
+    assert orthogonal_rounds(90, 10, 4, random.Random(1)) == []
 
 
 # ------------------------------------------------------------------ seats and tables
