@@ -275,6 +275,20 @@ def test_square_field_spreads_clubs_over_the_orthogonal_rounds():
     assert d.report.keep_apart_meetings == 0
 
 
+def test_square_field_report_explains_the_gap():
+    players = names(100)
+    d = draw_qualifying(players, rounds=5, seed=1, time_limit=1.0)
+    assert_valid_schedule(d, players, 5)
+    rep = d.report
+    assert rep.ssq > rep.lower_bound and rep.square_field_gap
+    assert any("orthogonal Latin squares" in line for line in rep.text_lines("en"))
+    assert any("латинских квадрата" in line for line in rep.text_lines("ru"))
+    assert any(row and row[0] == "Почему разрыв" for row in rep.rows("ru"))
+    four = draw_qualifying(players, rounds=4, seed=1).report
+    assert not four.square_field_gap
+    assert not any(row and row[0] == "Why the gap" for row in four.rows("en"))
+
+
 def test_square_field_start_depends_on_the_seed():
     a = orthogonal_rounds(100, 10, 4, random.Random(1))
     b = orthogonal_rounds(100, 10, 4, random.Random(2))
