@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
                f"max {max(times):.2f} s"))
 
     formats = [(30, 10, None), (45, 9, None), (50, 10, None), (60, 8, None),
-               (100, 10, 10.0)]
+               (100, 4, None), (100, 5, 10.0), (100, 10, 10.0)]
     if not quick:
         formats.append((200, 10, 30.0))
     for n, r, limit in formats:
