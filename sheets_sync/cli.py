@@ -155,7 +155,7 @@ import sheets_sync.cli_publish  # noqa: E402,F401
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same draw.")
 @click.option("--time-limit", type=float, default=None, help="Stop optimising after this many seconds.")
 @click.option("--force", is_flag=True, help="Draw again even though protocols were already typed.")
-@click.option("--language", type=click.Choice(["ru", "en"]), default=None, help="Language of the printed report.")
+@click.option("--language", type=click.Choice(["ru", "en"]), default=None, help="Language of the printed report (default: the tournament's).")
 @credentials_option
 def draw(workbook: str, seed: int, time_limit: float | None, force: bool, language: str | None, credentials: str | None) -> None:
     """Draw the qualifying seating: balanced opponents, seats, clubs apart; fill Seating and the protocol tabs."""
@@ -176,7 +176,7 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, langua
     except (CommandRefused, BackendError, PresetError) as exc:
         err_console.print(f"[red]not drawn:[/red] {exc}")
         sys.exit(2)
-    for line in result.draw.report.text_lines(language or "en"):
+    for line in result.draw.report.text_lines(language or result.language):
         console.print(line, soft_wrap=True)
     console.print(f"seating written: {len(result.entries)} games")
 

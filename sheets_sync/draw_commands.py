@@ -32,6 +32,7 @@ class DrawOutcome:
     draw: Draw
     entries: tuple[SeatingEntry, ...]
     patch: Patch
+    language: str = "ru"                      # the tournament's language (Tournament tab)
 
 
 def seating_from_draw(draw: Draw, stage: str) -> list[SeatingEntry]:
@@ -91,7 +92,8 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
     patch = _stage_patch(outcome, stage, entries, draw, replace_stage=True)
     # protocol tabs of a previous draw that no longer exist in this one (fewer tables) are left for the organizer
     backend.apply(patch, base=snapshot)
-    return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch)
+    return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch,
+                       language=outcome.language)
 
 
 def next_stage(outcome: Outcome) -> str | None:
@@ -135,7 +137,8 @@ def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, st
     entries = seating_from_draw(draw, stage)
     patch = _stage_patch(outcome, stage, entries, draw, replace_stage=True)
     backend.apply(patch, base=snapshot)
-    return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch)
+    return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch,
+                       language=outcome.language)
 
 
 def replace_player(backend: Backend, *, player: str, stage: str | None = None) -> tuple[str, DrawOutcome]:
@@ -170,7 +173,8 @@ def replace_player(backend: Backend, *, player: str, stage: str | None = None) -
     draw = Draw(rounds=tuple(tuple(r) for r in rounds), rests=tuple(() for _ in rounds), seed=0, report=report)
     patch = _stage_patch(outcome, stage, new_entries, draw, replace_stage=True)
     backend.apply(patch, base=snapshot)
-    return newcomer, DrawOutcome(stage=stage, draw=draw, entries=tuple(new_entries), patch=patch)
+    return newcomer, DrawOutcome(stage=stage, draw=draw, entries=tuple(new_entries), patch=patch,
+                                 language=outcome.language)
 
 
 def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str | None]:

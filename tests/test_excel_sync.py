@@ -82,6 +82,21 @@ def test_init_then_sync_via_cli(tmp_path):
     assert len(doc["standings"]) == 40 and doc["games_counted"] == 0
 
 
+def test_draw_via_cli_reports_in_the_tournament_language(tmp_path):
+    csv_path = tmp_path / "players.csv"
+    csv_path.write_text("Игрок\n" + "\n".join(NAMES), encoding="utf-8")
+    book = tmp_path / "cup.xlsx"
+    runner = CliRunner()
+    assert runner.invoke(main, ["init", str(book), "--players", str(csv_path)]).exit_code == 0
+    result = runner.invoke(main, ["draw", str(book), "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "Жеребьёвка: 40 игроков" in result.output and "нижняя граница 2604" in result.output
+    result = runner.invoke(main, ["draw", str(book), "--seed", "3", "--language", "en"])
+    assert result.exit_code == 0, result.output
+    assert "Draw: 40 players" in result.output and "lower bound 2604" in result.output
+    assert "Жеребьёвка" in openpyxl.load_workbook(book, read_only=True).sheetnames
+
+
 def test_existing_workbook_is_not_overwritten_by_init(tmp_path, example):
     csv_path = tmp_path / "p.csv"
     csv_path.write_text("Игрок\nA\n", encoding="utf-8")
