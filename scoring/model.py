@@ -88,7 +88,14 @@ class SeatingEntry:
     round: int
     table: int
     players: tuple[str | None, ...]  # seat 1..10; None = empty seat
-    location: Location | None = None
+    location: Location | None = None  # the row's round cell
+    seat_locations: tuple[Location | None, ...] = ()  # the cell of each seat, when read from a sheet
+
+    def seat_location(self, index: int) -> Location | None:
+        """The cell of seat `index` (0-based), else the row's round cell."""
+        if index < len(self.seat_locations) and self.seat_locations[index] is not None:
+            return self.seat_locations[index]
+        return self.location
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

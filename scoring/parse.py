@@ -321,7 +321,9 @@ def _parse_seating(tabs: Mapping[str, Grid], stages: Mapping[str, str], default_
         if round_no is None or table is None:
             continue
         seated = tuple(rd.text(r, seat_cols.get(s)) or None for s in range(1, 11))
-        entries.append(SeatingEntry(stage=stage, round=round_no, table=table, players=seated, location=rd.loc(r, cols["round"])))
+        seat_locs = tuple(rd.loc(r, seat_cols[s]) if s in seat_cols else None for s in range(1, 11))
+        entries.append(SeatingEntry(stage=stage, round=round_no, table=table, players=seated,
+                                    location=rd.loc(r, cols["round"]), seat_locations=seat_locs))
     problems.extend(rd.problems)
     return tuple(entries)
 

@@ -434,7 +434,8 @@ def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator[Problem]:
     seen_game: set[tuple] = set()
-    seen_player: dict[tuple[str, int, str], SeatingEntry] = {}
+    seen_player: dict[tuple[str, int, str], tuple[SeatingEntry, int]] = {}
+    reported_first: set[tuple[str, int, str]] = set()
     for e in entries:
         key = (e.stage, e.round, e.table)
         if key in seen_game:
@@ -443,13 +444,21 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
         filled = [p for p in e.players if p]
         if len(filled) != 10:
             yield problem("seating.seat_count", W, e.location, count=len(filled))
-        for name in filled:
+        for i, name in enumerate(e.players):
+            if not name:
+                continue
             if name not in known:
-                yield problem("seating.unknown_player", E, e.location, player=name, hint=_hint(name, known))
+                yield problem("seating.unknown_player", E, e.seat_location(i), player=name, hint=_hint(name, known))
             k = (e.stage, e.round, name)
             if k in seen_player:
-                yield problem("seating.twice_in_round", E, e.location, player=name, round=e.round)
-            seen_player[k] = e
+                # both cells are marked: either may be the one the organizer mistyped
+                first, first_i = seen_player[k]
+                if k not in reported_first:
+                    reported_first.add(k)
+                    yield problem("seating.twice_in_round", E, first.seat_location(first_i), player=name, round=e.round)
+                yield problem("seating.twice_in_round", E, e.seat_location(i), player=name, round=e.round)
+            else:
+                seen_player[k] = (e, i)
 
 
 def validate(t: Tournament, preset: Preset) -> list[Problem]:

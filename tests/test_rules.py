@@ -236,9 +236,11 @@ def test_seating_tab_problems():
     backend.set("Рассадка", "D3", "Лиза")  # table 2 seat 1: a typo
     backend.set("Рассадка", "E3", "Бармен")  # also at table 1 in round 1
     got = sorted((p.rule, p.cell, p.message("en")) for p in run(backend) if p.sheet == "Рассадка")
+    # each problem points at the seat cell; a player seated twice is marked in both cells
     assert got == [
-        ("seating.twice_in_round", "B3", "Seating: 'Бармен' is seated twice in round 1"),
-        ("seating.unknown_player", "B3", "Seating: unknown player 'Лиза' (did you mean 'Лиса'?)"),
+        ("seating.twice_in_round", "E2", "Seating: 'Бармен' is seated twice in round 1"),
+        ("seating.twice_in_round", "E3", "Seating: 'Бармен' is seated twice in round 1"),
+        ("seating.unknown_player", "D3", "Seating: unknown player 'Лиза' (did you mean 'Лиса'?)"),
     ]
 
 
