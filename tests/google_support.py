@@ -1,7 +1,8 @@
 """Shared pieces for the tests that run sheets-sync against the fake Google Sheets server.
 
-* fixtures ``fake_server`` (one :class:`FakeSheetsServer` per test module) and ``sa_key``
-  (a service-account JSON whose ``token_uri`` points at the fake);
+* fixtures ``fake_server`` (one :class:`FakeSheetsServer` per test module), ``sa_key``
+  (a service-account JSON whose ``token_uri`` points at the fake) and ``private_key_pem``
+  (the key inside it, for tests that check it never leaks);
 * :func:`upload_xlsx` / :func:`upload_tabs`: put an .xlsx's tabs (or any grids) into the
   fake as a new spreadsheet, values stored as they were (text stays text);
 * :class:`ExcelBook` / :class:`GoogleBook`: one small interface over both backends for the
@@ -29,7 +30,7 @@ import pytest
 from sheets_sync.backends.base import MARK_COLOURS, STATE_TAB
 from tests.fake_sheets import FakeSheetsServer
 
-__all__ = ["SA_EMAIL", "fake_server", "sa_key", "write_key_file", "private_key_pem_text", "upload_xlsx", "upload_tabs", "google_backend",
+__all__ = ["SA_EMAIL", "fake_server", "sa_key", "private_key_pem", "write_key_file", "private_key_pem_text", "upload_xlsx", "upload_tabs", "google_backend",
            "ExcelBook", "GoogleBook", "norm", "norm_rows", "OWNED"]
 
 SA_EMAIL = "sheets-sync@tournament-123456.iam.gserviceaccount.com"
@@ -66,6 +67,11 @@ def write_key_file(path: Path, token_uri: str, email: str = SA_EMAIL) -> str:
 def fake_server():
     with FakeSheetsServer() as srv:
         yield srv
+
+
+@pytest.fixture(scope="module")
+def private_key_pem() -> str:
+    return private_key_pem_text()
 
 
 @pytest.fixture

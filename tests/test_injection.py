@@ -28,7 +28,7 @@ from sheets_sync.backends.google import GoogleBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.sync import sync_once
 from tests.fake_sheets import FakeSheetsServer
-from tests.google_support import private_key_pem_text, write_key_file
+from tests.google_support import fake_server, private_key_pem, sa_key  # noqa: F401  (fixtures)
 
 
 HOSTILE_NAMES = [
@@ -66,23 +66,6 @@ def hostile_patch() -> Patch:
             w = replace(w, title=HOSTILE_TAB)
         writes.append(w)
     return replace(patch, writes=tuple(writes))
-
-
-# -- Google fixtures (shared with test_safety) ---------------------------------------------------
-@pytest.fixture(scope="module")
-def google_server():
-    with FakeSheetsServer() as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def private_key_pem() -> str:
-    return private_key_pem_text()
-
-
-@pytest.fixture
-def key_file(tmp_path, google_server):
-    return write_key_file(tmp_path / "service-account.json", google_server.token_uri)
 
 
 def google_tabs(patch: Patch) -> dict[str, list[list]]:
@@ -228,16 +211,16 @@ def test_excel_hostile_link_targets(tmp_path):
 
 
 # -- Google --------------------------------------------------------------------------------------
-def test_google_outputs_hold_hostile_strings_as_text(tmp_path, google_server, key_file):
-    sid = fill_google(google_server, hostile_patch())
-    backend = GoogleBackend(sid, credentials=key_file, endpoint=google_server.url, backoff_base=0.001)
+def test_google_outputs_hold_hostile_strings_as_text(tmp_path, fake_server, sa_key):
+    sid = fill_google(fake_server, hostile_patch())
+    backend = GoogleBackend(sid, credentials=sa_key, endpoint=fake_server.url, backoff_base=0.001)
     report = sync_once(backend, out_dir=tmp_path / "out")
     assert report.written
     assert len(report.outcome.results.counted) == 4
     ours = re.compile(r'=HYPERLINK\("#gid=\d+&range=[A-Z]+\d+";"((?:[^"]|"")*)"\)')
     texts: set[str] = set()
-    for tab in google_server.tabs(sid):
-        for a1, cell in google_server.cells(sid, tab).items():
+    for tab in fake_server.tabs(sid):
+        for a1, cell in fake_server.cells(sid, tab).items():
             if cell.formula is not None:
                 m = ours.fullmatch(cell.formula)
                 assert m, (tab, a1, cell.formula)  # only our link formula, its text quote-doubled

@@ -28,6 +28,7 @@ from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import sync_once
 from sheets_sync.watch import run_watch
+from tests.google_support import fake_server, private_key_pem, sa_key  # noqa: F401  (fixtures)
 
 OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка")
 
@@ -292,49 +293,47 @@ def test_watch_reports_unsafe_workbook_once(example, tmp_path):
 
 
 # -- secrets -------------------------------------------------------------------------------------
-def test_world_readable_key_warns_and_private_key_does_not(google_server, key_file, caplog):
+def test_world_readable_key_warns_and_private_key_does_not(fake_server, sa_key, caplog):
     from sheets_sync.backends.google import GoogleBackend
 
-    sid = google_server.create_spreadsheet("T", tabs={"A": [["x"]]})
+    sid = fake_server.create_spreadsheet("T", tabs={"A": [["x"]]})
     caplog.set_level(logging.WARNING)
-    os.chmod(key_file, 0o600)
-    quiet = GoogleBackend(sid, credentials=key_file, endpoint=google_server.url, backoff_base=0.001)
+    os.chmod(sa_key, 0o600)
+    quiet = GoogleBackend(sid, credentials=sa_key, endpoint=fake_server.url, backoff_base=0.001)
     quiet.read()
     assert not any("readable" in w for w in quiet.warnings) and "readable by every user" not in caplog.text
-    os.chmod(key_file, 0o644)
-    loud = GoogleBackend(sid, credentials=key_file, endpoint=google_server.url, backoff_base=0.001)
+    os.chmod(sa_key, 0o644)
+    loud = GoogleBackend(sid, credentials=sa_key, endpoint=fake_server.url, backoff_base=0.001)
     loud.read()
     assert any("readable by every user" in w and "chmod 600" in w for w in loud.warnings)
     assert "readable by every user" in caplog.text
 
 
-def test_credentials_never_reach_output_workbook_or_logs(google_server, key_file, private_key_pem, tmp_path,
+def test_credentials_never_reach_output_workbook_or_logs(fake_server, sa_key, private_key_pem, tmp_path,
                                                           monkeypatch, caplog):
     from bench.generate import generate_patch
     from sheets_sync.backends.google import ENDPOINT_ENV
 
     from tests.test_injection import google_tabs
 
-    os.chmod(key_file, 0o644)  # the warning path too: it names the file, never its content
-    sid = google_server.create_spreadsheet("Кубок", tabs=google_tabs(generate_patch(players=20, rounds=2)))
-    monkeypatch.setenv(ENDPOINT_ENV, google_server.url)
+    os.chmod(sa_key, 0o644)  # the warning path too: it names the file, never its content
+    sid = fake_server.create_spreadsheet("Кубок", tabs=google_tabs(generate_patch(players=20, rounds=2)))
+    monkeypatch.setenv(ENDPOINT_ENV, fake_server.url)
     caplog.set_level(logging.DEBUG)
     out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["sync", f"gsheet:{sid}", "--credentials", key_file, "--out", str(out)])
+    result = CliRunner().invoke(main, ["sync", f"gsheet:{sid}", "--credentials", sa_key, "--out", str(out)])
     assert result.exit_code == 0, result.output
-    key = json.loads(Path(key_file).read_text())
+    key = json.loads(Path(sa_key).read_text())
     secrets = [line for line in private_key_pem.splitlines() if "PRIVATE KEY" not in line][:3]
     secrets += [key["private_key_id"], "ya29."]
     everything = [result.output, caplog.text]
-    for tab in google_server.tabs(sid):
-        everything += [json.dumps(c.raw, ensure_ascii=False) for c in google_server.cells(sid, tab).values()]
+    for tab in fake_server.tabs(sid):
+        everything += [json.dumps(c.raw, ensure_ascii=False) for c in fake_server.cells(sid, tab).values()]
     everything += [p.read_text(errors="replace") for p in out.rglob("*") if p.is_file() and p.suffix != ".png"]
     blob = "\n".join(everything)
-    assert "Итоги" in google_server.tabs(sid)  # the sync did write
+    assert "Итоги" in fake_server.tabs(sid)  # the sync did write
     for s in secrets:
         assert s not in blob
-    assert key_file not in "".join(
-        json.dumps(c.raw, ensure_ascii=False) for t in google_server.tabs(sid) for c in google_server.cells(sid, t).values())
+    assert sa_key not in "".join(
+        json.dumps(c.raw, ensure_ascii=False) for t in fake_server.tabs(sid) for c in fake_server.cells(sid, t).values())
 
-
-from tests.test_injection import google_server, key_file, private_key_pem  # noqa: E402,F401  (fixtures)
