@@ -489,23 +489,19 @@ def _rest_schedule(n: int, rest: int, rounds: int, rng: random.Random) -> list[l
 
 
 def _start_is_settled(start: Sequence[Sequence[Sequence[int]]], club_of: Sequence[int],
-                      kap: Sequence[tuple[int, int]], tables: int) -> bool:
-    """True when every round of `start` seats no keep-apart pair together and has no more
-    same-club meetings than spreading each club evenly gives."""
+                      kap: Sequence[tuple[int, int]], club_minimum: int) -> bool:
+    """True when every round of `start` seats no keep-apart pair together and has at most
+    `club_minimum` same-club meetings (what spreading each club evenly gives in one round)."""
     for rnd in start:
         table_of = {p: t for t, group in enumerate(rnd) for p in group}
         if any(table_of[a] == table_of[b] for a, b in kap):
             return False
         if club_of:
             per_table: dict[tuple[int, int], int] = {}
-            sizes: dict[int, int] = {}
             for p, t in table_of.items():
-                c = club_of[p]
-                if c >= 0:
-                    per_table[(c, t)] = per_table.get((c, t), 0) + 1
-                    sizes[c] = sizes.get(c, 0) + 1
-            meetings = sum(v * (v - 1) // 2 for v in per_table.values())
-            if meetings > sum(_x_min(m, tables) for m in sizes.values()):
+                if club_of[p] >= 0:
+                    per_table[(club_of[p], t)] = per_table.get((club_of[p], t), 0) + 1
+            if sum(v * (v - 1) // 2 for v in per_table.values()) > club_minimum:
                 return False
     return True
 
@@ -564,8 +560,6 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
             progress(frac, S + 2 * c2, bound)
     # seats and tables take a few percent of the time: keep that share of the limit for them
     search_limit = None if time_limit is None else 0.85 * time_limit
-    # Square fields (k tables of k): start from rounds that are orthogonal by construction
-    # and, when nothing else (clubs, keep-apart pairs) has a say, keep them fixed.
     # Square fields (k tables of k): start from rounds that are orthogonal by construction,
     # with club mates and keep-apart pairs spread over the grid, and keep those rounds fixed
     # when they already are as good as clubs and keep-apart pairs allow.
@@ -577,7 +571,9 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
                 members.setdefault(c, []).append(p)
         apart += list(members.values())
     start = orthogonal_rounds(n, k, rounds, rng, apart) if rest == 0 else []
-    fixed = len(start) if start and _start_is_settled(start, club_of, kap, T) else 0
+    # without rests every round seats everybody, so the club minimum is the same each round
+    fixed = (len(start) if start and _start_is_settled(start, club_of, kap, club_target // rounds)
+             else 0)
     res = optimise_groups(problem, rng, max_restarts=max_restarts, time_limit=search_limit,
                           progress=cb, move_factor=move_factor,
                           fix_first_round=not start and not club_of and not kap and rest == 0,

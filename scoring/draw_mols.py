@@ -74,7 +74,7 @@ def orthogonal_rounds(n: int, k: int, rounds: int, rng: random.Random,
     if n != k * k or rounds < 1:
         return []
     parts = orthogonal_partitions(k)[:rounds]
-    if len(parts) < 2 and rounds > 1:
+    if not parts:
         return []
     line = [[0] * n for _ in parts]             # line[class][cell] = table in that round
     for ci, part in enumerate(parts):
