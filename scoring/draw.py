@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from time import perf_counter
 from typing import Callable, Iterable, Mapping, Sequence
 
+from scoring.errors import SheetsSyncError
 from scoring.draw_mols import orthogonal_rounds
 from scoring.draw_search import GroupProblem, optimise_groups
 from scoring.draw_seats import assign_seats, assign_tables, final_seating, seat_group
@@ -32,7 +33,7 @@ __all__ = [
 TABLE_SIZE = 10
 
 
-class DrawFormatError(ValueError):
+class DrawFormatError(SheetsSyncError, ValueError):
     """A format that cannot be drawn fairly; `suggestions` are nearby valid
     (players, tables per round, rounds) formats, nearest first."""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from scoring.errors import SheetsSyncError
 from scoring.metrics import METRICS
 
 __all__ = [
@@ -30,7 +31,7 @@ __all__ = [
 ]
 
 
-class PresetError(ValueError):
+class PresetError(SheetsSyncError, ValueError):
     """A preset file (or an override) is invalid; ``errors`` lists every problem found."""
 
     def __init__(self, source: str, errors: Sequence[str]):

@@ -76,6 +76,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "read.bad_setting": ("Настройка «{key}»: {reason}", "Setting '{key}': {reason}"),
     "read.unknown_preset": ("Неизвестный регламент «{value}» (есть: {known})", "Unknown preset '{value}' (known: {known})"),
     "read.too_long": ("Значение слишком длинное ({length} символов)", "Value too long ({length} characters)"),
+    "internal.error": (
+        "Внутренняя ошибка sheets-sync: {error}. Итоги не обновлены; подробности — в файле {log}. Сообщите разработчикам",
+        "Internal error in sheets-sync: {error}. The standings were not updated; details in {log}. Please report it",
+    ),
     "read.value_ignored": ("Значение не используется: «{value}»", "Value is not used: '{value}'"),
     # seating
     "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}", "Seating: unknown player '{player}'{hint}"),

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from scoring.problems import Severity
+from sheets_sync.backends import is_google_ref, open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
 from sheets_sync.presets import load_preset
 from sheets_sync.render.json_out import points
@@ -25,8 +26,6 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
                   share_with: Sequence[str] = (), console: Console | None = None) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
     with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL)."""
-    from sheets_sync.cli import is_google_ref, open_backend
-
     google = is_google_ref(ref)
     if share_with and not google:
         raise BackendError("--share-with is for Google spreadsheets: use gsheet:new (or gsheet:ID) as the workbook")
@@ -113,10 +112,8 @@ def _first_seating(players, stage: str, rounds: int, seed: int):
 
 
 def run_sync(ref: str, *, out_dir: Path, dry_run: bool = False, credentials: str | None = None,
-             console: Console | None = None) -> int:
-    from sheets_sync.cli import open_backend
-
-    backend = open_backend(ref, credentials=credentials)
+             backups: int | None = None, output: str | None = None, console: Console | None = None) -> int:
+    backend = open_backend(ref, credentials=credentials, backups=backups, output=output)
     report = sync_once(backend, out_dir=out_dir, dry_run=dry_run)
     if console is not None:
         print_report(report, console)

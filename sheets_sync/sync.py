@@ -28,7 +28,8 @@ from sheets_sync.presets import known_presets, load_preset
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.render.tabs import owned_tabs
 
-__all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "write_text_atomic", "DEFAULT_PRESET"]
+__all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "write_text_atomic", "DEFAULT_PRESET",
+           "internal_error_patch"]
 
 DEFAULT_PRESET = "gmo-2016"
 
@@ -250,6 +251,20 @@ def publish_files(outcome: Outcome, out_dir: Path) -> list[Path]:
         if write_text_atomic(text, post_text(results, language=outcome.language)):
             written.append(text)
     return written
+
+
+def internal_error_patch(snapshot: Snapshot, error: str, log: str) -> Patch:
+    """The Problems tab saying that the sync itself failed (``watch`` shows it to the hall
+    instead of dying); every other tab keeps what the last good cycle wrote."""
+    from sheets_sync.render.tabs import problems_tab
+
+    try:
+        language = read_settings(snapshot.tabs).language
+    except Exception:  # noqa: BLE001 - reporting a failure must not fail on the same input
+        language = "ru"
+    found = problem("internal.error", Severity.ERROR, None, error=error, log=log)
+    tab = problems_tab([found], language, links=False)
+    return Patch(writes=(tab,) if not _same(snapshot.tabs.get(tab.title), tab.rows) else ())
 
 
 def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:

@@ -7,6 +7,7 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+from scoring.errors import SheetsSyncError
 from scoring import labels as L
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
 from scoring.parse import _header_map  # the same header matching as the workbook reader
@@ -17,7 +18,7 @@ from sheets_sync.layout import penalties_tab, players_tab, protocol_tab, protoco
 __all__ = ["read_players_csv", "simple_seating", "workbook_patch", "CsvError"]
 
 
-class CsvError(ValueError):
+class CsvError(SheetsSyncError, ValueError):
     pass
 
 

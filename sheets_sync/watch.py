@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
+from scoring.errors import SheetsSyncError
 from scoring.problems import Severity
-from sheets_sync.backends.base import Backend, BackendError, TransientError
-from sheets_sync.sync import SyncReport, input_fingerprint, sync_once
+from sheets_sync.backends.base import STATE_TAB, Backend, Snapshot, TransientError
+from sheets_sync.sync import SyncReport, input_fingerprint, internal_error_patch, sync_once
 
 __all__ = ["Watcher", "run_watch"]
 
@@ -24,7 +26,8 @@ __all__ = ["Watcher", "run_watch"]
 class Watcher:
     """One poll at a time; keeps what it needs to tell what changed."""
 
-    def __init__(self, backend: Backend, *, out_dir: Path | None, say: Callable[[str], None]):
+    def __init__(self, backend: Backend, *, out_dir: Path | None, say: Callable[[str], None],
+                 workbook: str | None = None):
         self.backend = backend
         self.out_dir = out_dir
         self.say = say
@@ -37,6 +40,10 @@ class Watcher:
         self.writes = 0
         self.failures = 0
         self.last_problem: str | None = None  # the last failure said, so a retry loop is not a flood
+        self.workbook = workbook  # as the organizer typed it: where the error log goes
+        self.failed_input: str | None = None  # fingerprint of an input the sync failed on (a bug)
+        self.last_internal: str | None = None
+        self.log_path = Path("-")
 
     def complain(self, text: str) -> None:
         """Say a failure once; say it again only when it changes (or after a success)."""
@@ -59,17 +66,27 @@ class Watcher:
         """Run one cycle if the input changed; return its report (None when idle or failed)."""
         self.cycles += 1
         stat = self._file_stat()
-        if stat is not None and stat == self.last_stat and self.last_hash is not None:
+        if stat is not None and stat == self.last_stat and (self.last_hash is not None or self.failed_input is not None):
             return None
+        snapshot = None
         try:
             snapshot = self.backend.read()
+            if self.failed_input is not None and _failure_fingerprint(snapshot) == self.failed_input:
+                self.last_stat = stat  # the input that made the sync fail is still there: do not fail on it again
+                return None
             if self.preset is not None and input_fingerprint(snapshot, self.preset) == self.last_hash:
                 self.last_stat = stat
                 return None
             report = sync_once(self.backend, out_dir=self.out_dir, snapshot=snapshot)
         except TransientError as exc:
-            self.complain(f"[yellow]will retry:[/yellow] {exc}")
+            self.complain(f"[yellow]will retry:[/yellow] {escape(str(exc))}")
             return None
+        except SheetsSyncError:
+            raise  # the organizer's to fix (permissions, a workbook we must not write): said by run_watch
+        except Exception as exc:  # noqa: BLE001 - a bug must not stop the hall's standings: say it, keep watching
+            self._internal_error(exc, snapshot, stat)
+            return None
+        self.failed_input = None
         if self.last_problem is not None:
             self.say("[green]ok again[/green]")
             self.last_problem = None
@@ -84,6 +101,28 @@ class Watcher:
         self._report(report.snapshot.tabs, report)
         self.last_tabs = dict(report.snapshot.tabs)
         return report
+
+    def _internal_error(self, exc: Exception, snapshot: Snapshot | None, stat: tuple[int, ...] | None) -> None:
+        """Log the bug once, say it once, show it on the Problems tab, and wait for the input to change."""
+        from sheets_sync.crashlog import crash_line, write_crash_log
+
+        line = f"{type(exc).__name__}: {exc}"
+        if line != self.last_internal:
+            self.log_path = write_crash_log(exc, workbook=self.workbook, command="watch")
+            self.last_internal = line
+        self.complain(escape(crash_line(exc, command="watch", log=self.log_path)))
+        self.last_stat = stat
+        if snapshot is None:
+            return
+        self.failed_input = _failure_fingerprint(snapshot)
+        try:
+            patch = internal_error_patch(snapshot, line, str(self.log_path))
+            if not patch.empty:
+                self.backend.apply(patch, base=snapshot)
+                written = getattr(self.backend, "written_stat", None)
+                self.last_stat = written if written is not None else stat
+        except Exception as write_exc:  # noqa: BLE001 - the message above already went out
+            self.complain(f"[yellow]the Problems tab could not be updated:[/yellow] {escape(str(write_exc))}")
 
     def _report(self, tabs, report: SyncReport) -> None:
         outcome = report.outcome
@@ -110,9 +149,10 @@ class Watcher:
 
 
 def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0, cycles: int | None = None,
-              console: Console | None = None, sleep: Callable[[float], None] = time.sleep) -> Watcher:
+              console: Console | None = None, sleep: Callable[[float], None] = time.sleep,
+              workbook: str | None = None) -> Watcher:
     console = console or Console(highlight=False)
-    watcher = Watcher(backend, out_dir=out_dir, say=console.print)
+    watcher = Watcher(backend, out_dir=out_dir, say=console.print, workbook=workbook or str(backend.source))
     console.print(f"watching {backend.source} every {interval:g} s (Ctrl-C stops)")
     n = 0
     while cycles is None or n < cycles:
@@ -120,11 +160,29 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
         started = time.monotonic()
         try:
             watcher.poll()
-        except BackendError as exc:  # not transient: say it, keep watching (the organizer may fix it)
-            watcher.complain(f"[red]error:[/red] {exc}")
+        except SheetsSyncError as exc:  # not transient: say it, keep watching (the organizer may fix it)
+            watcher.complain(f"[red]error:[/red] {escape(str(exc))}")
         if cycles is not None and n >= cycles:
             break
         # the interval runs from the start of one poll to the next, so a slow cycle does not
         # add its own duration to how long an edit waits
         sleep(max(0.0, interval - (time.monotonic() - started)))
     return watcher
+
+
+def _failure_fingerprint(snapshot: Snapshot) -> str:
+    """Hash of every tab but the two a failed cycle may write (Problems, the state tab): the
+    same input fails the same way, so the watch waits until somebody changes it."""
+    import hashlib
+
+    from scoring import labels as L
+
+    skip = {L.norm(t) for t in L.TABS["problems"]} | {L.norm(STATE_TAB)}
+    h = hashlib.sha256()
+    for title in snapshot.order:
+        if L.norm(title) in skip:
+            continue
+        h.update(b"\x00T" + title.encode())
+        for row in snapshot.tabs.get(title, ()):
+            h.update(b"\x00R" + repr(row).encode())
+    return h.hexdigest()

@@ -1,0 +1,38 @@
+"""Workbook backends behind one small interface (:mod:`sheets_sync.backends.base`), and the
+one place that turns what a person typed as WORKBOOK into a backend."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sheets_sync.backends.base import Backend, BackendError
+
+__all__ = ["is_google_ref", "open_backend"]
+
+_GOOGLE_PREFIXES = ("gsheet:", "https://docs.google.com/", "http://docs.google.com/", "docs.google.com/")
+
+
+def is_google_ref(ref: str) -> bool:
+    """A Google spreadsheet (``gsheet:ID``, ``gsheet:new`` or a spreadsheet URL) rather than a file."""
+    return ref.startswith(_GOOGLE_PREFIXES)
+
+
+def open_backend(ref: str, *, credentials: str | None = None, backups: int | None = None,
+                 output: str | None = None) -> Backend:
+    """The backend for WORKBOOK ``ref``: an .xlsx path or a Google spreadsheet; with ``output``,
+    the results tabs go to that separate .xlsx instead."""
+    if is_google_ref(ref):
+        from sheets_sync.backends.google import GoogleBackend
+
+        backend: Backend = GoogleBackend(ref, credentials=credentials)
+    else:
+        from sheets_sync.backends.excel import DEFAULT_BACKUPS, ExcelBackend
+
+        backend = ExcelBackend(ref, backups=DEFAULT_BACKUPS if backups is None else backups)
+    if output:
+        from sheets_sync.backends.excel import DEFAULT_BACKUPS, OutputWorkbookBackend
+
+        if not is_google_ref(ref) and Path(output).resolve() == Path(ref).resolve():
+            raise BackendError("--output must be a different file from the workbook")
+        backend = OutputWorkbookBackend(backend, output, backups=DEFAULT_BACKUPS if backups is None else backups)
+    return backend

@@ -20,6 +20,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Protocol, Union
 
+from scoring.errors import SheetsSyncError
 from scoring.cells import a1, column_letter, parse_a1  # noqa: F401  (re-exported)
 
 __all__ = [
@@ -45,7 +46,7 @@ __all__ = [
 
 
 # -- one exception hierarchy for every backend --------------------------------------------
-class BackendError(Exception):
+class BackendError(SheetsSyncError):
     """Base of every error a backend raises; the message is meant for the organizer."""
 
 

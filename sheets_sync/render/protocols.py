@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from scoring.errors import SheetsSyncError
 from scoring import labels as L
 from scoring.model import SeatingEntry, Tournament
 from scoring.preset import Preset
@@ -24,7 +25,7 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")
 
 
-class BlankError(ValueError):
+class BlankError(SheetsSyncError, ValueError):
     pass
 
 

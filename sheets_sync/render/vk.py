@@ -22,6 +22,7 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+from scoring.errors import SheetsSyncError
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
 from sheets_sync.render.site import nominations, plain_text, ui
@@ -141,7 +142,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
 
 
 # -- the picture ---------------------------------------------------------------------------------------
-class FontNotFound(RuntimeError):
+class FontNotFound(SheetsSyncError, RuntimeError):
     pass
 
 

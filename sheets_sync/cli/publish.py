@@ -5,17 +5,14 @@ They read the workbook and compute the standings like `sync`, but write nothing 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from scoring.preset import PresetError
-from sheets_sync.backends.base import BackendError
-from sheets_sync.cli import console, credentials_option, err_console, main, open_backend, out_dir_for
-from sheets_sync.sync import public_view
+from sheets_sync.backends import open_backend
+from sheets_sync.cli.common import console, credentials_option, out_dir_for, workbook_argument
 
-__all__ = ["export", "export_site", "export_vk", "print_protocols"]
+__all__ = ["export", "print_protocols"]
 
 
 def _outcome(workbook: str, credentials: str | None):
@@ -28,29 +25,21 @@ def _outcome(workbook: str, credentials: str | None):
     return compute(snapshot, base_dir=base_dir)
 
 
-def _fail(exc: Exception) -> None:
-    err_console.print(f"[red]error:[/red] {exc}")
-    sys.exit(2)
-
-
-@main.group()
+@click.group()
 def export() -> None:
     """Write the results for people: the HTML site or the VK post."""
 
 
 @export.command("site")
-@click.argument("workbook")
+@workbook_argument
 @click.option("--out", default=None, help="Folder of the site (default: site/ beside the workbook).")
 @credentials_option
 def export_site(workbook: str, out: str | None, credentials: str | None) -> None:
     """Static HTML site: standings, stages, players, games, statistics (prints on A4)."""
     from sheets_sync.render.site import write_site
+    from sheets_sync.sync import public_view
 
-    try:
-        outcome = _outcome(workbook, credentials)
-    except (BackendError, PresetError) as exc:
-        _fail(exc)
-        return
+    outcome = _outcome(workbook, credentials)
     results, problems = public_view(outcome)
     folder = Path(out) if out else out_dir_for(workbook, None) / "site"
     written = write_site(results, problems, folder, language=outcome.language)
@@ -58,32 +47,25 @@ def export_site(workbook: str, out: str | None, credentials: str | None) -> None
 
 
 @export.command("vk")
-@click.argument("workbook")
+@workbook_argument
 @click.option("--out", default=None, help="Folder for vk-post.txt and vk-post.png (default: beside the workbook).")
 @click.option("--link", default=None, help="Link to the full results, put into the post.")
 @credentials_option
 def export_vk(workbook: str, out: str | None, link: str | None, credentials: str | None) -> None:
     """A VK post: plain text ready to paste (vk-post.txt) and a picture of the final table (vk-post.png)."""
-    from sheets_sync.render.vk import FontNotFound, write_vk
+    from sheets_sync.render.vk import write_vk
+    from sheets_sync.sync import public_view
 
-    try:
-        outcome = _outcome(workbook, credentials)
-    except (BackendError, PresetError) as exc:
-        _fail(exc)
-        return
+    outcome = _outcome(workbook, credentials)
     results, _ = public_view(outcome)
     folder = out_dir_for(workbook, out)
-    try:
-        write_vk(results, folder, language=outcome.language, link=link)
-    except FontNotFound as exc:
-        _fail(exc)
-        return
+    write_vk(results, folder, language=outcome.language, link=link)
     console.print(f"post: {folder / 'vk-post.txt'}")
     console.print(f"picture: {folder / 'vk-post.png'}")
 
 
-@main.command("print-protocols")
-@click.argument("workbook")
+@click.command("print-protocols")
+@workbook_argument
 @click.option("--round", "round_no", type=int, required=True, help="Round (game) number.")
 @click.option("--stage", default=None, help="Stage key or name (default: the latest stage seated for the round).")
 @click.option("--out", default=None, help="Folder for the blanks (default: protocols/ beside the workbook).")
@@ -92,18 +74,13 @@ def export_vk(workbook: str, out: str | None, link: str | None, credentials: str
 def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | None, pdf: bool,
                     credentials: str | None) -> None:
     """Protocol blanks for a round: one A4 page per table, players already filled in from the Seating tab."""
-    from sheets_sync.render.protocols import (BlankError, blanks_filename, blanks_html, find_chromium, html_to_pdf,
-                                              stage_for)
+    from sheets_sync.render.protocols import blanks_filename, blanks_html, find_chromium, html_to_pdf, stage_for
     from sheets_sync.sync import write_text_atomic
 
-    try:
-        outcome = _outcome(workbook, credentials)
-        t = outcome.results.tournament
-        stage_key = stage_for(t, outcome.preset, round_no, stage)
-        html = blanks_html(t, outcome.preset, round_no=round_no, stage=stage_key, language=outcome.language)
-    except (BackendError, PresetError, BlankError) as exc:
-        _fail(exc)
-        return
+    outcome = _outcome(workbook, credentials)
+    t = outcome.results.tournament
+    stage_key = stage_for(t, outcome.preset, round_no, stage)
+    html = blanks_html(t, outcome.preset, round_no=round_no, stage=stage_key, language=outcome.language)
     folder = Path(out) if out else out_dir_for(workbook, None) / "protocols"
     path = folder / blanks_filename(stage_key, round_no)
     write_text_atomic(path, html)

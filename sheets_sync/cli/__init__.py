@@ -1,0 +1,65 @@
+"""The `sheets-sync` command line: the root group, its commands, and the one way errors leave.
+
+A WORKBOOK is a path to an .xlsx file, a Google Sheets URL, or `gsheet:ID`.
+
+Like hatch's ``cli/__init__.py``, this module only builds the root group and adds the
+commands, which live in small modules beside it (``workbook``: init, sync, watch;
+``stages``: draw, advance, replace; ``publish``: export, print-protocols) and call
+click-free actions.  Every error leaves through :meth:`RootGroup.invoke`:
+
+* an error a person can fix (:class:`scoring.errors.SheetsSyncError`: a bad preset, a
+  refused command, a workbook that cannot be read) → its message on one line, exit 2;
+* anything else is a bug → one line saying what failed and what to do, the traceback in
+  ``sheets-sync-error.log`` beside the workbook (its path printed), exit 70; never a traceback
+  on the screen.
+"""
+
+from __future__ import annotations
+
+import click
+from rich.markup import escape
+
+from scoring.errors import SheetsSyncError
+from sheets_sync.cli.common import CliState, console, err_console
+from sheets_sync.cli.publish import export, print_protocols
+from sheets_sync.cli.stages import advance, draw, replace
+from sheets_sync.cli.workbook import init, sync, watch
+
+__all__ = ["main", "RootGroup", "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "console", "err_console"]
+
+EXIT_USER_ERROR = 2
+EXIT_INTERNAL_ERROR = 70  # EX_SOFTWARE: an internal error
+# how a refusal of these commands begins ("not drawn: tie at the cut line…")
+_REFUSED = {"draw": "not drawn", "advance": "not advanced", "replace": "not replaced"}
+
+
+class RootGroup(click.Group):
+    """The root group: runs a command and turns whatever escapes it into a message and an exit code."""
+
+    def invoke(self, ctx: click.Context):
+        state = ctx.ensure_object(CliState)
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+            raise
+        except SheetsSyncError as exc:
+            command = state.command.split()[1] if len(state.command.split()) > 1 else ""
+            err_console.print(f"[red]{_REFUSED.get(command, 'error')}:[/red] {escape(str(exc))}", soft_wrap=True)
+            ctx.exit(EXIT_USER_ERROR)
+        except Exception as exc:  # noqa: BLE001 - the one place a bug is caught, logged and explained
+            from sheets_sync.crashlog import crash_line, write_crash_log
+
+            command = state.command.split(maxsplit=1)[1] if " " in state.command else (ctx.invoked_subcommand or "")
+            log = write_crash_log(exc, workbook=state.workbook, command=state.command or "sheets-sync")
+            err_console.print(crash_line(exc, command=command, log=log), soft_wrap=True, markup=False, highlight=False)
+            ctx.exit(EXIT_INTERNAL_ERROR)
+
+
+@click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sheets-sync")
+def main() -> None:
+    """Tournament tabulation for sport mafia (FIIM rules) inside your spreadsheet."""
+
+
+for _command in (init, sync, watch, draw, advance, replace, export, print_protocols):
+    main.add_command(_command)

@@ -1,0 +1,65 @@
+"""`draw`, `advance` and `replace`: seating the qualifying rounds and the later stages."""
+
+from __future__ import annotations
+
+import click
+
+from sheets_sync.backends import open_backend
+from sheets_sync.cli.common import console, credentials_option, err_console, workbook_argument
+
+__all__ = ["draw", "advance", "replace"]
+
+
+@click.command()
+@workbook_argument
+@click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same draw.")
+@click.option("--time-limit", type=float, default=None, help="Stop optimising after this many seconds.")
+@click.option("--force", is_flag=True, help="Draw again even though protocols were already typed.")
+@click.option("--language", type=click.Choice(["ru", "en"]), default=None, help="Language of the printed report (default: the tournament's).")
+@credentials_option
+def draw(workbook: str, seed: int, time_limit: float | None, force: bool, language: str | None, credentials: str | None) -> None:
+    """Draw the qualifying seating: balanced opponents, seats, clubs apart; fill Seating and the protocol tabs."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from sheets_sync.draw_commands import draw_workbook
+
+    with Progress(TextColumn("draw"), BarColumn(), TextColumn("Σc² {task.fields[ssq]} (bound {task.fields[bound]})"),
+                  TimeElapsedColumn(), console=err_console, transient=True) as bar:
+        task = bar.add_task("draw", total=1.0, ssq="…", bound="…")
+
+        def progress(done: float, ssq: int, bound: int) -> None:
+            bar.update(task, completed=done, ssq=ssq, bound=bound)
+
+        result = draw_workbook(open_backend(workbook, credentials=credentials), seed=seed, time_limit=time_limit,
+                               force=force, progress=progress)
+    for line in result.draw.report.text_lines(language or result.language):
+        console.print(line, soft_wrap=True)
+    console.print(f"seating written: {len(result.entries)} games")
+
+
+@click.command()
+@workbook_argument
+@click.option("--stage", default=None, help="Stage key to seat (default: the next one not seated yet).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--force", is_flag=True, help="Seat even though the previous stage has missing or broken games.")
+@credentials_option
+def advance(workbook: str, stage: str | None, seed: int, force: bool, credentials: str | None) -> None:
+    """Seat the next stage (semifinal, final) from the standings and add its protocol tabs."""
+    from sheets_sync.draw_commands import advance_workbook
+
+    result = advance_workbook(open_backend(workbook, credentials=credentials), seed=seed, force=force, stage=stage)
+    players = sorted({n for e in result.entries for n in e.players if n})
+    console.print(f"{result.stage}: {len(players)} players, {len(result.entries)} games seated: {', '.join(players)}")
+
+
+@click.command("replace")
+@workbook_argument
+@click.argument("player")
+@click.option("--stage", default=None, help="Stage key (default: the latest stage the player is seated in).")
+@credentials_option
+def replace(workbook: str, player: str, stage: str | None, credentials: str | None) -> None:
+    """Replace PLAYER (e.g. late for the semifinal) by the next one in the ranking."""
+    from sheets_sync.draw_commands import replace_player
+
+    newcomer, result = replace_player(open_backend(workbook, credentials=credentials), player=player, stage=stage)
+    console.print(f"{result.stage}: {player} → {newcomer} in {len(result.entries)} games")
