@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from scoring.model import Player
+from scoring.model import Player, PlayerStatus
 from scoring.simulate import simulate_game
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.draw_commands import CommandRefused, advance_workbook, replace_player
@@ -134,3 +134,70 @@ def test_sync_seats_the_next_stage_once_the_chief_judge_confirms(qualified):
     assert again.advanced is None  # seated once; hand edits of the semifinal seating are never redrawn
     semi = {n for e in again.outcome.results.tournament.seating if e.stage == "semifinal" for n in e.players}
     assert semi == set(report.outcome.results.cuts["semifinal"].players)
+
+
+# -- clubs: every real tournament has them ------------------------------------------------------------
+@pytest.fixture
+def qualified_with_clubs() -> MemoryBackend:
+    """40 players in eight clubs of five, plus a reserve of one of those clubs, qualifying played."""
+    players = [Player(nickname=n, club=f"Клуб {i % 8}") for i, n in enumerate(NAMES)]
+    players.append(Player(nickname="Запасной", club="Клуб 0", status=PlayerStatus.RESERVE))
+    backend = MemoryBackend()
+    backend.apply(workbook_patch(name="T", preset=PRESET, language="ru", players=players,
+                                 seating=simple_seating(NAMES, "qualifying", 7)), base=None)
+    _play(backend, "qualifying", 1)
+    return backend
+
+
+def _same_club_meetings(entries, club) -> int:
+    return sum(club[a] == club[b] for e in entries for i, a in enumerate(e.players) for b in e.players[i + 1:])
+
+
+def test_advance_with_clubs_seats_the_cut_and_keeps_club_mates_apart(qualified_with_clubs):
+    club = {n: f"Клуб {i % 8}" for i, n in enumerate(NAMES)}
+    top20 = compute(qualified_with_clubs.read()).results.cuts["semifinal"].players
+    result = advance_workbook(qualified_with_clubs, seed=2)
+    assert {n for e in result.entries for n in e.players} == set(top20)
+    report = result.draw.report
+    assert report.same_club_meetings == report.same_club_minimum == _same_club_meetings(result.entries, club)
+    # the club report of the semifinal counts only semifinalists' clubs
+    assert {p.name for p in report.players} == set(top20)
+
+
+def test_sync_seats_the_semifinal_with_clubs_when_confirmed(qualified_with_clubs):
+    tab = qualified_with_clubs.tabs["Турнир"]
+    next(r for r in tab if r and r[0] == "Этап подтверждён")[1:] = ["Отбор"]
+    qualified_with_clubs.version += 1
+    report = sync_once(qualified_with_clubs, out_dir=None)
+    assert report.advanced == "Полуфинал: seated 20 players"
+    assert "ПФ 3 Стол 2" in qualified_with_clubs.tabs
+
+
+def test_replace_with_clubs_reports_the_new_seating_with_their_clubs(qualified_with_clubs):
+    advance_workbook(qualified_with_clubs, seed=2)
+    ranking = [s.stats.player for s in compute(qualified_with_clubs.read()).results.stages["qualifying"]]
+    newcomer, result = replace_player(qualified_with_clubs, player=ranking[3])
+    assert newcomer == ranking[20]
+    club = {n: f"Клуб {i % 8}" for i, n in enumerate(NAMES)}
+    assert result.draw.report.same_club_meetings == _same_club_meetings(result.entries, club)
+    assert {p.name for p in result.draw.report.players} == set(ranking[:20]) - {ranking[3]} | {newcomer}
+
+
+@pytest.mark.parametrize("case, reason", [
+    ("all seated", "all_seated"),
+    ("unknown stage", "unknown_stage"),
+    ("incomplete", "incomplete"),
+])
+def test_plan_stage_refuses_with_a_reason(qualified, case, reason):
+    from scoring.advance import Refusal, plan_stage
+
+    if case == "all seated":
+        advance_workbook(qualified, seed=2)
+        _play(qualified, "semifinal", 3)
+        advance_workbook(qualified)
+    if case == "incomplete":
+        qualified.tabs["Тур 7 Стол 4"][5][1] = None
+        qualified.version += 1
+    plan = plan_stage(compute(qualified.read()).results, stage="quarterfinal" if case == "unknown stage" else None)
+    assert isinstance(plan, Refusal) and plan.reason == reason
+    assert plan.message("ru") and plan.message("en") and plan.message("ru") != plan.message("en")

@@ -55,7 +55,7 @@ class RootGroup(click.Group):
             ctx.exit(EXIT_INTERNAL_ERROR)
 
 
-@click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name="sheets-sync", cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="sheets-sync")
 def main() -> None:
     """Tournament tabulation for sport mafia (FIIM rules) inside your spreadsheet."""

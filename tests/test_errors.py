@@ -1,0 +1,115 @@
+"""Whatever goes wrong inside a command, a person never sees a traceback.
+
+A bug (here forced by replacing a piece of the pipeline with one that raises) gives one line
+that says what failed and what to do, exit code 70, and the traceback in
+``sheets-sync-error.log`` beside the workbook.  A mistake a person can fix gives its message
+and exit code 2, and no log.  ``watch`` survives a bug: it says it once, shows it on the
+Problems tab, does not run the same failing input again, and recovers after the next edit.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+import sheets_sync.sync
+from sheets_sync.backends.excel import ExcelBackend
+from sheets_sync.cli import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, main
+from sheets_sync.crashlog import LOG_NAME
+from sheets_sync.example import EXAMPLE_PATH
+from sheets_sync.watch import Watcher
+
+
+@pytest.fixture
+def book(tmp_path):
+    path = tmp_path / "cup.xlsx"
+    shutil.copyfile(EXAMPLE_PATH, path)
+    return path
+
+
+class Boom(RuntimeError):
+    pass
+
+
+def _explode(*_args, **_kwargs):
+    raise Boom("forced failure inside the pipeline")
+
+
+@pytest.mark.parametrize("command, options, target", [
+    ("sync", [], "sheets_sync.sync.compute"),
+    ("export site", [], "sheets_sync.sync.compute"),
+    ("advance", ["--stage", "semifinal"], "sheets_sync.draw_commands.draw_plan"),
+    ("print-protocols", ["--round", "1", "--no-pdf"], "sheets_sync.render.protocols.blanks_html"),
+])
+def test_an_internal_error_is_one_line_an_exit_code_and_a_log_file(book, monkeypatch, command, options, target):
+    monkeypatch.setattr(target, _explode)
+    result = CliRunner().invoke(main, [*command.split(), str(book), *options])
+    assert result.exit_code == EXIT_INTERNAL_ERROR
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1, result.output
+    line = lines[0]
+    log = book.parent / LOG_NAME
+    assert "internal error" in line and "Boom: forced failure inside the pipeline" in line
+    assert "Run the command again" in line and str(log) in line
+    assert "Traceback" not in result.output
+    text = log.read_text(encoding="utf-8")
+    assert "Traceback (most recent call last)" in text and "Boom: forced failure inside the pipeline" in text
+    assert f"command: sheets-sync {command}" in text
+    assert f"workbook: {book}" in text
+
+
+def test_a_mistake_a_person_can_fix_is_a_message_and_exit_2_without_a_log(tmp_path):
+    result = CliRunner().invoke(main, ["sync", str(tmp_path / "missing.xlsx")])
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "missing.xlsx" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / LOG_NAME).exists()
+
+
+def _problems(path) -> list[str]:
+    ws = openpyxl.load_workbook(path)["Проверка"]
+    return [str(row[3].value) for row in ws.iter_rows(min_row=2) if row[3].value]
+
+
+def _type(path, tab: str, cell: str, value) -> None:
+    wb = openpyxl.load_workbook(path)
+    wb[tab][cell] = value
+    wb.save(path)
+
+
+def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(book, monkeypatch):
+    real = sheets_sync.sync.compute
+    calls = []
+
+    def failing(snapshot, **kw):
+        calls.append(1)
+        raise Boom("forced failure inside the pipeline")
+
+    monkeypatch.setattr(sheets_sync.sync, "compute", failing)
+    said: list[str] = []
+    watcher = Watcher(ExcelBackend(book), out_dir=None, say=said.append, workbook=str(book))
+    for _ in range(3):
+        assert watcher.poll() is None  # never raises
+    assert len(calls) == 1, "the same failing input is not computed again and again"
+    assert sum("internal error" in s for s in said) == 1
+    problems = _problems(book)
+    assert len(problems) == 1 and problems[0].startswith("Внутренняя ошибка sheets-sync: Boom")
+    log = (book.parent / LOG_NAME).read_text(encoding="utf-8")
+    assert log.count("Traceback (most recent call last)") == 1
+
+    # the bug is fixed (here: the real pipeline is back) and a judge edits a protocol: all is well again
+    monkeypatch.setattr(sheets_sync.sync, "compute", real)
+    _type(book, "Тур 1 Стол 1", "K10", "комментарий")
+    report = watcher.poll()
+    assert report is not None and report.written
+    assert "ok again" in said[-2] or any("ok again" in s for s in said)
+    assert not any(p.startswith("Внутренняя ошибка") for p in _problems(book))
+
+
+def test_watch_command_keeps_running_through_a_bug(book, monkeypatch):
+    monkeypatch.setattr("sheets_sync.sync.compute", _explode)
+    result = CliRunner().invoke(main, ["watch", str(book), "--interval", "0", "--cycles", "3"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("internal error") == 1 and "Traceback" not in result.output
