@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from scoring.model import Protocol, Removal, Role, Team
+from scoring.model import Protocol, Role, Team
 from scoring.simulate import simulate_game
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.cli import main
