@@ -237,9 +237,8 @@ SETTINGS_BEGIN = "<!-- settings:begin (generated from scoring/preset_settings.py
 SETTINGS_END = "<!-- settings:end -->"
 
 
-def _cell(value: object) -> str:
-    if value is None:
-        return "none"
+def _literal(value: object) -> str:
+    """A default as TOML spells it."""
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, tuple):
@@ -264,7 +263,9 @@ def _default(s: Setting) -> str:
         return f"= `{s.default.path}`"
     if s.kind in (Kind.TABLE, Kind.TABLE_LIST):
         return "optional"
-    return f"`{_cell(s.default)}`"
+    if s.default is None:
+        return "none"
+    return f"`{_literal(s.default)}`"
 
 
 def _tournament_tab(s: Setting) -> str:
@@ -277,7 +278,9 @@ def _tournament_tab(s: Setting) -> str:
 
 def settings_table() -> str:
     """The Markdown table of every setting, as ``docs/presets.md`` shows it."""
-    rows = ["| setting | kind | allowed | default | Tournament tab | meaning |", "|---|---|---|---|---|---|"]
+    stage_words = ", ".join(f"`{ru}` (`{key}`)" for ru, key in STAGE_KEY_ALIASES.items())
+    rows = [f"`<stage>` is one of {stage_words}; any stage is also reached as `stages.<key>.<setting>`.", "",
+            "| setting | kind | allowed | default | Tournament tab | meaning |", "|---|---|---|---|---|---|"]
     for s in SETTINGS:
         rows.append(f"| `{s.path}` | {s.kind.value} | {_allowed(s)} | {_default(s)} | {_tournament_tab(s)} | {s.doc} |")
     return "\n".join(rows)
