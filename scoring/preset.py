@@ -235,11 +235,12 @@ class _Reader:
         return result
 
     # typed getters --------------------------------------------------------------------------
+    _GETTERS = {Kind.DECIMAL: "decimal", Kind.INTEGER: "integer", Kind.BOOLEAN: "boolean", Kind.TEXT: "string",
+                Kind.TEXT_LIST: "strings"}
+
     def value(self, table: Mapping[str, Any], s: Setting, path: str, read: Mapping[str, Any]) -> Any:
         default = read[s.default.path] if isinstance(s.default, SameAs) else s.default
-        getter = {Kind.DECIMAL: self.decimal, Kind.INTEGER: self.integer, Kind.BOOLEAN: self.boolean,
-                  Kind.TEXT: self.string, Kind.TEXT_LIST: self.strings}[s.kind]
-        return getter(table, s, path, default)
+        return getattr(self, self._GETTERS[s.kind])(table, s, path, default)
 
     def missing(self, path: str, default: Any, placeholder: Any) -> Any:
         if default is REQUIRED:

@@ -60,8 +60,8 @@ class Kind(Enum):
 
     @property
     def plain(self) -> bool:
-        """Read by a typed getter (and so settable from the Tournament tab); the other kinds
-        are structures that the loader walks in code."""
+        """A single value read by a typed getter (and, in a section or a stage, settable from
+        the Tournament tab); the other kinds are structures the loader walks in code."""
         return self not in (Kind.STAGE_GROUPS, Kind.TABLE, Kind.TABLE_LIST)
 
 
@@ -110,7 +110,8 @@ class Setting:
 
     @property
     def key(self) -> str:
-        """Its key in that table, which is also the attribute of the dataclass it fills."""
+        """Its key in that table, which is also the name of the attribute it fills (but for
+        ``best_move_N``, gathered in ``Preset.best_move``, and ``name.ru`` -> ``name_ru``)."""
         return self.path.rpartition(".")[2]
 
     @property
@@ -118,92 +119,96 @@ class Setting:
         return self.default is REQUIRED
 
 
-_K = Kind
-_D = Decimal
-_BIG = _D(10)  # no single point value of any regulation comes near 10
+_BIG = Decimal(10)  # no single point value of any regulation comes near 10
+# sorted, because the error lists the known components in this order
 _NOMINATION_FORMULA = ("auto_extra", "best_move", "ci", "extra", "penalties", "total", "win")
 _ROLES = ("don", "sheriff", "mafia", "civilian")
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("id", _K.TEXT, "the preset's id: its file name without .toml"),
-    Setting("name", _K.TEXT, "name shown to organizers"),
-    Setting("source", _K.TEXT, "where the values come from", default=""),
-    Setting("uncertain", _K.TEXT_LIST, "values we could not confirm, to check before a real tournament", default=()),
+    Setting("id", Kind.TEXT, "the preset's id: its file name without .toml"),
+    Setting("name", Kind.TEXT, "name shown to organizers"),
+    Setting("source", Kind.TEXT, "where the values come from", default=""),
+    Setting("uncertain", Kind.TEXT_LIST, "values we could not confirm, to check before a real tournament", default=()),
     # -- points for one game
-    Setting("points", _K.TABLE, "points for one game"),
-    Setting("points.win", _K.DECIMAL, "every member of the winning team", low=_D(0), high=_BIG, aliases=("победа",)),
-    Setting("points.extra_min", _K.DECIMAL, "lowest extra points (ДБ) the judge may give", low=-_BIG, high=_BIG,
+    Setting("points", Kind.TABLE, "points for one game"),
+    Setting("points.win", Kind.DECIMAL, "every member of the winning team", low=Decimal(0), high=_BIG,
+            aliases=("победа",)),
+    Setting("points.extra_min", Kind.DECIMAL, "lowest extra points (ДБ) the judge may give", low=-_BIG, high=_BIG,
             aliases=("доп.мин",)),
-    Setting("points.extra_max", _K.DECIMAL, "highest extra points; ≥ extra_min", low=-_BIG, high=_BIG,
+    Setting("points.extra_max", Kind.DECIMAL, "highest extra points; ≥ extra_min", low=-_BIG, high=_BIG,
             aliases=("доп.макс",)),
-    Setting("points.extra_step", _K.DECIMAL, "extra points are a multiple of this", low=_D("0.001"), high=_BIG,
+    Setting("points.extra_step", Kind.DECIMAL, "extra points are a multiple of this", low=Decimal("0.001"), high=_BIG,
             aliases=("доп.шаг",)),
-    Setting("points.best_move_3", _K.DECIMAL, "best move naming 3 blacks", low=_D(0), high=_BIG, aliases=("лх.3",)),
-    Setting("points.best_move_2", _K.DECIMAL, "best move naming 2 blacks", low=_D(0), high=_BIG, aliases=("лх.2",)),
-    Setting("points.best_move_1", _K.DECIMAL, "best move naming 1 black", default=_D(0), low=_D(0), high=_BIG),
-    Setting("points.removal", _K.DECIMAL, "removal from the game (4 fouls, disqualification)", low=-_BIG, high=_D(0),
-            aliases=("удаление",)),
-    Setting("points.team_defeat", _K.DECIMAL, "removal with team defeat (ППК)", default=SameAs("points.removal"),
-            low=-_BIG, high=_D(0), aliases=("ппк",)),
-    Setting("points.auto_extra", _K.DECIMAL, "automatic extra points, every player and game unless taken away",
-            default=_D(0), low=_D(0), high=_BIG, aliases=("автобаллы",)),
+    Setting("points.best_move_3", Kind.DECIMAL, "best move naming 3 blacks", low=Decimal(0), high=_BIG,
+            aliases=("лх.3",)),
+    Setting("points.best_move_2", Kind.DECIMAL, "best move naming 2 blacks", low=Decimal(0), high=_BIG,
+            aliases=("лх.2",)),
+    Setting("points.best_move_1", Kind.DECIMAL, "best move naming 1 black", default=Decimal(0),
+            low=Decimal(0), high=_BIG),
+    Setting("points.removal", Kind.DECIMAL, "removal from the game (4 fouls, disqualification)",
+            low=-_BIG, high=Decimal(0), aliases=("удаление",)),
+    Setting("points.team_defeat", Kind.DECIMAL, "removal with team defeat (ППК)", default=SameAs("points.removal"),
+            low=-_BIG, high=Decimal(0), aliases=("ппк",)),
+    Setting("points.auto_extra", Kind.DECIMAL, "automatic extra points, every player and game unless taken away",
+            default=Decimal(0), low=Decimal(0), high=_BIG, aliases=("автобаллы",)),
     # -- Ci, first-night compensation
-    Setting("ci", _K.TABLE, "first-night compensation (Ci)", default=()),
-    Setting("ci.enabled", _K.BOOLEAN, "Ci is counted", default=False, aliases=("ci",)),
-    Setting("ci.coefficient", _K.DECIMAL, "k in Ci = clamp(k·B / round(k·N), 0, cap); above 0 when enabled",
-            default=_D("0.4"), low=_D(0), high=_D(1)),
-    Setting("ci.cap", _K.DECIMAL, "highest Ci of one game", default=_D("0.4"), low=_D(0), high=_D(1)),
-    Setting("ci.groups", _K.STAGE_GROUPS, "stages whose games are counted together; a stage in no group is its own",
+    Setting("ci", Kind.TABLE, "first-night compensation (Ci)", default=()),
+    Setting("ci.enabled", Kind.BOOLEAN, "Ci is counted", default=False, aliases=("ci",)),
+    Setting("ci.coefficient", Kind.DECIMAL, "k in Ci = clamp(k·B / round(k·N), 0, cap); above 0 when enabled",
+            default=Decimal("0.4"), low=Decimal(0), high=Decimal(1)),
+    Setting("ci.cap", Kind.DECIMAL, "highest Ci of one game", default=Decimal("0.4"), low=Decimal(0), high=Decimal(1)),
+    Setting("ci.groups", Kind.STAGE_GROUPS, "stages whose games are counted together; a stage in no group is its own",
             default=()),
-    Setting("ci.min_stage_games", _K.INTEGER, "games of stages with fewer games carry no Ci (still counted in B, N)",
+    Setting("ci.min_stage_games", Kind.INTEGER, "games of stages with fewer games carry no Ci (still counted in B, N)",
             default=4, low=0, high=40),
-    Setting("ci.apply_coefficient", _K.BOOLEAN, "Ci of a game is multiplied by the stage coefficient", default=True),
+    Setting("ci.apply_coefficient", Kind.BOOLEAN, "Ci of a game is multiplied by the stage coefficient", default=True),
     # -- stages, in playing order
-    Setting("stages", _K.TABLE_LIST, "the stages in playing order; at least one"),
-    Setting("stages[].key", _K.TEXT, "the stage's key, unique"),
-    Setting("stages[].name", _K.TABLE, "the stage's name, `{ ru = \"…\", en = \"…\" }`"),
-    Setting("stages[].name.ru", _K.TEXT, "Russian name", default=SameAs("stages[].key")),
-    Setting("stages[].name.en", _K.TEXT, "English name", default=SameAs("stages[].key")),
-    Setting("stages[].games", _K.INTEGER, "rounds (games per player)", low=1, high=40, aliases=("игр", "игры", "туров")),
-    Setting("stages[].players", _K.INTEGER, "players: 0 (everyone) in the first stage, then fewer, multiples of 10",
+    Setting("stages", Kind.TABLE_LIST, "the stages in playing order; at least one"),
+    Setting("stages[].key", Kind.TEXT, "the stage's key, unique"),
+    Setting("stages[].name", Kind.TABLE, "the stage's name, `{ ru = \"…\", en = \"…\" }`"),
+    Setting("stages[].name.ru", Kind.TEXT, "Russian name", default=SameAs("stages[].key")),
+    Setting("stages[].name.en", Kind.TEXT, "English name", default=SameAs("stages[].key")),
+    Setting("stages[].games", Kind.INTEGER, "rounds (games per player)", low=1, high=40,
+            aliases=("игр", "игры", "туров")),
+    Setting("stages[].players", Kind.INTEGER, "players: 0 (everyone) in the first stage, then fewer, multiples of 10",
             default=0, low=0, high=10000, aliases=("игроков",)),
-    Setting("stages[].coefficient", _K.DECIMAL, "multiplies the points of the stage's games", low=_D("0.01"),
+    Setting("stages[].coefficient", Kind.DECIMAL, "multiplies the points of the stage's games", low=Decimal("0.01"),
             high=_BIG, aliases=("коэффициент",)),
     # -- tournament penalties
-    Setting("penalties", _K.TABLE, "tournament penalties"),
-    Setting("penalties.missed_round", _K.DECIMAL, "a round missed", low=-_BIG, high=_D(0), aliases=("пропуск",)),
-    Setting("penalties.excused_rounds", _K.INTEGER, "rounds a player may miss without penalty", low=0, high=40,
+    Setting("penalties", Kind.TABLE, "tournament penalties"),
+    Setting("penalties.missed_round", Kind.DECIMAL, "a round missed", low=-_BIG, high=Decimal(0), aliases=("пропуск",)),
+    Setting("penalties.excused_rounds", Kind.INTEGER, "rounds a player may miss without penalty", low=0, high=40,
             aliases=("пропуск.без.штрафа",)),
-    Setting("penalties.late_stages", _K.TEXT_LIST, "stage keys in which lateness is penalised", default=()),
-    Setting("penalties.late", _K.TABLE_LIST, "lateness tiers, each first = previous last + 1", default=()),
-    Setting("penalties.late[].first", _K.INTEGER, "minutes late, from (inclusive)", low=0, high=10000),
-    Setting("penalties.late[].last", _K.INTEGER, "minutes late, to (inclusive); none: no upper bound", default=None,
+    Setting("penalties.late_stages", Kind.TEXT_LIST, "stage keys in which lateness is penalised", default=()),
+    Setting("penalties.late", Kind.TABLE_LIST, "lateness tiers, each first = previous last + 1", default=()),
+    Setting("penalties.late[].first", Kind.INTEGER, "minutes late, from (inclusive)", low=0, high=10000),
+    Setting("penalties.late[].last", Kind.INTEGER, "minutes late, to (inclusive); none: no upper bound", default=None,
             low=0, high=10000),
-    Setting("penalties.late[].points", _K.DECIMAL, "penalty of the tier", low=-_BIG, high=_D(0)),
+    Setting("penalties.late[].points", Kind.DECIMAL, "penalty of the tier", low=-_BIG, high=Decimal(0)),
     # -- awards and ranking
-    Setting("awards", _K.TABLE, "who may receive awards"),
-    Setting("awards.max_missed_rounds", _K.INTEGER, "more missed rounds than this: no awards", low=0, high=100),
-    Setting("awards.disqualified_eligible", _K.BOOLEAN, "a disqualified player may receive awards", default=False),
-    Setting("ranking", _K.TABLE, "ranking"),
-    Setting("ranking.tiebreaks", _K.TEXT_LIST, "metric keys breaking equal totals, in order, each once", default=(),
+    Setting("awards", Kind.TABLE, "who may receive awards"),
+    Setting("awards.max_missed_rounds", Kind.INTEGER, "more missed rounds than this: no awards", low=0, high=100),
+    Setting("awards.disqualified_eligible", Kind.BOOLEAN, "a disqualified player may receive awards", default=False),
+    Setting("ranking", Kind.TABLE, "ranking"),
+    Setting("ranking.tiebreaks", Kind.TEXT_LIST, "metric keys breaking equal totals, in order, each once", default=(),
             choices=Choices("tiebreak", tuple(METRICS)), aliases=("тайбрейки",)),
-    Setting("ranking.finalists_first", _K.BOOLEAN, "the overall table lists the last stage's players first",
+    Setting("ranking.finalists_first", Kind.BOOLEAN, "the overall table lists the last stage's players first",
             default=True),
-    Setting("publish", _K.TABLE, "public outputs", default=()),
-    Setting("publish.hidden_final", _K.BOOLEAN, "the final stays out of public outputs until released",
+    Setting("publish", Kind.TABLE, "public outputs", default=()),
+    Setting("publish.hidden_final", Kind.BOOLEAN, "the final stays out of public outputs until released",
             default=False, aliases=("скрытый.финал",)),
     # -- nominations
-    Setting("nominations", _K.TABLE_LIST, "role nominations", default=()),
-    Setting("nominations[].key", _K.TEXT, "the nomination's key, unique"),
-    Setting("nominations[].role", _K.TEXT, "role of the games counted; none: any role (MVP)", default=None,
+    Setting("nominations", Kind.TABLE_LIST, "role nominations", default=()),
+    Setting("nominations[].key", Kind.TEXT, "the nomination's key, unique"),
+    Setting("nominations[].role", Kind.TEXT, "role of the games counted; none: any role (MVP)", default=None,
             choices=Choices("role", _ROLES, listed=False)),
-    Setting("nominations[].min_games", _K.INTEGER, "games in that role needed to take part", default=1, low=0,
+    Setting("nominations[].min_games", Kind.INTEGER, "games in that role needed to take part", default=1, low=0,
             high=100),
-    Setting("nominations[].formula", _K.TEXT_LIST, "components summed over those games",
+    Setting("nominations[].formula", Kind.TEXT_LIST, "components summed over those games",
             default=("extra", "best_move", "penalties"), choices=Choices("component", _NOMINATION_FORMULA)),
-    Setting("nominations[].name", _K.TABLE, "the nomination's name, `{ ru = \"…\", en = \"…\" }`", default=()),
-    Setting("nominations[].name.ru", _K.TEXT, "Russian name", default=""),
-    Setting("nominations[].name.en", _K.TEXT, "English name", default=""),
+    Setting("nominations[].name", Kind.TABLE, "the nomination's name, `{ ru = \"…\", en = \"…\" }`", default=()),
+    Setting("nominations[].name.ru", Kind.TEXT, "Russian name", default=""),
+    Setting("nominations[].name.en", Kind.TEXT, "English name", default=""),
 )
 
 _BY_PATH = {s.path: s for s in SETTINGS}
