@@ -2,7 +2,10 @@
 
 A preset is a TOML file in ``config/`` (read by the edges, parsed with
 ``parse_float=Decimal``) turned into a frozen :class:`Preset` by :meth:`Preset.from_dict`.
-Loading collects every problem of the file at once and names the file and key
+What each key may hold (kind, range, default, Tournament-tab spellings) is declared once in
+:mod:`scoring.preset_settings`; this module reads values through that declaration, walks
+the structured parts (stages, lateness tiers, Ci groups, nominations) and checks what
+spans fields.  Loading collects every problem of the file at once and names the file and key
 (``gmo-2016.toml: points.extra_max: must be ≥ points.extra_min``).  The Tournament tab
 may override single values; :func:`apply_overrides` edits the raw dict before the strict
 load, so an override is checked exactly like a value of the file.
