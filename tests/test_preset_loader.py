@@ -5,8 +5,9 @@ from decimal import Decimal as D
 
 import pytest
 
-from scoring.preset import Preset, PresetError, apply_overrides
-from sheets_sync.presets import known_presets, load_preset
+from scoring.preset import Preset, PresetError, apply_overrides, normalise_override_key
+from scoring.preset_settings import OVERRIDE_ALIASES, OVERRIDE_PATHS, SETTINGS, with_settings_table
+from sheets_sync.presets import SETTINGS_DOC, known_presets, load_preset
 from tests.helpers import preset_dict
 
 GMO = preset_dict("gmo-2016")
@@ -98,3 +99,29 @@ def test_every_shipped_preset_loads():
     for name in known_presets():
         preset, _ = load_preset(name)
         assert preset.id == name
+
+
+@pytest.mark.parametrize("typed,path", [
+    ("победа", "points.win"), ("доп.мин", "points.extra_min"), ("доп.макс", "points.extra_max"),
+    ("доп.шаг", "points.extra_step"), ("лх.3", "points.best_move_3"), ("лх.2", "points.best_move_2"),
+    ("удаление", "points.removal"), ("ППК", "points.team_defeat"), ("автобаллы", "points.auto_extra"),
+    ("пропуск", "penalties.missed_round"), ("Пропуск . без . штрафа", "penalties.excused_rounds"),
+    ("скрытый.финал", "publish.hidden_final"), ("Ci", "ci.enabled"), ("тайбрейки", "ranking.tiebreaks"),
+    ("отбор.игр", "stages.qualifying.games"), ("полуфинал.игры", "stages.semifinal.games"),
+    ("финал.туров", "stages.final.games"), ("полуфинал.игроков", "stages.semifinal.players"),
+    ("финал.коэффициент", "stages.final.coefficient"), ("final.players", "stages.final.players"),
+    ("ci.cap", "ci.cap"), ("stages.my_stage.games", "stages.my_stage.games"),
+])
+def test_tournament_tab_spellings(typed, path):
+    assert normalise_override_key(typed) == path
+
+
+def test_every_alias_is_normalised_and_names_one_setting():
+    aliases = [a for s in SETTINGS if s.path in OVERRIDE_PATHS for a in s.aliases]
+    assert len(aliases) == len(OVERRIDE_ALIASES)
+    assert all(a == "".join(a.split()).lower().replace("ё", "е") for s in SETTINGS for a in s.aliases)
+
+
+def test_docs_hold_the_generated_settings_table():
+    text = SETTINGS_DOC.read_text(encoding="utf-8")
+    assert text == with_settings_table(text), "docs/presets.md is stale: run python -m sheets_sync.presets"
