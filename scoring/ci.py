@@ -17,7 +17,7 @@ Decisions (documented in docs/presets.md):
 * ``round(k·N) = 0`` (N = 1 with k = 0.4) is read as 1: Ci = min(cap, k·B).  Early in a
   tournament the value then shrinks as N grows, like every other Ci value.
 * Ci is exact: a :class:`fractions.Fraction` (0.4·1/3 = 2/15).  Sums are taken exactly and
-  quantised once, half up to :data:`CI_QUANTUM`, only for display; ranking compares the
+  quantised once, half up to :data:`scoring.numbers.CI_QUANTUM`, only for display; ranking compares the
   exact totals, so equal exact values always compare equal.
 * B and N include every counted game of the group (also games of a stage that earns no
   Ci because it is shorter than ``ci.min_stage_games``); they are counted up to a horizon
@@ -28,7 +28,6 @@ Decisions (documented in docs/presets.md):
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
@@ -36,19 +35,11 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring.model import Team
+from scoring.numbers import quantize, round_half_up
 from scoring.points import GameLine
 from scoring.preset import CiRule, Preset
 
-__all__ = ["CI_QUANTUM", "round_half_up", "ci_value", "quantize", "CiAccount", "accounts", "with_ci", "earns_ci"]
-
-CI_QUANTUM = Decimal("0.001")
-
-
-def round_half_up(x: Fraction | Decimal | int) -> int:
-    """Ordinary rounding: halves go away from zero (2.5 → 3, 2.4 → 2, −2.5 → −3)."""
-    q = Fraction(x)
-    n = math.floor(abs(q) + Fraction(1, 2))
-    return n if q >= 0 else -n
+__all__ = ["ci_value", "CiAccount", "accounts", "with_ci", "earns_ci"]
 
 
 def denominator(n: int, coefficient: Decimal | Fraction) -> int:
@@ -64,16 +55,6 @@ def ci_value(b: int, n: int, *, coefficient: Decimal | Fraction = Decimal("0.4")
     k = Fraction(coefficient)
     value = k * b / denominator(n, k)
     return min(max(value, Fraction(0)), Fraction(cap))
-
-
-def quantize(value: Fraction | Decimal, quantum: Decimal = CI_QUANTUM) -> Decimal:
-    """An exact value rounded half up to ``quantum`` (for display only)."""
-    q = Fraction(quantum)
-    steps = round_half_up(Fraction(value) / q)
-    if not steps:
-        return Decimal(0)
-    shown = (Decimal(steps) * quantum).normalize()
-    return shown.quantize(Decimal(1)) if shown == shown.to_integral_value() else shown
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -21,6 +21,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from scoring.numbers import quantize
 from scoring.preset import NominationRule
 
 __all__ = ["NominationEntry", "Nomination", "nominate", "nominations", "score_line", "DEFAULT_NAMES"]
@@ -45,8 +46,6 @@ class NominationEntry:
     @property
     def shown(self) -> Decimal:
         """The score rounded half up to 0.001 for display (exact when it is a short decimal)."""
-        from scoring.ci import quantize
-
         return quantize(self.score)
 
 

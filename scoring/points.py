@@ -18,6 +18,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring.model import Protocol, Removal, Role, SeatRecord, Team
+from scoring.numbers import quantize
 from scoring.preset import Preset
 
 __all__ = ["ITEMS", "GameLine", "score_protocol", "blacks_named"]
@@ -67,8 +68,6 @@ class GameLine:
         base = self.raw * self.coefficient
         if not self.ci:
             return base
-        from scoring.ci import quantize
-
         return base + quantize(self.ci_points)
 
     def breakdown(self) -> dict[str, Decimal]:
@@ -81,8 +80,6 @@ class GameLine:
         if key == "ci":
             if not self.ci:
                 return ZERO
-            from scoring.ci import quantize
-
             return quantize(self.ci_points)
         return self.items.get(key, ZERO) * self.coefficient
 

@@ -26,6 +26,7 @@ from fractions import Fraction
 from scoring import ci as ci_mod
 from scoring.metrics import METRICS
 from scoring.model import PenaltyEntry, PenaltyReason, PlayerStatus, Protocol, Role, Tournament
+from scoring.numbers import quantize
 from scoring.points import GameLine, score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
@@ -227,9 +228,9 @@ def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty
     pen = sum((p.points for p in penalties), ZERO)
     decimal_total = sum(stage_points.values(), ZERO) + pen
     ci_exact = sum(stage_ci.values(), Fraction(0))
-    ci_shown = ci_mod.quantize(ci_exact) if ci_exact else ZERO
+    ci_shown = quantize(ci_exact) if ci_exact else ZERO
     for k, v in stage_ci.items():
-        stage_points[k] += ci_mod.quantize(v)
+        stage_points[k] += quantize(v)
     missed = sum(1 for p in penalties if p.reason is PenaltyReason.MISSED_ROUND)
     eligible = missed <= preset.max_missed_rounds
     if player.status is PlayerStatus.DISQUALIFIED and not preset.disqualified_eligible:

@@ -6,7 +6,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from scoring.ci import ci_value, quantize, round_half_up
+from scoring.ci import ci_value
+from scoring.numbers import quantize, round_half_up
 from scoring.standings import PlayerStats, compute, rank
 from tests.helpers import preset, protocol, tournament
 

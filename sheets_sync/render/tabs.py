@@ -13,8 +13,8 @@ from fractions import Fraction
 
 from scoring import labels as L
 from scoring.metrics import METRICS
+from scoring.numbers import quantize
 from scoring.problems import Problem, Severity
-from scoring.ci import quantize
 from scoring.standings import PlayerStats, Results, Standing
 from sheets_sync.backends.base import Link, TabWrite
 
