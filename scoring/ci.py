@@ -34,9 +34,9 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.items import GameLine
 from scoring.model import Team
 from scoring.numbers import quantize, round_half_up
-from scoring.points import GameLine
 from scoring.preset import CiRule, Preset
 
 __all__ = ["ci_value", "CiAccount", "accounts", "with_ci", "earns_ci"]

@@ -24,10 +24,11 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import ci as ci_mod
+from scoring.items import GameLine
 from scoring.metrics import METRICS
 from scoring.model import PenaltyEntry, PenaltyReason, PlayerStatus, Protocol, Role, Tournament
 from scoring.numbers import quantize
-from scoring.points import GameLine, score_protocol
+from scoring.points import score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
 
