@@ -24,22 +24,26 @@ Decisions (documented in docs/presets.md):
   of stages, so that a stage table (and the cut below it) does not move when later stages
   are played.
 * Ci is retroactive: every game carries the value of the current B and N.
+
+B, N and the value of each player's stage group are kept as a
+:class:`scoring.stats.CiAccount`: what the Standings tab and standings.json explain Ci with.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
 from scoring.items import GameLine
 from scoring.model import Team
-from scoring.numbers import quantize, round_half_up
+from scoring.numbers import round_half_up
 from scoring.preset import CiRule, Preset
+from scoring.stats import CiAccount
 
-__all__ = ["ci_value", "CiAccount", "accounts", "with_ci", "earns_ci"]
+__all__ = ["ci_value", "accounts", "with_ci", "earns_ci"]
 
 
 def denominator(n: int, coefficient: Decimal | Fraction) -> int:
@@ -55,24 +59,6 @@ def ci_value(b: int, n: int, *, coefficient: Decimal | Fraction = Decimal("0.4")
     k = Fraction(coefficient)
     value = k * b / denominator(n, k)
     return min(max(value, Fraction(0)), Fraction(cap))
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CiAccount:
-    """One player's Ci in one stage group: the numbers that explain it."""
-
-    player: str
-    group: tuple[str, ...]  # stage keys
-    shot_first_red: int  # B
-    games: int  # N
-    denominator: int  # round(k·N), at least 1
-    value: Fraction  # Ci of one compensated game (before any stage coefficient)
-    compensated: int = 0  # games of the group that carry Ci (shot first as red, team lost, stage long enough)
-
-    def formula(self, coefficient: Decimal) -> str:
-        """"0.4·1/3 = 0.133" — the exact formula with the value rounded for display."""
-        k = format(coefficient.normalize(), "f")
-        return f"{k}·{self.shot_first_red}/{self.denominator} = {quantize(self.value)}"
 
 
 def earns_ci(line: GameLine, rule: CiRule, stage_games: int) -> bool:

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.stats import PlayerStats
+
 __all__ = ["Metric", "METRICS"]
 
 
@@ -21,18 +23,17 @@ class Metric:
     name_ru: str
     name_en: str
     # value(stats) -> comparable; higher is better
-    value: Callable[[Any], Any]
+    value: Callable[[PlayerStats], Any]
     final_only: bool = False  # regulation: "in the final only"
 
     def name(self, language: str) -> str:
         return self.name_en if language == "en" else self.name_ru
 
 
-def _m(key: str, ru: str, en: str, value: Callable[[Any], Any], final_only: bool = False) -> Metric:
+def _m(key: str, ru: str, en: str, value: Callable[[PlayerStats], Any], final_only: bool = False) -> Metric:
     return Metric(key=key, name_ru=ru, name_en=en, value=value, final_only=final_only)
 
 
-# `stats` is scoring.standings.PlayerStats; attributes are read lazily to avoid an import cycle.
 METRICS: dict[str, Metric] = {
     m.key: m
     for m in (

@@ -21,8 +21,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from scoring.items import GameLine
 from scoring.numbers import quantize
 from scoring.preset import NominationRule
+from scoring.stats import PlayerStats
 
 __all__ = ["NominationEntry", "Nomination", "nominate", "nominations", "score_line", "DEFAULT_NAMES"]
 
@@ -73,7 +75,7 @@ class Nomination:
         return self.ranking[0].shown if self.winners else None
 
 
-def score_line(line: Any, formula: Sequence[str]) -> Fraction:
+def score_line(line: GameLine, formula: Sequence[str]) -> Fraction:
     """The formula's components of one game, before the stage coefficient, exact."""
     total = Fraction(0)
     for part in formula:
@@ -92,8 +94,8 @@ def _format_places(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}–{last}"
 
 
-def nominate(rules: Iterable[NominationRule], stats: Iterable[Any]) -> tuple[Nomination, ...]:
-    """Every nomination of ``rules`` over the players' ``stats`` (scoring.standings.PlayerStats)."""
+def nominate(rules: Iterable[NominationRule], stats: Iterable[PlayerStats]) -> tuple[Nomination, ...]:
+    """Every nomination of ``rules`` over the players' ``stats``."""
     stats = list(stats)
     out = []
     for rule in rules:

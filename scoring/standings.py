@@ -19,70 +19,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 
 from scoring import ci as ci_mod
 from scoring.items import GameLine
 from scoring.metrics import METRICS
-from scoring.model import PenaltyEntry, PenaltyReason, PlayerStatus, Protocol, Role, Tournament
-from scoring.numbers import quantize
+from scoring.model import PenaltyReason, Player, PlayerStatus, Protocol, Tournament
 from scoring.points import score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
+from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 
-__all__ = ["AppliedPenalty", "PlayerStats", "Standing", "Cut", "Results", "compute", "rank", "format_places",
+__all__ = ["Standing", "Cut", "Results", "compute", "rank", "format_places",
            "published", "hidden_stages", "hidden_sheets", "RELEASE_WORDS"]
 
 ZERO = Decimal(0)
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AppliedPenalty:
-    player: str
-    stage: str
-    round: int | None
-    reason: PenaltyReason
-    points: Decimal  # ≤ 0, never multiplied by a coefficient
-    excused: bool = False  # an announced skip: no points, still a missed round
-    derived: bool = False  # found by the sync (seated but absent), not typed on the Penalties tab
-    entry: PenaltyEntry | None = None
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class PlayerStats:
-    """Everything counted for one player up to a stage (or over the whole tournament)."""
-
-    player: str
-    club: str = ""
-    city: str = ""
-    status: PlayerStatus = PlayerStatus.PLAYING
-    total: Decimal = ZERO
-    stage_points: Mapping[str, Decimal] = field(default_factory=dict)  # game points × coefficient, per stage
-    games: int = 0
-    wins: int = 0
-    wins_as: Mapping[str, int] = field(default_factory=dict)
-    games_as: Mapping[str, int] = field(default_factory=dict)
-    extra_points: Decimal = ZERO  # × coefficient
-    recognised_best: int = 0
-    best_move_points: Decimal = ZERO  # × coefficient
-    penalties: Decimal = ZERO  # tournament penalties + removals (≤ 0)
-    tournament_penalties: Decimal = ZERO
-    shot_first: int = 0
-    missed_rounds: int = 0
-    eligible: bool = True
-    qualifying_place: int | None = None
-    lines: tuple[GameLine, ...] = ()
-    applied_penalties: tuple[AppliedPenalty, ...] = ()
-    ci: Decimal = ZERO  # the player's Ci sum (× coefficients as the preset says), rounded once for display
-    ci_exact: Fraction = Fraction(0)
-    ci_accounts: tuple["ci_mod.CiAccount", ...] = ()  # B, N, value per stage group: what explains ci
-    exact: Fraction | None = None  # exact total (None: total is exact)
-
-    @property
-    def exact_total(self) -> Fraction:
-        return self.exact if self.exact is not None else Fraction(self.total)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -204,66 +156,10 @@ def tournament_penalties(t: Tournament, preset: Preset, counted: Sequence[Protoc
     return applied, problems
 
 
-def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty], preset: Preset, stage_keys: Sequence[str],
-           ci_accounts: Sequence["ci_mod.CiAccount"] = ()) -> PlayerStats:
-    stage_points: dict[str, Decimal] = {k: ZERO for k in stage_keys}
-    stage_ci: dict[str, Fraction] = {}
-    wins_as = {r.value: 0 for r in Role}
-    games_as = {r.value: 0 for r in Role}
-    wins = extra_games = shot_first = 0
-    extra = best_move = removal = ZERO
-    own = [ln for ln in lines if not ln.substitute]
-    for ln in own:
-        stage_points[ln.stage] = stage_points.get(ln.stage, ZERO) + ln.raw * ln.coefficient
-        if ln.ci:
-            stage_ci[ln.stage] = stage_ci.get(ln.stage, Fraction(0)) + ln.ci_points
-        games_as[ln.role.value] += 1
-        if ln.won:
-            wins += 1
-            wins_as[ln.role.value] += 1
-        extra += ln.item("extra")
-        extra_games += ln.recognised_best
-        best_move += ln.item("best_move")
-        removal += ln.item("removal")
-        shot_first += ln.shot_first
-    pen = sum((p.points for p in penalties), ZERO)
-    decimal_total = sum(stage_points.values(), ZERO) + pen
-    ci_exact = sum(stage_ci.values(), Fraction(0))
-    ci_shown = quantize(ci_exact) if ci_exact else ZERO
-    for k, v in stage_ci.items():
-        stage_points[k] += quantize(v)
-    missed = sum(1 for p in penalties if p.reason is PenaltyReason.MISSED_ROUND)
-    eligible = missed <= preset.max_missed_rounds
-    if player.status is PlayerStatus.DISQUALIFIED and not preset.disqualified_eligible:
-        eligible = False
-    if player.status is PlayerStatus.WITHDRAWN:
-        eligible = False
-    return PlayerStats(
-        player=player.nickname,
-        club=player.club,
-        city=player.city,
-        status=player.status,
-        total=decimal_total + ci_shown,
-        stage_points=stage_points,
-        games=len(own),
-        wins=wins,
-        wins_as=wins_as,
-        games_as=games_as,
-        extra_points=extra,
-        recognised_best=extra_games,
-        best_move_points=best_move,
-        penalties=pen + removal,
-        tournament_penalties=pen,
-        shot_first=shot_first,
-        missed_rounds=missed,
-        eligible=eligible,
-        lines=tuple(own),
-        applied_penalties=tuple(penalties),
-        ci=ci_shown,
-        ci_exact=ci_exact,
-        ci_accounts=tuple(ci_accounts),
-        exact=Fraction(decimal_total) + ci_exact if ci_exact else None,
-    )
+def _stats(player: Player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty], preset: Preset,
+           stage_keys: Sequence[str], ci_accounts: Sequence[CiAccount] = ()) -> PlayerStats:
+    return player_stats(player, lines, penalties, stage_keys, ci_accounts, max_missed_rounds=preset.max_missed_rounds,
+                        disqualified_eligible=preset.disqualified_eligible)
 
 
 # -- ranking ------------------------------------------------------------------------------------------
@@ -403,7 +299,7 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     )
 
 
-def _accounts_of(table: Mapping[tuple[str, tuple[str, ...]], "ci_mod.CiAccount"], player: str) -> tuple["ci_mod.CiAccount", ...]:
+def _accounts_of(table: Mapping[tuple[str, tuple[str, ...]], CiAccount], player: str) -> tuple[CiAccount, ...]:
     return tuple(a for (p, _), a in table.items() if p == player)
 
 

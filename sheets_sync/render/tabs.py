@@ -15,7 +15,8 @@ from scoring import labels as L
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity
-from scoring.standings import PlayerStats, Results, Standing
+from scoring.standings import Results, Standing
+from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, TabWrite
 
 __all__ = ["owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
