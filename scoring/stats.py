@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from scoring.items import GameLine
+from scoring.items import CI, GameLine
 from scoring.model import PenaltyEntry, PenaltyReason, Player, PlayerStatus, Role
 from scoring.numbers import quantize
 
@@ -89,6 +89,12 @@ class PlayerStats:
     @property
     def exact_total(self) -> Fraction:
         return self.exact if self.exact is not None else Fraction(self.total)
+
+    def item_total(self, key: str) -> Decimal:
+        """One point item summed over the player's games × coefficient (Ci: rounded once)."""
+        if key == CI:
+            return self.ci
+        return sum((ln.item(key) for ln in self.lines), ZERO)
 
 
 def player_stats(player: Player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty],
