@@ -2,7 +2,8 @@
 
 Each ``[[nominations]]`` entry of a preset names a role (none for MVP), the minimum
 number of games in that role, and a formula: the components summed over the player's
-games in that role.  Rules (documented in docs/presets.md):
+games in that role (the point items' words, :data:`scoring.items.NOMINATION_COMPONENTS`).
+Rules (documented in docs/presets.md):
 
 * components are taken **before** stage coefficients (a nomination rates play in the
   role, not the stage it was played in): ``win``, ``extra`` (judge's extra points),
@@ -21,7 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from scoring.items import GameLine
+from scoring.items import ITEM, ITEMS, TOTAL, GameLine
 from scoring.numbers import quantize
 from scoring.preset import NominationRule
 from scoring.stats import PlayerStats
@@ -35,6 +36,9 @@ DEFAULT_NAMES: dict[str, tuple[str, str]] = {
     "civilian": ("Лучший мирный", "Best civilian"),
     "mvp": ("Самый ценный игрок (MVP)", "Most valuable player (MVP)"),
 }
+# the item each formula word stands for ("total" stands for all of them)
+_ITEM_OF = {item.nomination: item for item in ITEMS if item.nomination}
+PENALTIES = ITEM["removal"].nomination  # for MVP the word takes the tournament penalties too
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -79,14 +83,10 @@ def score_line(line: GameLine, formula: Sequence[str]) -> Fraction:
     """The formula's components of one game, before the stage coefficient, exact."""
     total = Fraction(0)
     for part in formula:
-        if part == "total":
-            total += Fraction(line.raw) + line.ci
-        elif part == "ci":
-            total += line.ci
-        elif part == "penalties":
-            total += Fraction(line.items.get("removal", Decimal(0)))
+        if part == TOTAL:
+            total += sum((line.before_coefficient(i.key) for i in ITEMS), Fraction(0))
         else:
-            total += Fraction(line.items.get(part, Decimal(0)))
+            total += line.before_coefficient(_ITEM_OF[part].key)
     return total
 
 
@@ -107,7 +107,7 @@ def nominate(rules: Iterable[NominationRule], stats: Iterable[PlayerStats]) -> t
             if len(lines) < rule.min_games or not lines:
                 continue
             score = sum((score_line(ln, rule.formula) for ln in lines), Fraction(0))
-            if rule.role is None and "penalties" in rule.formula:
+            if rule.role is None and PENALTIES in rule.formula:
                 score += Fraction(s.tournament_penalties)
             scored.append((score, s.player, len(lines)))
         scored.sort(key=lambda x: (-x[0], x[1]))  # the name only orders the listing of equal scores
