@@ -1,9 +1,10 @@
 """Standings: tournament penalties, per-player totals, ranking with the tiebreak chain, cuts.
 
-Ranking sorts by the tuple (total, metric values in the preset's order), higher first.
-Players whose tuples are equal share a place ("5–6"); for every pair of neighbours with
-equal totals the standings name the metric that separated them.  Overall, finalists are
-ranked first, then semifinalists, then everyone else (each group by its own totals).
+Ranking sorts by the tuple (total, metric keys in the preset's order), best first (each
+metric declares which direction is better, see :mod:`scoring.metrics`).  Players whose
+tuples are equal share a place ("5–6"); for every pair of neighbours with equal totals
+the standings name the metric that separated them.  Overall, finalists are ranked first,
+then semifinalists, then everyone else (each group by its own totals).
 
 Ci (:mod:`scoring.ci`) is exact (a Fraction): ranking compares ``PlayerStats.exact_total``;
 ``PlayerStats.total`` is the same value with the player's Ci sum rounded once for display.
@@ -164,7 +165,7 @@ def _stats(player: Player, lines: Sequence[GameLine], penalties: Sequence[Applie
 
 # -- ranking ------------------------------------------------------------------------------------------
 def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1) -> list[Standing]:
-    """Sort by (total, chain…) descending; equal tuples share a place; name the separating metric.
+    """Sort by (total, chain…) best first; equal tuples share a place; name the separating metric.
 
     Players with equal keys are listed in nickname order so that the output never depends
     on the order of the input.
@@ -172,7 +173,7 @@ def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = Fa
     metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
 
     def key(s: PlayerStats) -> tuple:
-        return (s.exact_total, *(m.value(s) for m in metrics))
+        return (s.exact_total, *(m.rank_key(s) for m in metrics))
 
     ordered = sorted(stats, key=lambda s: s.player)
     ordered.sort(key=key, reverse=True)
@@ -192,7 +193,7 @@ def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = Fa
                 if k < j:
                     tiebreak = "shared"
                 else:
-                    tiebreak = next((m.key for m in metrics if m.value(ordered[k]) != m.value(ordered[k + 1])), "shared")
+                    tiebreak = next((m.key for m in metrics if m.rank_key(ordered[k]) != m.rank_key(ordered[k + 1])), "shared")
             standings.append(Standing(place=start + i, places=places, stats=ordered[k], tiebreak=tiebreak, group=group))
         i = j + 1
     return standings
