@@ -25,6 +25,7 @@ from typing import Any
 from scoring.items import ITEM, ITEMS, TOTAL, GameLine
 from scoring.numbers import quantize
 from scoring.preset import NominationRule
+from scoring.ranking import place
 from scoring.stats import PlayerStats
 
 __all__ = ["NominationEntry", "Nomination", "nominate", "nominations", "score_line", "DEFAULT_NAMES"]
@@ -90,43 +91,42 @@ def score_line(line: GameLine, formula: Sequence[str]) -> Fraction:
     return total
 
 
-def _format_places(first: int, last: int) -> str:
-    return str(first) if first == last else f"{first}–{last}"
-
-
 def nominate(rules: Iterable[NominationRule], stats: Iterable[PlayerStats]) -> tuple[Nomination, ...]:
     """Every nomination of ``rules`` over the players' ``stats``."""
     stats = list(stats)
-    out = []
-    for rule in rules:
-        scored: list[tuple[Fraction, str, int]] = []
-        for s in stats:
-            if not s.eligible:
-                continue
-            lines = [ln for ln in s.lines if not ln.substitute and (rule.role is None or ln.role.value == rule.role)]
-            if len(lines) < rule.min_games or not lines:
-                continue
-            score = sum((score_line(ln, rule.formula) for ln in lines), Fraction(0))
-            if rule.role is None and PENALTIES in rule.formula:
-                score += Fraction(s.tournament_penalties)
-            scored.append((score, s.player, len(lines)))
-        scored.sort(key=lambda x: (-x[0], x[1]))  # the name only orders the listing of equal scores
-        entries: list[NominationEntry] = []
-        i = 0
-        while i < len(scored):
-            j = i
-            while j + 1 < len(scored) and scored[j + 1][0] == scored[i][0]:
-                j += 1
-            for k in range(i, j + 1):
-                entries.append(NominationEntry(player=scored[k][1], games=scored[k][2], score=scored[k][0],
-                                               place=i + 1, places=_format_places(i + 1, j + 1)))
-            i = j + 1
-        winners = tuple(e.player for e in entries if e.place == 1 and e.score > 0)
-        ru, en = DEFAULT_NAMES.get(rule.key, (rule.key, rule.key))
-        out.append(Nomination(key=rule.key, role=rule.role, min_games=rule.min_games, formula=rule.formula,
-                              name_ru=rule.name_ru or ru, name_en=rule.name_en or en, winners=winners,
-                              ranking=tuple(entries)))
-    return tuple(out)
+    return tuple(_nomination(rule, stats) for rule in rules)
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    player: str
+    games: int
+    score: Fraction
+
+
+def _nomination(rule: NominationRule, stats: Sequence[PlayerStats]) -> Nomination:
+    scored = [entry for s in stats if (entry := _scored(rule, s)) is not None]
+    # the name only orders the listing of equal scores
+    ranking = tuple(NominationEntry(player=p.entry.player, games=p.entry.games, score=p.entry.score, place=p.place,
+                                    places=p.places)
+                    for p in place(scored, key=lambda e: e.score, listing=lambda e: e.player))
+    winners = tuple(e.player for e in ranking if e.place == 1 and e.score > 0)
+    ru, en = DEFAULT_NAMES.get(rule.key, (rule.key, rule.key))
+    return Nomination(key=rule.key, role=rule.role, min_games=rule.min_games, formula=rule.formula,
+                      name_ru=rule.name_ru or ru, name_en=rule.name_en or en, winners=winners, ranking=ranking)
+
+
+def _scored(rule: NominationRule, s: PlayerStats) -> _Scored | None:
+    """The player's score in the nomination; None when he is not eligible or played too few games in the role."""
+    if not s.eligible:
+        return None
+    lines = [ln for ln in s.lines if not ln.substitute and (rule.role is None or ln.role.value == rule.role)]
+    if len(lines) < rule.min_games or not lines:
+        return None
+    score = sum((score_line(ln, rule.formula) for ln in lines), Fraction(0))
+    if rule.role is None and PENALTIES in rule.formula:
+        score += Fraction(s.tournament_penalties)  # MVP: the tournament penalties count too
+    return _Scored(s.player, len(lines), score)
 
 
 def nominations(results: Any) -> tuple[Nomination, ...]:

@@ -2,9 +2,10 @@
 
 Ranking sorts by the tuple (total, metric keys in the preset's order), best first (each
 metric declares which direction is better, see :mod:`scoring.metrics`).  Players whose
-tuples are equal share a place ("5–6"); for every pair of neighbours with equal totals
-the standings name the metric that separated them.  Overall, finalists are ranked first,
-then semifinalists, then everyone else (each group by its own totals).
+tuples are equal share a place ("5–6", :mod:`scoring.ranking`); for every pair of
+neighbours with equal totals the standings name the metric that separated them.  Overall,
+finalists are ranked first, then semifinalists, then everyone else (each group by its own
+totals).
 
 Ci (:mod:`scoring.ci`) is exact (a Fraction): ranking compares ``PlayerStats.exact_total``;
 ``PlayerStats.total`` is the same value with the player's Ci sum rounded once for display.
@@ -25,14 +26,15 @@ from decimal import Decimal
 
 from scoring import ci as ci_mod
 from scoring.items import GameLine
-from scoring.metrics import METRICS
+from scoring.metrics import METRICS, Metric
 from scoring.model import PenaltyReason, Player, PlayerStatus, Protocol, Tournament
 from scoring.points import score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
+from scoring.ranking import Placed, place
 from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 
-__all__ = ["Standing", "Cut", "Results", "compute", "rank", "format_places",
+__all__ = ["Standing", "Cut", "Results", "compute", "rank",
            "published", "hidden_stages", "hidden_sheets", "RELEASE_WORDS"]
 
 ZERO = Decimal(0)
@@ -75,10 +77,6 @@ class Results:
     nominations: tuple = ()  # scoring.nominations.Nomination, in the preset's order
     hidden: frozenset[str] = frozenset()  # stage keys left out (see published())
     input_problems: tuple[Problem, ...] = ()  # the problems compute() was given
-
-
-def format_places(first: int, last: int) -> str:
-    return str(first) if first == last else f"{first}–{last}"
 
 
 # -- counting ---------------------------------------------------------------------------------------
@@ -171,32 +169,25 @@ def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = Fa
     on the order of the input.
     """
     metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
+    placed = place(stats, key=lambda s: (s.exact_total, *(m.rank_key(s) for m in metrics)),
+                   listing=lambda s: s.player, start=start)
+    return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics), group=group)
+            for p, below in zip(placed, [*placed[1:], None])]
 
-    def key(s: PlayerStats) -> tuple:
-        return (s.exact_total, *(m.rank_key(s) for m in metrics))
 
-    ordered = sorted(stats, key=lambda s: s.player)
-    ordered.sort(key=key, reverse=True)
-    keys = [key(s) for s in ordered]
-    standings: list[Standing] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and keys[j + 1] == keys[i]:
-            j += 1
-        places = format_places(start + i, start + j)
-        for k in range(i, j + 1):
-            tiebreak = None
-            if k + 1 < len(ordered) and ordered[k + 1].total == ordered[k].total and keys[k + 1][0] != keys[k][0]:
-                tiebreak = "exact_total"  # equal when rounded for display, not exactly (Ci)
-            elif k + 1 < len(ordered) and ordered[k + 1].exact_total == ordered[k].exact_total:
-                if k < j:
-                    tiebreak = "shared"
-                else:
-                    tiebreak = next((m.key for m in metrics if m.rank_key(ordered[k]) != m.rank_key(ordered[k + 1])), "shared")
-            standings.append(Standing(place=start + i, places=places, stats=ordered[k], tiebreak=tiebreak, group=group))
-        i = j + 1
-    return standings
+def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, metrics: Sequence[Metric]) -> str | None:
+    """Why ``this`` is above the next player although their totals are equal: a metric key,
+    "exact_total" (equal only when rounded for display), "shared"; None when totals differ."""
+    if below is None:
+        return None
+    a, b = this.entry, below.entry
+    if b.total == a.total and b.exact_total != a.exact_total:
+        return "exact_total"  # equal when rounded for display, not exactly (Ci)
+    if b.exact_total != a.exact_total:
+        return None
+    if below.place == this.place:
+        return "shared"
+    return next((m.key for m in metrics if m.rank_key(a) != m.rank_key(b)), "shared")
 
 
 def _with_place(stats: PlayerStats, place: int | None) -> PlayerStats:
