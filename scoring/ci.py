@@ -17,38 +17,33 @@ Decisions (documented in docs/presets.md):
 * ``round(k·N) = 0`` (N = 1 with k = 0.4) is read as 1: Ci = min(cap, k·B).  Early in a
   tournament the value then shrinks as N grows, like every other Ci value.
 * Ci is exact: a :class:`fractions.Fraction` (0.4·1/3 = 2/15).  Sums are taken exactly and
-  quantised once, half up to :data:`CI_QUANTUM`, only for display; ranking compares the
+  quantised once, half up to :data:`scoring.numbers.CI_QUANTUM`, only for display; ranking compares the
   exact totals, so equal exact values always compare equal.
 * B and N include every counted game of the group (also games of a stage that earns no
   Ci because it is shorter than ``ci.min_stage_games``); they are counted up to a horizon
   of stages, so that a stage table (and the cut below it) does not move when later stages
   are played.
 * Ci is retroactive: every game carries the value of the current B and N.
+
+B, N and the value of each player's stage group are kept as a
+:class:`scoring.stats.CiAccount`: what the Standings tab and standings.json explain Ci with.
 """
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.items import GameLine
 from scoring.model import Team
-from scoring.points import GameLine
+from scoring.numbers import round_half_up
 from scoring.preset import CiRule, Preset
+from scoring.stats import CiAccount
 
-__all__ = ["CI_QUANTUM", "round_half_up", "ci_value", "quantize", "CiAccount", "accounts", "with_ci", "earns_ci"]
-
-CI_QUANTUM = Decimal("0.001")
-
-
-def round_half_up(x: Fraction | Decimal | int) -> int:
-    """Ordinary rounding: halves go away from zero (2.5 → 3, 2.4 → 2, −2.5 → −3)."""
-    q = Fraction(x)
-    n = math.floor(abs(q) + Fraction(1, 2))
-    return n if q >= 0 else -n
+__all__ = ["ci_value", "accounts", "with_ci", "earns_ci"]
 
 
 def denominator(n: int, coefficient: Decimal | Fraction) -> int:
@@ -64,34 +59,6 @@ def ci_value(b: int, n: int, *, coefficient: Decimal | Fraction = Decimal("0.4")
     k = Fraction(coefficient)
     value = k * b / denominator(n, k)
     return min(max(value, Fraction(0)), Fraction(cap))
-
-
-def quantize(value: Fraction | Decimal, quantum: Decimal = CI_QUANTUM) -> Decimal:
-    """An exact value rounded half up to ``quantum`` (for display only)."""
-    q = Fraction(quantum)
-    steps = round_half_up(Fraction(value) / q)
-    if not steps:
-        return Decimal(0)
-    shown = (Decimal(steps) * quantum).normalize()
-    return shown.quantize(Decimal(1)) if shown == shown.to_integral_value() else shown
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class CiAccount:
-    """One player's Ci in one stage group: the numbers that explain it."""
-
-    player: str
-    group: tuple[str, ...]  # stage keys
-    shot_first_red: int  # B
-    games: int  # N
-    denominator: int  # round(k·N), at least 1
-    value: Fraction  # Ci of one compensated game (before any stage coefficient)
-    compensated: int = 0  # games of the group that carry Ci (shot first as red, team lost, stage long enough)
-
-    def formula(self, coefficient: Decimal) -> str:
-        """"0.4·1/3 = 0.133" — the exact formula with the value rounded for display."""
-        k = format(coefficient.normalize(), "f")
-        return f"{k}·{self.shot_first_red}/{self.denominator} = {quantize(self.value)}"
 
 
 def earns_ci(line: GameLine, rule: CiRule, stage_games: int) -> bool:

@@ -1,18 +1,32 @@
-"""Tiebreak metrics: each one a key, a name in both languages and a value per player.
+"""Tiebreak metrics: each one a key, a name in both languages, a value per player and
+whether a higher or a lower value is better.
 
 A preset lists metric keys in order (its tiebreak chain); ranking sorts by the tuple
-(total, metric values…), higher first.  Keys are checked when the preset loads, so an
-unknown or duplicated key never reaches a ranking.  There is never a random tiebreak:
-when every metric is equal, the places are shared.
+(total, metric keys…), best first, where each metric's :meth:`Metric.rank_key` turns its
+value into "higher is better" by the declared direction, and a missing value (a player
+without a place after qualifying) ranks below every present one.  Keys are checked when
+the preset loads, so an unknown or duplicated key never reaches a ranking.  There is never
+a random tiebreak: when every metric is equal, the places are shared.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from decimal import Decimal
+from fractions import Fraction
 
-__all__ = ["Metric", "METRICS"]
+from scoring.stats import PlayerStats
+
+__all__ = ["Better", "Metric", "METRICS"]
+
+Value = int | Decimal | Fraction
+
+
+class Better(enum.Enum):
+    HIGHER = "higher"
+    LOWER = "lower"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -20,19 +34,26 @@ class Metric:
     key: str
     name_ru: str
     name_en: str
-    # value(stats) -> comparable; higher is better
-    value: Callable[[Any], Any]
+    value: Callable[[PlayerStats], Value | None]  # as people read it; None: the player has none
+    better: Better = Better.HIGHER
     final_only: bool = False  # regulation: "in the final only"
 
     def name(self, language: str) -> str:
         return self.name_en if language == "en" else self.name_ru
 
+    def rank_key(self, stats: PlayerStats) -> tuple[bool, Value]:
+        """A key where higher is better: (has a value, the value signed by the direction)."""
+        value = self.value(stats)
+        if value is None:
+            return (False, 0)
+        return (True, value if self.better is Better.HIGHER else -value)
 
-def _m(key: str, ru: str, en: str, value: Callable[[Any], Any], final_only: bool = False) -> Metric:
-    return Metric(key=key, name_ru=ru, name_en=en, value=value, final_only=final_only)
+
+def _m(key: str, ru: str, en: str, value: Callable[[PlayerStats], Value | None], *, better: Better = Better.HIGHER,
+       final_only: bool = False) -> Metric:
+    return Metric(key=key, name_ru=ru, name_en=en, value=value, better=better, final_only=final_only)
 
 
-# `stats` is scoring.standings.PlayerStats; attributes are read lazily to avoid an import cycle.
 METRICS: dict[str, Metric] = {
     m.key: m
     for m in (
@@ -45,17 +66,13 @@ METRICS: dict[str, Metric] = {
         _m("wins_civilian", "побед мирным", "wins as civilian", lambda s: s.wins_as["civilian"]),
         _m("shot_first", "убит в первую ночь", "times shot first", lambda s: s.shot_first),
         _m("best_move_points", "баллы за лучший ход", "best move points", lambda s: s.best_move_points),
-        _m("fewer_penalties", "меньше штрафов", "fewer penalties", lambda s: s.penalties),  # penalties are ≤ 0
+        # the points lost to penalties (≥ 0: penalties are stored as negative points)
+        _m("fewer_penalties", "меньше штрафов", "fewer penalties", lambda s: -s.penalties, better=Better.LOWER),
         _m("ci", "компенсация Ci", "Ci compensation", lambda s: s.ci_exact),
         # not a tiebreak: the reason shown when totals are equal only after rounding Ci for display
         _m("exact_total", "сумма с точным Ci (до округления)", "total with exact Ci (before rounding)",
            lambda s: s.exact_total),
-        _m(
-            "qualifying_place",
-            "место после отбора",
-            "place after qualifying",
-            lambda s: -s.qualifying_place if s.qualifying_place else -(10**9),
-            final_only=True,
-        ),
+        _m("qualifying_place", "место после отбора", "place after qualifying", lambda s: s.qualifying_place,
+           better=Better.LOWER, final_only=True),
     )
 }

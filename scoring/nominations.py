@@ -2,7 +2,8 @@
 
 Each ``[[nominations]]`` entry of a preset names a role (none for MVP), the minimum
 number of games in that role, and a formula: the components summed over the player's
-games in that role.  Rules (documented in docs/presets.md):
+games in that role (the point items' words, :data:`scoring.items.NOMINATION_COMPONENTS`).
+Rules (documented in docs/presets.md):
 
 * components are taken **before** stage coefficients (a nomination rates play in the
   role, not the stage it was played in): ``win``, ``extra`` (judge's extra points),
@@ -21,7 +22,11 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from scoring.items import ITEM, ITEMS, TOTAL, GameLine
+from scoring.numbers import quantize
 from scoring.preset import NominationRule
+from scoring.ranking import place
+from scoring.stats import PlayerStats
 
 __all__ = ["NominationEntry", "Nomination", "nominate", "nominations", "score_line", "DEFAULT_NAMES"]
 
@@ -32,6 +37,9 @@ DEFAULT_NAMES: dict[str, tuple[str, str]] = {
     "civilian": ("Лучший мирный", "Best civilian"),
     "mvp": ("Самый ценный игрок (MVP)", "Most valuable player (MVP)"),
 }
+# the item each formula word stands for ("total" stands for all of them)
+_ITEM_OF = {item.nomination: item for item in ITEMS if item.nomination}
+PENALTIES = ITEM["removal"].nomination  # for MVP the word takes the tournament penalties too
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -45,8 +53,6 @@ class NominationEntry:
     @property
     def shown(self) -> Decimal:
         """The score rounded half up to 0.001 for display (exact when it is a short decimal)."""
-        from scoring.ci import quantize
-
         return quantize(self.score)
 
 
@@ -74,58 +80,53 @@ class Nomination:
         return self.ranking[0].shown if self.winners else None
 
 
-def score_line(line: Any, formula: Sequence[str]) -> Fraction:
+def score_line(line: GameLine, formula: Sequence[str]) -> Fraction:
     """The formula's components of one game, before the stage coefficient, exact."""
     total = Fraction(0)
     for part in formula:
-        if part == "total":
-            total += Fraction(line.raw) + line.ci
-        elif part == "ci":
-            total += line.ci
-        elif part == "penalties":
-            total += Fraction(line.items.get("removal", Decimal(0)))
+        if part == TOTAL:
+            total += sum((line.before_coefficient(i.key) for i in ITEMS), Fraction(0))
         else:
-            total += Fraction(line.items.get(part, Decimal(0)))
+            total += line.before_coefficient(_ITEM_OF[part].key)
     return total
 
 
-def _format_places(first: int, last: int) -> str:
-    return str(first) if first == last else f"{first}–{last}"
-
-
-def nominate(rules: Iterable[NominationRule], stats: Iterable[Any]) -> tuple[Nomination, ...]:
-    """Every nomination of ``rules`` over the players' ``stats`` (scoring.standings.PlayerStats)."""
+def nominate(rules: Iterable[NominationRule], stats: Iterable[PlayerStats]) -> tuple[Nomination, ...]:
+    """Every nomination of ``rules`` over the players' ``stats``."""
     stats = list(stats)
-    out = []
-    for rule in rules:
-        scored: list[tuple[Fraction, str, int]] = []
-        for s in stats:
-            if not s.eligible:
-                continue
-            lines = [ln for ln in s.lines if not ln.substitute and (rule.role is None or ln.role.value == rule.role)]
-            if len(lines) < rule.min_games or not lines:
-                continue
-            score = sum((score_line(ln, rule.formula) for ln in lines), Fraction(0))
-            if rule.role is None and "penalties" in rule.formula:
-                score += Fraction(s.tournament_penalties)
-            scored.append((score, s.player, len(lines)))
-        scored.sort(key=lambda x: (-x[0], x[1]))  # the name only orders the listing of equal scores
-        entries: list[NominationEntry] = []
-        i = 0
-        while i < len(scored):
-            j = i
-            while j + 1 < len(scored) and scored[j + 1][0] == scored[i][0]:
-                j += 1
-            for k in range(i, j + 1):
-                entries.append(NominationEntry(player=scored[k][1], games=scored[k][2], score=scored[k][0],
-                                               place=i + 1, places=_format_places(i + 1, j + 1)))
-            i = j + 1
-        winners = tuple(e.player for e in entries if e.place == 1 and e.score > 0)
-        ru, en = DEFAULT_NAMES.get(rule.key, (rule.key, rule.key))
-        out.append(Nomination(key=rule.key, role=rule.role, min_games=rule.min_games, formula=rule.formula,
-                              name_ru=rule.name_ru or ru, name_en=rule.name_en or en, winners=winners,
-                              ranking=tuple(entries)))
-    return tuple(out)
+    return tuple(_nomination(rule, stats) for rule in rules)
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    player: str
+    games: int
+    score: Fraction
+
+
+def _nomination(rule: NominationRule, stats: Sequence[PlayerStats]) -> Nomination:
+    scored = [entry for s in stats if (entry := _scored(rule, s)) is not None]
+    # the name only orders the listing of equal scores
+    ranking = tuple(NominationEntry(player=p.entry.player, games=p.entry.games, score=p.entry.score, place=p.place,
+                                    places=p.places)
+                    for p in place(scored, key=lambda e: e.score, listing=lambda e: e.player))
+    winners = tuple(e.player for e in ranking if e.place == 1 and e.score > 0)
+    ru, en = DEFAULT_NAMES.get(rule.key, (rule.key, rule.key))
+    return Nomination(key=rule.key, role=rule.role, min_games=rule.min_games, formula=rule.formula,
+                      name_ru=rule.name_ru or ru, name_en=rule.name_en or en, winners=winners, ranking=ranking)
+
+
+def _scored(rule: NominationRule, s: PlayerStats) -> _Scored | None:
+    """The player's score in the nomination; None when he is not eligible or played too few games in the role."""
+    if not s.eligible:
+        return None
+    lines = [ln for ln in s.lines if not ln.substitute and (rule.role is None or ln.role.value == rule.role)]
+    if len(lines) < rule.min_games or not lines:
+        return None
+    score = sum((score_line(ln, rule.formula) for ln in lines), Fraction(0))
+    if rule.role is None and PENALTIES in rule.formula:
+        score += Fraction(s.tournament_penalties)  # MVP: the tournament penalties count too
+    return _Scored(s.player, len(lines), score)
 
 
 def nominations(results: Any) -> tuple[Nomination, ...]:

@@ -1,9 +1,11 @@
 """Standings: tournament penalties, per-player totals, ranking with the tiebreak chain, cuts.
 
-Ranking sorts by the tuple (total, metric values in the preset's order), higher first.
-Players whose tuples are equal share a place ("5–6"); for every pair of neighbours with
-equal totals the standings name the metric that separated them.  Overall, finalists are
-ranked first, then semifinalists, then everyone else (each group by its own totals).
+Ranking sorts by the tuple (total, metric keys in the preset's order), best first (each
+metric declares which direction is better, see :mod:`scoring.metrics`).  Players whose
+tuples are equal share a place ("5–6", :mod:`scoring.ranking`); for every pair of
+neighbours with equal totals the standings name the metric that separated them.  Overall,
+finalists are ranked first, then semifinalists, then everyone else (each group by its own
+totals).
 
 Ci (:mod:`scoring.ci`) is exact (a Fraction): ranking compares ``PlayerStats.exact_total``;
 ``PlayerStats.total`` is the same value with the player's Ci sum rounded once for display.
@@ -18,69 +20,25 @@ hides it and the chief judge has not released it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from fractions import Fraction
 
 from scoring import ci as ci_mod
-from scoring.metrics import METRICS
-from scoring.model import PenaltyEntry, PenaltyReason, PlayerStatus, Protocol, Role, Tournament
-from scoring.points import GameLine, score_protocol
+from scoring.items import GameLine
+from scoring.metrics import METRICS, Metric
+from scoring.model import PenaltyReason, Player, PlayerStatus, Protocol, Tournament
+from scoring.nominations import Nomination, nominate
+from scoring.points import score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
+from scoring.ranking import Placed, place
+from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 
-__all__ = ["AppliedPenalty", "PlayerStats", "Standing", "Cut", "Results", "compute", "rank", "format_places",
-           "published", "hidden_stages", "hidden_sheets", "RELEASE_WORDS"]
+__all__ = ["Standing", "Cut", "Results", "compute", "rank", "published", "hidden_stages", "hidden_sheets",
+           "RELEASE_WORDS"]
 
 ZERO = Decimal(0)
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AppliedPenalty:
-    player: str
-    stage: str
-    round: int | None
-    reason: PenaltyReason
-    points: Decimal  # ≤ 0, never multiplied by a coefficient
-    excused: bool = False  # an announced skip: no points, still a missed round
-    derived: bool = False  # found by the sync (seated but absent), not typed on the Penalties tab
-    entry: PenaltyEntry | None = None
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class PlayerStats:
-    """Everything counted for one player up to a stage (or over the whole tournament)."""
-
-    player: str
-    club: str = ""
-    city: str = ""
-    status: PlayerStatus = PlayerStatus.PLAYING
-    total: Decimal = ZERO
-    stage_points: Mapping[str, Decimal] = field(default_factory=dict)  # game points × coefficient, per stage
-    games: int = 0
-    wins: int = 0
-    wins_as: Mapping[str, int] = field(default_factory=dict)
-    games_as: Mapping[str, int] = field(default_factory=dict)
-    extra_points: Decimal = ZERO  # × coefficient
-    recognised_best: int = 0
-    best_move_points: Decimal = ZERO  # × coefficient
-    penalties: Decimal = ZERO  # tournament penalties + removals (≤ 0)
-    tournament_penalties: Decimal = ZERO
-    shot_first: int = 0
-    missed_rounds: int = 0
-    eligible: bool = True
-    qualifying_place: int | None = None
-    lines: tuple[GameLine, ...] = ()
-    applied_penalties: tuple[AppliedPenalty, ...] = ()
-    ci: Decimal = ZERO  # the player's Ci sum (× coefficients as the preset says), rounded once for display
-    ci_exact: Fraction = Fraction(0)
-    ci_accounts: tuple["ci_mod.CiAccount", ...] = ()  # B, N, value per stage group: what explains ci
-    exact: Fraction | None = None  # exact total (None: total is exact)
-
-    @property
-    def exact_total(self) -> Fraction:
-        return self.exact if self.exact is not None else Fraction(self.total)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -117,13 +75,9 @@ class Results:
     penalties: tuple[AppliedPenalty, ...]
     problems: tuple[Problem, ...]
     participants: Mapping[str, frozenset[str]]
-    nominations: tuple = ()  # scoring.nominations.Nomination, in the preset's order
+    nominations: tuple[Nomination, ...] = ()  # in the preset's order
     hidden: frozenset[str] = frozenset()  # stage keys left out (see published())
     input_problems: tuple[Problem, ...] = ()  # the problems compute() was given
-
-
-def format_places(first: int, last: int) -> str:
-    return str(first) if first == last else f"{first}–{last}"
 
 
 # -- counting ---------------------------------------------------------------------------------------
@@ -149,29 +103,40 @@ def _participants(t: Tournament, preset: Preset, counted: Sequence[Protocol]) ->
 
 def tournament_penalties(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> tuple[list[AppliedPenalty], list[Problem]]:
     """Typed penalties plus missed rounds derived from seating vs counted protocols."""
-    applied: list[AppliedPenalty] = []
-    problems: list[Problem] = []
-    known = {p.nickname for p in t.players}
-    typed_missed: set[tuple[str, str, int | None]] = set()
+    excused, problems = _excused_rounds(t, preset)
+    typed, typed_problems = _typed_penalties(t, preset, excused)
+    return typed + _missed_rounds_found(t, preset, counted, excused, typed), problems + typed_problems
+
+
+def _excused_rounds(t: Tournament, preset: Preset) -> tuple[set[tuple[str, str, int]], list[Problem]]:
+    """(player, first stage, round) of every announced skip the preset allows; a warning for each player with more."""
     first_stage = preset.stage_keys[0]
-    excused_ok: dict[str, frozenset[int]] = {}
+    excused: set[tuple[str, str, int]] = set()
+    problems: list[Problem] = []
     for pl in t.players:
         rounds = sorted(pl.excused_rounds)
         if len(rounds) > preset.excused_rounds:
             problems.append(problem("penalty.excused_many", Severity.WARNING, pl.location, player=pl.nickname,
                                     limit=preset.excused_rounds, count=len(rounds)))
-        excused_ok[pl.nickname] = frozenset(rounds[: preset.excused_rounds])
+        excused.update((pl.nickname, first_stage, r) for r in rounds[: preset.excused_rounds])
+    return excused, problems
 
+
+def _typed_penalties(t: Tournament, preset: Preset, excused: Collection[tuple[str, str, int]]) -> tuple[list[AppliedPenalty], list[Problem]]:
+    """The Penalties tab: the points typed, or else what the preset gives for a missed round or lateness."""
+    known = {p.nickname for p in t.players}
+    applied: list[AppliedPenalty] = []
+    problems: list[Problem] = []
     for e in t.penalties:
         if e.player not in known:
             problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player, hint=""))
             continue
         points = e.points
-        excused = False
+        skip = False
         if points is None:
             if e.reason is PenaltyReason.MISSED_ROUND:
-                excused = e.stage == first_stage and e.round in excused_ok.get(e.player, frozenset())
-                points = ZERO if excused else preset.missed_round
+                skip = (e.player, e.stage, e.round) in excused
+                points = ZERO if skip else preset.missed_round
             elif e.reason is PenaltyReason.LATE:
                 points = preset.lateness_points(e.minutes_late or 0)
                 if points is None:
@@ -179,13 +144,19 @@ def tournament_penalties(t: Tournament, preset: Preset, counted: Sequence[Protoc
                     points = ZERO
             else:
                 points = ZERO
-        if e.reason is PenaltyReason.MISSED_ROUND:
-            typed_missed.add((e.player, e.stage, e.round))
         applied.append(AppliedPenalty(player=e.player, stage=e.stage, round=e.round, reason=e.reason, points=points,
-                                      excused=excused, entry=e))
+                                      excused=skip, entry=e))
+    return applied, problems
 
+
+def _missed_rounds_found(t: Tournament, preset: Preset, counted: Sequence[Protocol],
+                         excused: Collection[tuple[str, str, int]], typed: Sequence[AppliedPenalty]) -> list[AppliedPenalty]:
+    """Players seated in a counted game they did not play, unless the Penalties tab already has that round."""
+    known = {p.nickname for p in t.players}
+    typed_missed = {(p.player, p.stage, p.round) for p in typed if p.reason is PenaltyReason.MISSED_ROUND}
     played = {(p.stage, p.round, s.player) for p in counted for s in p.seats if s.player}
     counted_games = {(p.stage, p.round, p.table) for p in counted}
+    found: list[AppliedPenalty] = []
     for entry in t.seating:
         if (entry.stage, entry.round, entry.table) not in counted_games:
             continue
@@ -194,215 +165,155 @@ def tournament_penalties(t: Tournament, preset: Preset, counted: Sequence[Protoc
                 continue
             if (nickname, entry.stage, entry.round) in typed_missed:
                 continue
-            excused = entry.stage == first_stage and entry.round in excused_ok.get(nickname, frozenset())
-            applied.append(AppliedPenalty(player=nickname, stage=entry.stage, round=entry.round,
-                                          reason=PenaltyReason.MISSED_ROUND,
-                                          points=ZERO if excused else preset.missed_round,
-                                          excused=excused, derived=True))
-    return applied, problems
+            skip = (nickname, entry.stage, entry.round) in excused
+            found.append(AppliedPenalty(player=nickname, stage=entry.stage, round=entry.round,
+                                        reason=PenaltyReason.MISSED_ROUND,
+                                        points=ZERO if skip else preset.missed_round, excused=skip, derived=True))
+    return found
 
 
-def _stats(player, lines: Sequence[GameLine], penalties: Sequence[AppliedPenalty], preset: Preset, stage_keys: Sequence[str],
-           ci_accounts: Sequence["ci_mod.CiAccount"] = ()) -> PlayerStats:
-    stage_points: dict[str, Decimal] = {k: ZERO for k in stage_keys}
-    stage_ci: dict[str, Fraction] = {}
-    wins_as = {r.value: 0 for r in Role}
-    games_as = {r.value: 0 for r in Role}
-    wins = extra_games = shot_first = 0
-    extra = best_move = removal = ZERO
-    own = [ln for ln in lines if not ln.substitute]
-    for ln in own:
-        stage_points[ln.stage] = stage_points.get(ln.stage, ZERO) + ln.raw * ln.coefficient
-        if ln.ci:
-            stage_ci[ln.stage] = stage_ci.get(ln.stage, Fraction(0)) + ln.ci_points
-        games_as[ln.role.value] += 1
-        if ln.won:
-            wins += 1
-            wins_as[ln.role.value] += 1
-        extra += ln.item("extra")
-        extra_games += ln.recognised_best
-        best_move += ln.item("best_move")
-        removal += ln.item("removal")
-        shot_first += ln.shot_first
-    pen = sum((p.points for p in penalties), ZERO)
-    decimal_total = sum(stage_points.values(), ZERO) + pen
-    ci_exact = sum(stage_ci.values(), Fraction(0))
-    ci_shown = ci_mod.quantize(ci_exact) if ci_exact else ZERO
-    for k, v in stage_ci.items():
-        stage_points[k] += ci_mod.quantize(v)
-    missed = sum(1 for p in penalties if p.reason is PenaltyReason.MISSED_ROUND)
-    eligible = missed <= preset.max_missed_rounds
-    if player.status is PlayerStatus.DISQUALIFIED and not preset.disqualified_eligible:
-        eligible = False
-    if player.status is PlayerStatus.WITHDRAWN:
-        eligible = False
-    return PlayerStats(
-        player=player.nickname,
-        club=player.club,
-        city=player.city,
-        status=player.status,
-        total=decimal_total + ci_shown,
-        stage_points=stage_points,
-        games=len(own),
-        wins=wins,
-        wins_as=wins_as,
-        games_as=games_as,
-        extra_points=extra,
-        recognised_best=extra_games,
-        best_move_points=best_move,
-        penalties=pen + removal,
-        tournament_penalties=pen,
-        shot_first=shot_first,
-        missed_rounds=missed,
-        eligible=eligible,
-        lines=tuple(own),
-        applied_penalties=tuple(penalties),
-        ci=ci_shown,
-        ci_exact=ci_exact,
-        ci_accounts=tuple(ci_accounts),
-        exact=Fraction(decimal_total) + ci_exact if ci_exact else None,
-    )
-
-
-# -- ranking ------------------------------------------------------------------------------------------
-def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1) -> list[Standing]:
-    """Sort by (total, chain…) descending; equal tuples share a place; name the separating metric.
-
-    Players with equal keys are listed in nickname order so that the output never depends
-    on the order of the input.
-    """
-    metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
-
-    def key(s: PlayerStats) -> tuple:
-        return (s.exact_total, *(m.value(s) for m in metrics))
-
-    ordered = sorted(stats, key=lambda s: s.player)
-    ordered.sort(key=key, reverse=True)
-    keys = [key(s) for s in ordered]
-    standings: list[Standing] = []
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and keys[j + 1] == keys[i]:
-            j += 1
-        places = format_places(start + i, start + j)
-        for k in range(i, j + 1):
-            tiebreak = None
-            if k + 1 < len(ordered) and ordered[k + 1].total == ordered[k].total and keys[k + 1][0] != keys[k][0]:
-                tiebreak = "exact_total"  # equal when rounded for display, not exactly (Ci)
-            elif k + 1 < len(ordered) and ordered[k + 1].exact_total == ordered[k].exact_total:
-                if k < j:
-                    tiebreak = "shared"
-                else:
-                    tiebreak = next((m.key for m in metrics if m.value(ordered[k]) != m.value(ordered[k + 1])), "shared")
-            standings.append(Standing(place=start + i, places=places, stats=ordered[k], tiebreak=tiebreak, group=group))
-        i = j + 1
-    return standings
-
-
-def _with_place(stats: PlayerStats, place: int | None) -> PlayerStats:
-    from dataclasses import replace
-
-    return replace(stats, qualifying_place=place)
-
-
+# -- the tables -----------------------------------------------------------------------------------
 def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide: Iterable[str] = ()) -> Results:
     """Score every counted game, apply tournament penalties, rank per stage and overall.
 
     ``hide``: stage keys whose games, seating and penalties are left out (a hidden final,
     see :func:`published`); the cut into a hidden stage is still reported."""
-    from dataclasses import replace
-
-    from scoring.nominations import nominate
-
     hidden = frozenset(hide)
-    given_problems = tuple(problems)
-    if hidden:
-        t = replace(t, protocols=tuple(p for p in t.protocols if p.stage not in hidden),
-                    seating=tuple(e for e in t.seating if e.stage not in hidden),
-                    penalties=tuple(e for e in t.penalties if e.stage not in hidden))
+    t = _without_stages(t, hidden)
     counted = counted_protocols(t.protocols, problems)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
     base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
-    lines = ci_mod.with_ci(base_lines, preset)
-    ci_table = ci_mod.accounts(base_lines, preset) if preset.ci.enabled else {}
-    applied, pen_problems = tournament_penalties(t, preset, counted)
-    all_problems = tuple(problems) + tuple(pen_problems)
-    participants = _participants(t, preset, counted)
-    keys = preset.stage_keys
-    ranked_players = [p for p in t.players if p.ranked]
-    lines_by: dict[str, list[GameLine]] = defaultdict(list)
-    for ln in lines:
-        lines_by[ln.player].append(ln)
-    pen_by: dict[str, list[AppliedPenalty]] = defaultdict(list)
-    for ap in applied:
-        pen_by[ap.player].append(ap)
+    applied, penalty_problems = tournament_penalties(t, preset, counted)
+    tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
+                   participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))
+    stage_tables, qualifying = _stage_tables(tally)
+    overall = _overall(tally, qualifying)
+    return Results(
+        tournament=t,
+        preset=preset,
+        overall=overall,
+        stages=stage_tables,
+        cuts=_cuts(stage_tables, t, preset, counted),
+        counted=counted,
+        lines=ci_mod.with_ci(base_lines, preset),
+        penalties=tuple(applied),
+        problems=tuple(problems) + tuple(penalty_problems),
+        participants=tally.participants,
+        nominations=nominate(preset.nominations, [st.stats for st in overall]),
+        hidden=hidden,
+        input_problems=tuple(problems),
+    )
 
-    stage_tables: dict[str, tuple[Standing, ...]] = {}
-    cuts: dict[str, Cut] = {}
-    qualifying_place: dict[str, int] = {}
-    stats_upto: dict[str, dict[str, PlayerStats]] = {}
+
+def _without_stages(t: Tournament, hidden: frozenset[str]) -> Tournament:
+    """The tournament without the games, seating and penalties of ``hidden`` stages."""
+    if not hidden:
+        return t
+    return replace(t, protocols=tuple(p for p in t.protocols if p.stage not in hidden),
+                   seating=tuple(e for e in t.seating if e.stage not in hidden),
+                   penalties=tuple(e for e in t.penalties if e.stage not in hidden))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Tally:
+    """What every table is ranked from: the scored games, the penalties, who took part where."""
+
+    preset: Preset
+    players: tuple[Player, ...]  # ranked (no reserves), in registration order
+    participants: Mapping[str, frozenset[str]]  # stage key -> nicknames
+    base_lines: tuple[GameLine, ...]  # every counted game scored, Ci not set yet
+    penalties: tuple[AppliedPenalty, ...]
+
+    def stats(self, players: Iterable[Player], stages: Collection[str] | None,
+              qualifying: Mapping[str, int]) -> dict[str, PlayerStats]:
+        """The statistics of ``players`` over the games and penalties of ``stages`` (all when
+        None), with Ci as it stood after those games."""
+        preset = self.preset
+        lines: dict[str, list[GameLine]] = defaultdict(list)
+        for ln in ci_mod.with_ci(self.base_lines, preset, stages=stages):
+            lines[ln.player].append(ln)
+        penalties: dict[str, list[AppliedPenalty]] = defaultdict(list)
+        for ap in self.penalties:
+            if stages is None or ap.stage in stages:
+                penalties[ap.player].append(ap)
+        accounts = ci_mod.accounts(self.base_lines, preset, stages=stages) if preset.ci.enabled else {}
+        return {pl.nickname: player_stats(pl, lines[pl.nickname], penalties[pl.nickname], preset.stage_keys,
+                                          _accounts_of(accounts, pl.nickname),
+                                          max_missed_rounds=preset.max_missed_rounds,
+                                          disqualified_eligible=preset.disqualified_eligible,
+                                          qualifying_place=qualifying.get(pl.nickname))
+                for pl in players}
+
+    def took_part(self, stage: str) -> list[Player]:
+        return [pl for pl in self.players if pl.nickname in self.participants[stage]]
+
+
+def _accounts_of(table: Mapping[tuple[str, tuple[str, ...]], CiAccount], player: str) -> tuple[CiAccount, ...]:
+    return tuple(a for (p, _), a in table.items() if p == player)
+
+
+def _stage_tables(tally: _Tally) -> tuple[dict[str, tuple[Standing, ...]], dict[str, int]]:
+    """One table per stage, counting the games up to it; and each player's place after qualifying."""
+    keys = tally.preset.stage_keys
+    tables: dict[str, tuple[Standing, ...]] = {}
+    qualifying: dict[str, int] = {}
     for i, key in enumerate(keys):
-        upto = set(keys[: i + 1])
-        # Ci as it stood with the games up to this stage: the stage table and its cut stay put
-        horizon_by: dict[str, list[GameLine]] = defaultdict(list)
-        for ln in (ci_mod.with_ci(base_lines, preset, stages=upto) if preset.ci.enabled else lines):
-            if ln.stage in upto:
-                horizon_by[ln.player].append(ln)
-        horizon_accounts = ci_mod.accounts(base_lines, preset, stages=upto) if preset.ci.enabled else {}
-        stats = {}
-        for pl in ranked_players:
-            if pl.nickname not in participants[key]:
-                continue
-            s = _stats(pl, horizon_by[pl.nickname],
-                       [p for p in pen_by[pl.nickname] if p.stage in upto], preset, keys,
-                       _accounts_of(horizon_accounts, pl.nickname))
-            stats[pl.nickname] = _with_place(s, qualifying_place.get(pl.nickname))
-        stats_upto[key] = stats
-        table = tuple(rank(stats.values(), preset.tiebreaks, final=(i == len(keys) - 1 and i > 0), group=key))
-        stage_tables[key] = table
+        members = tally.stats(tally.took_part(key), frozenset(keys[: i + 1]), qualifying)
+        tables[key] = tuple(rank(members.values(), tally.preset.tiebreaks, final=(i == len(keys) - 1 and i > 0), group=key))
         if i == 0:
-            qualifying_place = {st.stats.player: st.place for st in table}
-        if i + 1 < len(keys):
-            nxt = preset.stages[i + 1]
-            cuts[nxt.key] = _cut(table, nxt.key, key, nxt.players, t, preset, counted)
+            qualifying = {st.stats.player: st.place for st in tables[key]}
+    return tables, qualifying
 
-    # overall: finalists first, then semifinalists, then the rest
+
+def _overall(tally: _Tally, qualifying: Mapping[str, int]) -> tuple[Standing, ...]:
+    """Finalists first, then semifinalists, then the rest, each group ranked by its own totals."""
+    preset = tally.preset
+    keys = preset.stage_keys
+    stats = tally.stats(tally.players, None, qualifying)
     overall: list[Standing] = []
     placed: set[str] = set()
-    groups = list(reversed(keys)) if preset.finalists_first else [keys[0]]
-    for gi, key in enumerate(groups):
-        members = []
-        for pl in ranked_players:
-            if pl.nickname in placed or pl.nickname not in participants[key]:
-                continue
-            s = _stats(pl, lines_by[pl.nickname], pen_by[pl.nickname], preset, keys,
-                       _accounts_of(ci_table, pl.nickname))
-            members.append(_with_place(s, qualifying_place.get(pl.nickname)))
+    for key in (reversed(keys) if preset.finalists_first else [keys[0]]):
+        members = [stats[pl.nickname] for pl in tally.took_part(key) if pl.nickname not in placed]
         final = key == keys[-1] and len(keys) > 1
         part = rank(members, preset.tiebreaks, final=final, group=key, start=len(overall) + 1)
         overall.extend(part)
         placed.update(s.stats.player for s in part)
-
-    return Results(
-        tournament=t,
-        preset=preset,
-        overall=tuple(overall),
-        stages=stage_tables,
-        cuts=cuts,
-        counted=counted,
-        lines=lines,
-        penalties=tuple(applied),
-        problems=all_problems,
-        participants=participants,
-        nominations=nominate(preset.nominations, [st.stats for st in overall]),
-        hidden=hidden,
-        input_problems=given_problems,
-    )
+    return tuple(overall)
 
 
-def _accounts_of(table: Mapping[tuple[str, tuple[str, ...]], "ci_mod.CiAccount"], player: str) -> tuple["ci_mod.CiAccount", ...]:
-    return tuple(a for (p, _), a in table.items() if p == player)
+def _cuts(tables: Mapping[str, Sequence[Standing]], t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> dict[str, Cut]:
+    """The cut into every stage after the first, from the table of the stage before it."""
+    return {nxt.key: _cut(tables[before.key], nxt.key, before.key, nxt.players, t, preset, counted)
+            for before, nxt in zip(preset.stages, preset.stages[1:])}
+
+
+# -- ranking ------------------------------------------------------------------------------------------
+def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1) -> list[Standing]:
+    """Sort by (total, chain…) best first; equal tuples share a place; name the separating metric.
+
+    Players with equal keys are listed in nickname order so that the output never depends
+    on the order of the input.
+    """
+    metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
+    placed = place(stats, key=lambda s: (s.exact_total, *(m.rank_key(s) for m in metrics)),
+                   listing=lambda s: s.player, start=start)
+    return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics), group=group)
+            for p, below in zip(placed, [*placed[1:], None])]
+
+
+def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, metrics: Sequence[Metric]) -> str | None:
+    """Why ``this`` is above the next player although their totals are equal: a metric key,
+    "exact_total" (equal only when rounded for display), "shared"; None when totals differ."""
+    if below is None:
+        return None
+    a, b = this.entry, below.entry
+    if b.total == a.total and b.exact_total != a.exact_total:
+        return "exact_total"  # equal when rounded for display, not exactly (Ci)
+    if b.exact_total != a.exact_total:
+        return None
+    if below.place == this.place:
+        return "shared"
+    return next((m.key for m in metrics if m.rank_key(a) != m.rank_key(b)), "shared")
 
 
 # -- the hidden final -------------------------------------------------------------------------------

@@ -6,8 +6,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from scoring.ci import ci_value, quantize, round_half_up
-from scoring.standings import PlayerStats, compute, rank
+from scoring.ci import ci_value
+from scoring.numbers import quantize, round_half_up
+from scoring.standings import compute, rank
+from scoring.stats import PlayerStats
 from tests.helpers import preset, protocol, tournament
 
 NAMES = list("ABCDEFGHIJ")

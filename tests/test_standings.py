@@ -236,7 +236,7 @@ def test_shared_place_exactly_when_keys_equal(seed):
 
 
 def test_rank_without_random_tiebreak_is_by_name():
-    from scoring.standings import PlayerStats
+    from scoring.stats import PlayerStats
 
     stats = [PlayerStats(player=n, total=D(1), wins_as={"don": 0, "sheriff": 0, "mafia": 0, "civilian": 0}) for n in "CBA"]
     out = rank(stats, ["wins"])

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from decimal import Decimal
 
-from scoring.ci import quantize
+from scoring.numbers import quantize
 from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.standings import Results, hidden_sheets, published

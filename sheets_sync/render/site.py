@@ -24,14 +24,14 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scoring import labels as L
 from scoring.model import PlayerStatus, Protocol, Removal, Team
-from scoring.points import ITEMS, GameLine, blacks_named
+from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.problems import Problem, Severity
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
 from sheets_sync.render.tabs import tiebreak_text
 
 __all__ = ["TEMPLATES", "environment", "slug", "player_file", "game_file", "stage_file", "site_files", "write_site",
-           "nominations", "UI", "ui", "item_name", "role_name", "plain_text"]
+           "nominations", "UI", "ui", "role_name", "plain_text"]
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 ZERO = Decimal(0)
@@ -116,14 +116,6 @@ UI: dict[str, tuple[str, str]] = {
     "red": ("Мирные", "Red"),
     "black": ("Мафия", "Black"),
 }
-ITEM_NAMES: dict[str, tuple[str, str]] = {
-    "win": ("Победа", "Win"),
-    "extra": ("ДБ", "Extra"),
-    "auto_extra": ("Авто-ДБ", "Auto extra"),
-    "best_move": ("ЛХ", "Best move"),
-    "removal": ("Удаление", "Removal"),
-    "ci": ("Ci", "Ci"),
-}
 NOMINATION_NAMES: dict[str, tuple[str, str]] = {
     "don": ("Лучший дон", "Best don"),
     "sheriff": ("Лучший шериф", "Best sheriff"),
@@ -135,11 +127,6 @@ NOMINATION_NAMES: dict[str, tuple[str, str]] = {
 
 def ui(key: str, language: str) -> str:
     ru, en = UI[key]
-    return en if language == "en" else ru
-
-
-def item_name(key: str, language: str) -> str:
-    ru, en = ITEM_NAMES.get(key, (key, key))
     return en if language == "en" else ru
 
 
@@ -286,11 +273,7 @@ class _Site:
             if ln.stage in hidden:
                 continue
             self.lines_by_game[(ln.stage, ln.round, ln.table)].append(ln)
-        # breakdown columns: the items that occur anywhere (win always)
-        present = {k for ln in results.lines for k, v in ln.items.items() if v or k == "win"}
-        if any(getattr(ln, "ci", 0) for ln in results.lines):
-            present.add("ci")  # Ci is exact (a fraction) and kept outside `items`; item("ci") shows it
-        self.items = [k for k in ITEMS if k in present] + sorted(k for k in present if k not in ITEMS)
+        self.items = breakdown_items(results.lines)  # the columns of the points breakdown
         names = [p.nickname for p in self.t.players]
         names += sorted({ln.player for ln in results.lines} - set(names))
         self.player_names = names
@@ -444,7 +427,7 @@ class _Site:
                 "role": role_name(ln.role, self.lang),
                 "won": ln.won,
                 "result": ui("win" if ln.won else "loss", self.lang),
-                "parts": [_signed(ln.item(k)) for k in self.items],
+                "parts": [_signed(ln.item(i.key)) for i in self.items],
                 "coefficient": points(ln.coefficient),
                 "total": points(ln.total),
                 "substitute": ln.substitute,
@@ -472,7 +455,7 @@ class _Site:
         return self.render("site/player.html", self.page(
             "../", "players", nickname, nickname=nickname, club=pl.club if pl else "", city=pl.city if pl else "",
             status=status, summary=summary, games=games, penalties=penalties,
-            item_names=[item_name(k, self.lang) for k in self.items]))
+            item_names=[i.name(self.lang) for i in self.items]))
 
     def players_index(self) -> str:
         rows = []
@@ -515,7 +498,7 @@ class _Site:
                 "best_move": bm,
                 "extra": _signed(rec.extra_points),
                 "comment": rec.comment,
-                "parts": [_signed(ln.item(k)) if ln else "" for k in self.items],
+                "parts": [_signed(ln.item(i.key)) if ln else "" for i in self.items],
                 "total": points(ln.total) if ln else "",
                 "substitute": bool(ln and ln.substitute),
             })
@@ -532,7 +515,7 @@ class _Site:
         return self.render("site/game.html", self.page(
             "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
             round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
-            winner=winner, counted=counted, rows=rows, item_names=[item_name(k, self.lang) for k in self.items],
+            winner=winner, counted=counted, rows=rows, item_names=[i.name(self.lang) for i in self.items],
             coefficient=coefficient, problems=probs,
             errors=any(pr.severity is Severity.ERROR for pr in self.problems if pr.sheet == p.sheet)))
 

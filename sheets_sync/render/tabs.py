@@ -12,10 +12,12 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import labels as L
+from scoring.items import ITEMS
 from scoring.metrics import METRICS
+from scoring.numbers import quantize
 from scoring.problems import Problem, Severity
-from scoring.ci import quantize
-from scoring.standings import PlayerStats, Results, Standing
+from scoring.standings import Results, Standing
+from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, TabWrite
 
 __all__ = ["owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
@@ -63,7 +65,7 @@ def ci_text(results: Results, stats: PlayerStats, language: str) -> str:
 def standings_tab(results: Results, language: str) -> TabWrite:
     preset = results.preset
     ci_on = preset.ci.enabled
-    auto_on = bool(preset.auto_extra)
+    item_columns = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
     header = [
         _t("Место", "Place", language), _t("Игрок", "Player", language), _t("Клуб", "Club", language),
         _t("Итого", "Total", language),
@@ -73,8 +75,7 @@ def standings_tab(results: Results, language: str) -> TabWrite:
         _t("Побед мафией", "Wins as mafia", language), _t("Доп. баллы", "Extra points", language),
         _t("Лучший ход", "Best move", language), _t("Штрафы", "Penalties", language),
         _t("Убит первым", "Shot first", language),
-        *((_t("Автобаллы", "Auto extra", language),) if auto_on else ()),
-        *((_t("Ci", "Ci", language),) if ci_on else ()),
+        *(i.column.name(language) for i in item_columns),
         _t("Призы", "Awards", language),
         _t("Почему выше следующего", "Why above the next", language),
         *((_t("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
@@ -87,14 +88,13 @@ def standings_tab(results: Results, language: str) -> TabWrite:
             *(number(s.stage_points.get(k, Decimal(0))) if k in _stages_played(results, s.player) else None for k in preset.stage_keys),
             s.games, s.wins, s.wins_as["don"], s.wins_as["sheriff"], s.wins_as["mafia"],
             number(s.extra_points), number(s.best_move_points), number(s.penalties), s.shot_first,
-            *((number(sum((ln.item("auto_extra") for ln in s.lines), Decimal(0))),) if auto_on else ()),
-            *((number(s.ci),) if ci_on else ()),
+            *(number(s.item_total(i.key)) for i in item_columns),
             L.word("yes", language) if s.eligible else L.word("no", language),
             tiebreak_text(st, language) or None,
             *((ci_text(results, s, language) or None,) if ci_on else ()),
         ))
     widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
-              *((9,) if auto_on else ()), *((8,) if ci_on else ()), 7, 40, *((50,) if ci_on else ()))
+              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
                     frozen_cols=2, bold_rows=(0,))
 

@@ -1,0 +1,224 @@
+"""Point items: everything a player can get from one game, each declared once.
+
+An :class:`Item` says its key, its name in both languages, how it is computed for one
+seat of a counted protocol, the word a nomination formula uses for it, and whether it has
+a column of its own on the Standings tab.  :data:`ITEMS` lists them in display order; the
+game lines, the site's tables, the Standings tab and the nominations all read it, so a new
+item is one more entry here.
+
+A :class:`GameLine` is what one player got from one game: the items before the stage
+coefficient, and Ci apart.  Ci (:mod:`scoring.ci`) is the one item that is not a finite
+decimal (0.4·1/3): it is kept as an exact :class:`~fractions.Fraction` (``GameLine.ci``),
+set after all games are scored because it depends on the player's whole stage group.
+``GameLine.item("ci")`` and ``GameLine.total`` show it rounded for display;
+``GameLine.exact_total`` is the exact value that sums and rankings use.
+
+The items read the preset through :class:`PointValues`, so this module imports no preset
+and the preset loader can take the nomination vocabulary (:data:`NOMINATION_COMPONENTS`)
+from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Protocol as Interface  # a plain Protocol here is a game's protocol
+
+from scoring.model import Protocol, Removal, Role, SeatRecord, Team
+from scoring.numbers import quantize
+
+__all__ = ["PointValues", "Seat", "Column", "Item", "ITEMS", "ITEM", "CI", "TOTAL", "NOMINATION_COMPONENTS",
+           "GameLine", "breakdown_items", "blacks_named"]
+
+ZERO = Decimal(0)
+CI = "ci"  # the exact item: kept on GameLine.ci, never in GameLine.items
+TOTAL = "total"  # the nomination component that sums every item of a game
+
+
+class Switch(Interface):
+    """A rule a preset turns on or off (``Preset.ci``)."""
+
+    @property
+    def enabled(self) -> bool: ...
+
+
+class PointValues(Interface):
+    """What the items read from a preset (:class:`scoring.preset.Preset` has all of it)."""
+
+    @property
+    def win(self) -> Decimal: ...
+    @property
+    def auto_extra(self) -> Decimal: ...
+    @property
+    def removal(self) -> Decimal: ...
+    @property
+    def team_defeat(self) -> Decimal: ...
+    @property
+    def ci(self) -> Switch: ...
+    def best_move_points(self, blacks_named: int) -> Decimal: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat of a counted protocol, as an item sees it."""
+
+    protocol: Protocol
+    record: SeatRecord
+    won: bool
+    preset: PointValues
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """An item's own column on the Standings tab: header and width."""
+
+    name_ru: str
+    name_en: str
+    width: int
+
+    def name(self, language: str) -> str:
+        return self.name_en if language == "en" else self.name_ru
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Item:
+    """One point item.  A new item is one more entry in :data:`ITEMS`: the game lines, the
+    site's breakdown tables, the nominations and the preset loader's formula check follow;
+    give it a ``column`` when the Standings tab should show its sum while a preset scores it."""
+
+    key: str
+    name_ru: str  # short, for the breakdown tables of the site
+    name_en: str
+    # the item's points for one seat before the coefficient; None: it does not occur in that game.
+    # An item without `score` is the exact Ci, which scoring.ci sets once all games are known.
+    score: Callable[[Seat], Decimal | None] | None
+    nomination: str | None  # the word a nomination formula uses for it; None: not a component
+    shown_at_zero: bool = False  # a breakdown column even when every game scored 0 (a loss is worth 0)
+    # a column of its own on the Standings tab (the fixed columns there cover the other items)
+    column: Column | None = None
+    scored_by: Callable[[PointValues], bool] = lambda preset: True  # whether a preset scores it at all
+
+    def name(self, language: str) -> str:
+        return self.name_en if language == "en" else self.name_ru
+
+
+# -- how each item is computed ------------------------------------------------------------------
+def blacks_named(protocol: Protocol, record: SeatRecord) -> int:
+    roles = {s.seat: s.role for s in protocol.seats}
+    return sum(1 for seat in set(record.best_move) if roles.get(seat) in (Role.MAFIA, Role.DON))
+
+
+def _best_move(seat: Seat) -> Decimal:
+    """Only a red player shot on the first shooting night, naming three distinct other seats."""
+    record = seat.record
+    if record.killed_night != 1 or record.role is None or record.role.team is not Team.RED:
+        return ZERO
+    named = set(record.best_move)
+    if len(record.best_move) != 3 or len(named) != 3 or record.seat in named or not named <= set(range(1, 11)):
+        return ZERO
+    return seat.preset.best_move_points(blacks_named(seat.protocol, record))
+
+
+def _auto_extra(seat: Seat) -> Decimal | None:
+    """Every player, every game, unless the judge took them away."""
+    if seat.preset.auto_extra and not seat.record.auto_extra_taken:
+        return seat.preset.auto_extra
+    return None
+
+
+def _removal(seat: Seat) -> Decimal | None:
+    if seat.record.removal is Removal.REMOVED:
+        return seat.preset.removal
+    if seat.record.removal is Removal.TEAM_DEFEAT:
+        return seat.preset.team_defeat
+    return None
+
+
+# -- the registry, in display order -------------------------------------------------------------
+ITEMS: tuple[Item, ...] = (
+    Item(key="win", name_ru="Победа", name_en="Win", score=lambda s: s.preset.win if s.won else ZERO,
+         nomination="win", shown_at_zero=True),
+    Item(key="extra", name_ru="ДБ", name_en="Extra", score=lambda s: s.record.extra_points, nomination="extra"),
+    Item(key="auto_extra", name_ru="Авто-ДБ", name_en="Auto extra", score=_auto_extra, nomination="auto_extra",
+         column=Column("Автобаллы", "Auto extra", 9), scored_by=lambda preset: bool(preset.auto_extra)),
+    Item(key="best_move", name_ru="ЛХ", name_en="Best move", score=_best_move, nomination="best_move"),
+    # in a nomination "penalties" are the removals of those games (for MVP also the tournament penalties)
+    Item(key="removal", name_ru="Удаление", name_en="Removal", score=_removal, nomination="penalties"),
+    Item(key=CI, name_ru="Ci", name_en="Ci", score=None, nomination="ci",
+         column=Column("Ci", "Ci", 8), scored_by=lambda preset: preset.ci.enabled),
+)
+ITEM: Mapping[str, Item] = {item.key: item for item in ITEMS}
+# the components a nomination formula may name (the preset loader checks formulas against them)
+NOMINATION_COMPONENTS: frozenset[str] = frozenset({i.nomination for i in ITEMS if i.nomination} | {TOTAL})
+
+
+# -- what one player got from one game ----------------------------------------------------------
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GameLine:
+    """What one player got from one game."""
+
+    sheet: str
+    stage: str
+    round: int
+    table: int
+    seat: int
+    player: str
+    role: Role
+    won: bool
+    shot_first: bool
+    recognised_best: bool  # judge's extra points > 0
+    items: Mapping[str, Decimal] = field(default_factory=dict)  # before the coefficient; never "ci"
+    coefficient: Decimal = Decimal(1)
+    substitute: bool = False  # a reserve player's seat: earns nobody points
+    ci: Fraction = Fraction(0)  # exact Ci this game carries now, before any coefficient
+    ci_coefficient: Decimal = Decimal(1)  # what Ci is multiplied by (the stage coefficient, or 1)
+
+    @property
+    def raw(self) -> Decimal:
+        """Decimal items before the coefficient (Ci excluded: it is not a finite decimal)."""
+        return sum(self.items.values(), ZERO)
+
+    @property
+    def ci_points(self) -> Fraction:
+        """Ci as it counts, exact (× the coefficient when the preset says so)."""
+        return self.ci * Fraction(self.ci_coefficient) if self.ci else Fraction(0)
+
+    @property
+    def exact_total(self) -> Fraction:
+        return Fraction(self.raw * self.coefficient) + self.ci_points
+
+    @property
+    def total(self) -> Decimal:
+        """The game's points for display: exact unless Ci is involved, then Ci rounded half up."""
+        base = self.raw * self.coefficient
+        if not self.ci:
+            return base
+        return base + quantize(self.ci_points)
+
+    def has(self, key: str) -> bool:
+        """The item occurs in this game (Ci: when it is not 0)."""
+        return bool(self.ci) if key == CI else key in self.items
+
+    def breakdown(self) -> dict[str, Decimal]:
+        """Every item of this game × coefficient, Ci included (rounded for display), in ITEMS order."""
+        return {i.key: self.item(i.key) for i in ITEMS if self.has(i.key)}
+
+    def item(self, key: str) -> Decimal:
+        """One item × coefficient, for display (Ci rounded half up)."""
+        if key == CI:
+            return quantize(self.ci_points) if self.ci else ZERO
+        return self.items.get(key, ZERO) * self.coefficient
+
+    def before_coefficient(self, key: str) -> Fraction:
+        """One item before the coefficient, exact (what nominations sum)."""
+        return self.ci if key == CI else Fraction(self.items.get(key, ZERO))
+
+
+def breakdown_items(lines: Iterable[GameLine]) -> tuple[Item, ...]:
+    """The items a table of these games shows, in display order: those worth points in some
+    game, and those shown even at 0 when they occur at all."""
+    lines = tuple(lines)
+    return tuple(i for i in ITEMS
+                 if any(ln.has(i.key) and (i.shown_at_zero or ln.before_coefficient(i.key)) for ln in lines))
