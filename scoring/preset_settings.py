@@ -25,6 +25,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+from scoring.items import NOMINATION_COMPONENTS
 from scoring.metrics import METRICS
 
 __all__ = [
@@ -120,8 +121,8 @@ class Setting:
 
 
 _BIG = Decimal(10)  # no single point value of any regulation comes near 10
-# sorted, because the error lists the known components in this order
-_NOMINATION_FORMULA = ("auto_extra", "best_move", "ci", "extra", "penalties", "total", "win")
+# the words of the point-item registry, sorted because the error lists them in this order
+_NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
 
 SETTINGS: tuple[Setting, ...] = (
