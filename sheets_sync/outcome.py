@@ -29,6 +29,9 @@ DEFAULT_PRESET = "gmo-2016"
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Outcome:
+    """What :func:`compute` found: the Tournament tab's settings, the preset with its overrides,
+    the results (full, not the public view), every problem, and the tournament's language."""
+
     settings: Settings
     preset: Preset
     results: Results
@@ -37,6 +40,8 @@ class Outcome:
 
 
 def _load_preset_for(settings: Settings, base_dir: Path | None) -> tuple[Preset, list[Problem]]:
+    """The preset the Tournament tab names (a .toml path relative to ``base_dir``), with every
+    override it accepts; an unknown preset or a bad override is a problem, never a crash."""
     problems: list[Problem] = []
     ref = settings.preset_id or DEFAULT_PRESET
     preset_cell = None

@@ -26,7 +26,7 @@ from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import points
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.templates import TEMPLATES, environment, slug
-from sheets_sync.render.words import role_name, ui
+from sheets_sync.render.words import role_name, ru_en, ui
 
 __all__ = ["slug", "player_file", "game_file", "stage_file", "site_files", "write_site", "nominations", "item_name"]
 
@@ -124,8 +124,7 @@ def nominations(results: Results, language: str) -> list[NominationView]:
             except TypeError:
                 title = None
         if not isinstance(title, str) or not title:
-            ru, en = NOMINATION_NAMES.get(key, (key, key))
-            title = en if language == "en" else ru
+            title = ru_en(*NOMINATION_NAMES.get(key, (key, key)), language)
         if names:
             out.append(NominationView(key=key, title=title, players=names, value=score_text))
     return out
