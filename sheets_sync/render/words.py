@@ -99,8 +99,7 @@ UI: dict[str, tuple[str, str]] = {
 
 def ui(key: str, language: str) -> str:
     """The word ``key`` of :data:`UI` in ``language``."""
-    ru, en = UI[key]
-    return en if language == "en" else ru
+    return ru_en(*UI[key], language)
 
 
 def ru_en(ru: str, en: str, language: str) -> str:

@@ -23,7 +23,10 @@ from sheets_sync.backends.base import BackendError, Grid, Patch, Snapshot
 from sheets_sync.backends.google.auth import account_email, load_credentials, resolve_credentials_path
 from sheets_sync.backends.google.errors import is_stale, translate_errors
 from sheets_sync.backends.google.http import (
+    BACKOFF_BASE,
     DRIVE_API,
+    HTTP_TIMEOUT,
+    MAX_RETRIES,
     SHEETS_API,
     RetryingHTTPClient,
     authorized_http_client,
@@ -37,7 +40,6 @@ __all__ = ["GoogleBackend", "parse_spreadsheet_ref", "spreadsheet_url", "locale_
 log = logging.getLogger(__name__)
 
 MAX_URL_LENGTH = 8000  # a batchGet whose URL would be longer is sent as a POST instead
-HTTP_TIMEOUT, MAX_RETRIES, BACKOFF_BASE = 30.0, 5, 0.5  # the transport a backend builds for itself
 _ID = re.compile(r"^[A-Za-z0-9_-]{10,}$")
 _VALUE_PARAMS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER",
                  "majorDimension": "ROWS"}

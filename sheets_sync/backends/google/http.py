@@ -22,8 +22,8 @@ from google.auth.transport.requests import AuthorizedSession, Request
 from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 
-__all__ = ["ENDPOINT_ENV", "SHEETS_API", "DRIVE_API", "RETRY_STATUSES", "RetryingHTTPClient",
-           "authorized_http_client", "resolve_endpoint", "rewrite_url", "RewritingSession",
+__all__ = ["ENDPOINT_ENV", "SHEETS_API", "DRIVE_API", "RETRY_STATUSES", "HTTP_TIMEOUT", "MAX_RETRIES", "BACKOFF_BASE",
+           "RetryingHTTPClient", "authorized_http_client", "resolve_endpoint", "rewrite_url", "RewritingSession",
            "RewritingAuthorizedSession"]
 
 log = logging.getLogger(__name__)
@@ -38,6 +38,7 @@ SHEETS_API = "https://sheets.googleapis.com/v4/spreadsheets"
 DRIVE_API = "https://www.googleapis.com/drive/v3/files"
 
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+HTTP_TIMEOUT, MAX_RETRIES, BACKOFF_BASE = 30.0, 5, 0.5  # seconds per request, retries, first backoff (s)
 
 
 def rewrite_url(url: str, endpoint: str | None) -> str:
@@ -89,8 +90,8 @@ class RetryingHTTPClient(HTTPClient):
         auth: Any,
         session: requests.Session | None = None,
         *,
-        max_retries: int = 5,
-        backoff_base: float = 0.5,
+        max_retries: int = MAX_RETRIES,
+        backoff_base: float = BACKOFF_BASE,
         backoff_cap: float = 32.0,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
@@ -139,8 +140,8 @@ class RetryingHTTPClient(HTTPClient):
             self.retries += 1
 
 
-def authorized_http_client(credentials: Any, *, endpoint: str | None = None, timeout: float = 30,
-                           max_retries: int = 5, backoff_base: float = 0.5) -> RetryingHTTPClient:
+def authorized_http_client(credentials: Any, *, endpoint: str | None = None, timeout: float = HTTP_TIMEOUT,
+                           max_retries: int = MAX_RETRIES, backoff_base: float = BACKOFF_BASE) -> RetryingHTTPClient:
     """The transport for google-auth ``credentials``: a :class:`RetryingHTTPClient` over an
     authorized session (bearer token, refreshed when it expires), every Google host sent to
     ``endpoint`` when one is given."""
