@@ -11,9 +11,10 @@ from rich.console import Console
 from rich.table import Table
 
 from scoring.problems import Severity
-from sheets_sync.backends import is_google_ref, open_backend
+from sheets_sync.backends import open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
 from sheets_sync.presets import load_preset
+from sheets_sync.refs import is_google_ref
 from sheets_sync.render.json_out import points
 from sheets_sync.sync import SyncReport, sync_once
 from sheets_sync.tournament_setup import read_players_csv, simple_seating, workbook_patch

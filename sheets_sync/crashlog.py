@@ -24,13 +24,10 @@ _KEEP_BYTES = 1_000_000  # a long-running watch that fails again and again keeps
 
 def log_folder(workbook: str | None) -> Path:
     """Beside a local workbook, else the current folder."""
-    from sheets_sync.backends import is_google_ref
+    from sheets_sync.refs import workbook_folder
 
-    if workbook and not is_google_ref(workbook):
-        folder = Path(workbook).expanduser().resolve().parent
-        if folder.is_dir():
-            return folder
-    return Path.cwd()
+    folder = workbook_folder(workbook) if workbook else None
+    return folder if folder is not None and folder.is_dir() else Path.cwd()
 
 
 def _version() -> str:

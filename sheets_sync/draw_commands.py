@@ -18,7 +18,7 @@ from scoring.errors import SheetsSyncError
 from scoring.model import PlayerStatus, SeatingEntry
 from sheets_sync.backends.base import Backend, Patch, TabWrite
 from sheets_sync.layout import protocol_tab, protocol_title, seating_tab
-from sheets_sync.sync import Outcome, compute
+from sheets_sync.outcome import Outcome, compute
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
            "draw_plan", "auto_advance"]

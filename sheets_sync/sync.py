@@ -1,88 +1,33 @@
 """One sync cycle: read → parse → validate → score → rank → render → write.
 
-The data flows one way.  :func:`compute` is pure given a snapshot and preset files;
-:func:`build_patch` turns its outcome into a :class:`Patch` of owned tabs and marks;
-:func:`sync_once` reads, computes, writes the workbook and the files beside it, and
-starts over from a fresh read when the workbook changed under it.
+The data flows one way.  :func:`sheets_sync.outcome.compute` is pure given a snapshot and
+preset files; :func:`build_patch` turns its outcome into a :class:`Patch` of owned tabs and
+marks; :func:`sync_once` reads, computes, writes the workbook and the public files beside it
+(:mod:`sheets_sync.publish`), and starts over from a fresh read when the workbook changed
+under it.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring import labels as L
-from scoring.model import Location
-from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
-from scoring.preset import Preset, PresetError
+from scoring.parse import owned_titles, read_settings
+from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
-from scoring.rules import validate
-from scoring.standings import Results, compute as compute_standings
 from sheets_sync.backends.base import STATE_TAB, Backend, Mark, Patch, Snapshot, TabWrite, WorkbookChanged
-from sheets_sync.presets import known_presets, load_preset
-from sheets_sync.render.json_out import dumps, standings_document
+from sheets_sync.draw_commands import auto_advance
+from sheets_sync.outcome import DEFAULT_PRESET, Outcome, compute, read_workbook, workbook_view
+from sheets_sync.publish import publish_files
+from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
 
-__all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "write_text_atomic", "DEFAULT_PRESET",
-           "internal_error_patch"]
-
-DEFAULT_PRESET = "gmo-2016"
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Outcome:
-    settings: Settings
-    preset: Preset
-    results: Results
-    problems: tuple[Problem, ...]
-    language: str
-
-
-def _load_preset_for(settings: Settings, base_dir: Path | None) -> tuple[Preset, list[Problem]]:
-    problems: list[Problem] = []
-    ref = settings.preset_id or DEFAULT_PRESET
-    preset_cell = None
-    if settings.tab:
-        preset_cell = Location(settings.tab, "B2")
-    try:
-        base, _ = load_preset(ref, base_dir=base_dir)
-    except PresetError as exc:
-        problems.append(problem("read.unknown_preset", Severity.ERROR, preset_cell, value=ref, known=", ".join(known_presets())))
-        base, _ = load_preset(DEFAULT_PRESET)
-        ref = DEFAULT_PRESET
-        del exc
-    good: list[tuple[str, object]] = []
-    for key, value, loc in settings.overrides:
-        try:
-            _, rejected = load_preset(ref, [*good, (key, value)], base_dir=base_dir)
-        except PresetError as exc:
-            problems.append(problem("read.bad_setting", Severity.ERROR, loc, key=key, reason="; ".join(exc.errors)))
-            continue
-        if rejected:
-            problems.append(problem("read.unknown_setting", Severity.ERROR, loc, key=key))
-            continue
-        good.append((key, value))
-    if not good:
-        return base, problems
-    preset, _ = load_preset(ref, good, base_dir=base_dir)
-    return preset, problems
-
-
-def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
-    """Everything the sync knows about the tournament in this snapshot (no I/O but presets)."""
-    settings = read_settings(snapshot.tabs)
-    preset, preset_problems = _load_preset_for(settings, base_dir)
-    parsed = parse_tournament(snapshot.tabs, snapshot.order, preset, settings)
-    problems = list(parsed.problems) + preset_problems + validate(parsed.tournament, preset)
-    results = compute_standings(parsed.tournament, preset, problems)
-    return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
-                   language=settings.language)
-
+__all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
+           "input_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
 def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
@@ -165,38 +110,6 @@ def _same(current, rows) -> bool:
     return trimmed(current) == trimmed(rows)
 
 
-# -- files beside the workbook --------------------------------------------------------------------
-_UMASK = os.umask(0)
-os.umask(_UMASK)
-
-
-def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
-    """Write ``data`` to ``path`` atomically (temporary file + rename) with the usual
-    permissions; return False when the content was already there.  ``durable`` fsyncs
-    before the rename (skipped for the many pages of the site, which are regenerated anyway)."""
-    if path.exists() and path.read_bytes() == data:
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            if durable:
-                fh.flush()
-                os.fsync(fh.fileno())
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; a web server must be able to read the site
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return True
-
-
-def write_text_atomic(path: Path, text: str, *, durable: bool = True) -> bool:
-    """Write ``text`` (UTF-8) to ``path`` atomically; return False when it was already there."""
-    return write_bytes_atomic(path, text.encode("utf-8"), durable=durable)
-
-
 @dataclass(kw_only=True)
 class SyncReport:
     outcome: Outcome
@@ -215,42 +128,6 @@ class SyncReport:
     @property
     def warnings(self) -> int:
         return sum(1 for p in self.outcome.problems if p.severity is Severity.WARNING)
-
-
-def public_view(outcome: Outcome) -> tuple[Results, tuple[Problem, ...]]:
-    """What may be published (site, VK post, JSON): e.g. no hidden final before its release."""
-    from scoring.standings import published
-
-    results = published(outcome.results)
-    problems = results.problems if results is not outcome.results else outcome.problems
-    return results, problems
-
-
-def publish_files(outcome: Outcome, out_dir: Path) -> list[Path]:
-    """standings.json, the site (``out_dir/site/``) and the VK post (``vk-post.txt``, ``vk-post.png``).
-
-    Public outputs show what the organizers may publish (:func:`public_view`).  Unchanged files
-    are not rewritten; the files written are returned.
-    """
-    from sheets_sync.render.site import write_site
-    from sheets_sync.render.vk import FontNotFound, write_vk
-
-    written: list[Path] = []
-    results, problems = public_view(outcome)
-    doc = standings_document(results, problems, language=outcome.language)
-    path = out_dir / "standings.json"
-    if write_text_atomic(path, dumps(doc)):
-        written.append(path)
-    written += write_site(results, problems, out_dir / "site", language=outcome.language)
-    try:
-        written += write_vk(results, out_dir, language=outcome.language)
-    except FontNotFound:  # the text is still useful without the picture
-        text = out_dir / "vk-post.txt"
-        from sheets_sync.render.vk import post_text
-
-        if write_text_atomic(text, post_text(results, language=outcome.language)):
-            written.append(text)
-    return written
 
 
 def internal_error_patch(snapshot: Snapshot, error: str, log: str) -> Patch:
@@ -289,16 +166,12 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
     while True:
         attempt += 1
         t0 = time.perf_counter()
-        if snapshot is None or attempt > 1:
-            snapshot = backend.read()
+        snapshot = read_workbook(backend) if snapshot is None or attempt > 1 else workbook_view(snapshot)
         t1 = time.perf_counter()
-        base_dir = Path(backend.source).parent if not str(backend.source).startswith(("http", "gsheet:")) else None
-        outcome = compute(snapshot, base_dir=base_dir)
+        outcome = compute(snapshot, base_dir=workbook_folder(backend.source))
         patch = build_patch(snapshot, outcome, links=backend.link_supported())
         advanced = None
         if not dry_run:
-            from sheets_sync.draw_commands import auto_advance
-
             stage_patch, advanced = auto_advance(outcome)
             if stage_patch is not None:  # a confirmed stage: the next one is seated in the same write
                 patch = Patch(writes=patch.writes + stage_patch.writes, set_marks=patch.set_marks,

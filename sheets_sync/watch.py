@@ -18,6 +18,7 @@ from rich.markup import escape
 from scoring.errors import SheetsSyncError
 from scoring.problems import Severity
 from sheets_sync.backends.base import STATE_TAB, Backend, Snapshot, TransientError
+from sheets_sync.outcome import read_workbook
 from sheets_sync.sync import SyncReport, input_fingerprint, internal_error_patch, sync_once
 
 __all__ = ["Watcher", "run_watch"]
@@ -70,7 +71,7 @@ class Watcher:
             return None
         snapshot = None
         try:
-            snapshot = self.backend.read()
+            snapshot = read_workbook(self.backend)
             if self.failed_input is not None and _failure_fingerprint(snapshot) == self.failed_input:
                 self.last_stat = stat  # the input that made the sync fail is still there: do not fail on it again
                 return None

@@ -30,7 +30,7 @@ import pytest
 from sheets_sync.backends.base import MARK_COLOURS, STATE_TAB
 from tests.fake_sheets import FakeSheetsServer
 
-__all__ = ["SA_EMAIL", "fake_server", "sa_key", "private_key_pem", "write_key_file", "private_key_pem_text", "upload_xlsx", "upload_tabs", "google_backend",
+__all__ = ["SA_EMAIL", "fake_server", "sa_key", "private_key_pem", "write_key_file", "private_key_pem_text", "upload_xlsx", "upload_tabs", "google_backend", "fake_http_client",
            "ExcelBook", "GoogleBook", "norm", "norm_rows", "OWNED"]
 
 SA_EMAIL = "sheets-sync@tournament-123456.iam.gserviceaccount.com"
@@ -82,11 +82,29 @@ def sa_key(tmp_path, fake_server) -> str:
     return write_key_file(tmp_path / "service-account.json", fake_server.token_uri)
 
 
+def fake_http_client(server: FakeSheetsServer, key: str, *, http_timeout: float = 30, max_retries: int = 5,
+                     backoff_base: float = 0.001):
+    """The transport to the fake server, signed with the service account in ``key`` (its
+    ``token_uri`` is the fake's), for ``GoogleBackend(…, http_client=…)``."""
+    from google.oauth2 import service_account
+
+    from sheets_sync.backends.google import SCOPES, authorized_http_client
+
+    credentials = service_account.Credentials.from_service_account_file(key, scopes=list(SCOPES))
+    return authorized_http_client(credentials, endpoint=server.url, timeout=http_timeout, max_retries=max_retries,
+                                  backoff_base=backoff_base)
+
+
+_TRANSPORT_OPTIONS = ("http_timeout", "max_retries", "backoff_base")
+
+
 def google_backend(server: FakeSheetsServer, key: str, sid: str, **kw: Any):
+    """A backend for spreadsheet ``sid`` of the fake server; ``http_timeout``, ``max_retries`` and
+    ``backoff_base`` shape its transport, other keywords go to :class:`GoogleBackend`."""
     from sheets_sync.backends.google import GoogleBackend
 
-    kw.setdefault("backoff_base", 0.001)
-    return GoogleBackend(f"gsheet:{sid}", credentials=key, endpoint=server.url, **kw)
+    transport = {name: kw.pop(name) for name in _TRANSPORT_OPTIONS if name in kw}
+    return GoogleBackend(f"gsheet:{sid}", http_client=fake_http_client(server, key, **transport), **kw)
 
 
 # -- uploading ----------------------------------------------------------------------------------

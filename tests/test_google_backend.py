@@ -29,7 +29,7 @@ from sheets_sync.backends.google import (
     parse_spreadsheet_ref,
 )
 from tests.fake_sheets import Fault
-from tests.google_support import SA_EMAIL, fake_server, private_key_pem, sa_key  # noqa: F401  (fixtures)
+from tests.google_support import SA_EMAIL, fake_http_client, fake_server, google_backend, private_key_pem, sa_key  # noqa: F401  (fixtures)
 
 
 @pytest.fixture(autouse=True)
@@ -42,8 +42,7 @@ def clean(fake_server):
 
 
 def make_backend(fake_server, sa_key, sid, **kw) -> GoogleBackend:
-    kw.setdefault("backoff_base", 0.001)
-    return GoogleBackend(sid, credentials=sa_key, endpoint=fake_server.url, **kw)
+    return google_backend(fake_server, sa_key, sid, **kw)
 
 
 PROTOCOL = [
@@ -365,7 +364,7 @@ def test_new_tab_seen_after_metadata_max_age(fake_server, sa_key):
 
 
 def test_create_spreadsheet_and_init(fake_server, sa_key):
-    backend = GoogleBackend.create_spreadsheet("Кубок", credentials=sa_key, endpoint=fake_server.url,
+    backend = GoogleBackend.create_spreadsheet("Кубок", http_client=fake_http_client(fake_server, sa_key),
                                                locale="ru_RU", share_with=["org@example.com"])
     sid = backend.spreadsheet_id
     assert fake_server.spreadsheets[sid].permissions[0]["emailAddress"] == "org@example.com"

@@ -24,11 +24,10 @@ import pytest
 from bench.generate import generate_patch, player_names
 from sheets_sync.backends.base import Link, Patch, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.backends.google import GoogleBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.sync import sync_once
 from tests.fake_sheets import FakeSheetsServer
-from tests.google_support import fake_server, private_key_pem, sa_key  # noqa: F401  (fixtures)
+from tests.google_support import fake_server, google_backend, private_key_pem, sa_key  # noqa: F401  (fixtures)
 
 
 HOSTILE_NAMES = [
@@ -213,7 +212,7 @@ def test_excel_hostile_link_targets(tmp_path):
 # -- Google --------------------------------------------------------------------------------------
 def test_google_outputs_hold_hostile_strings_as_text(tmp_path, fake_server, sa_key):
     sid = fill_google(fake_server, hostile_patch())
-    backend = GoogleBackend(sid, credentials=sa_key, endpoint=fake_server.url, backoff_base=0.001)
+    backend = google_backend(fake_server, sa_key, sid)
     report = sync_once(backend, out_dir=tmp_path / "out")
     assert report.written
     assert len(report.outcome.results.counted) == 4

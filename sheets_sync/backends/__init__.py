@@ -6,15 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets_sync.backends.base import Backend, BackendError
+from sheets_sync.refs import is_google_ref
 
-__all__ = ["is_google_ref", "open_backend"]
-
-_GOOGLE_PREFIXES = ("gsheet:", "https://docs.google.com/", "http://docs.google.com/", "docs.google.com/")
-
-
-def is_google_ref(ref: str) -> bool:
-    """A Google spreadsheet (``gsheet:ID``, ``gsheet:new`` or a spreadsheet URL) rather than a file."""
-    return ref.startswith(_GOOGLE_PREFIXES)
+__all__ = ["open_backend"]
 
 
 def open_backend(ref: str, *, credentials: str | None = None, backups: int | None = None,

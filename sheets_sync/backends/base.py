@@ -104,6 +104,9 @@ class Snapshot:
     locale: str | None = None  # the spreadsheet's locale where the backend knows it
     source: str = ""  # human-readable name of the workbook (path or URL)
     token: object = None  # backend-private: what apply() needs to detect a concurrent change
+    # ``--output``: the separate workbook the owned tabs are written to, as read; the sync takes
+    # the owned tabs from it (:func:`sheets_sync.sync.workbook_view`).  None: they live in ``tabs``.
+    results_workbook: Snapshot | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -35,7 +35,7 @@ import tempfile
 import time as _time
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time
 from decimal import Decimal
 from pathlib import Path
@@ -62,6 +62,7 @@ from sheets_sync.backends.base import (
     WorkbookLocked,
     WorkbookNotFound,
 )
+from sheets_sync.files import new_file_mode
 
 __all__ = ["ExcelBackend", "OutputWorkbookBackend", "Fingerprint", "lock_files", "workbook_lock", "backup_dir",
            "DEFAULT_BACKUPS", "unsafe_parts"]
@@ -175,9 +176,7 @@ def _file_mode(path: Path) -> int:
     try:
         return path.stat().st_mode & 0o7777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return new_file_mode()
 
 
 def backup_dir(path: Path) -> Path:
@@ -508,25 +507,12 @@ class OutputWorkbookBackend:
         return True  # links point at owned tabs, which live in the output workbook
 
     def read(self) -> Snapshot:
-        """The input workbook's tabs, with the owned tabs as the *output* workbook holds them
-        (so the sync compares its results with what is really in the output)."""
-        from scoring import labels as L
-        from scoring.parse import owned_titles, read_settings
-        from sheets_sync.sync import _load_preset_for
-
+        """The input workbook's tabs, with the output workbook's as ``results_workbook`` (empty
+        before the first write): the sync takes the owned tabs from there, so it compares its
+        results with what is really in the output."""
         snap = self.input.read()
-        base_dir = Path(self.source).parent if self.path is not None else None
-        preset, _ = _load_preset_for(read_settings(snap.tabs), base_dir)
-        owned = owned_titles(preset)
-        tabs = {t: g for t, g in snap.tabs.items() if L.norm(t) not in owned}
-        order = [t for t in snap.order if t in tabs]
-        if self.output.path.exists():
-            out = self.output.read()
-            for title in out.order:
-                if title not in tabs:
-                    tabs[title] = out.tabs[title]
-                    order.append(title)
-        return Snapshot(tabs=tabs, order=tuple(order), locale=snap.locale, source=snap.source, token=snap.token)
+        output = self.output.read() if self.output.path.exists() else Snapshot(tabs={}, order=())
+        return replace(snap, results_workbook=output)
 
     def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
         owned = tuple(w for w in patch.writes if w.owned)

@@ -4,14 +4,11 @@ the small state the root group keeps for its one error path (which workbook, whi
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import click
 from rich.console import Console
 
-from sheets_sync.backends import is_google_ref
-
-__all__ = ["console", "err_console", "CliState", "workbook_argument", "out_dir_for", "backups_option",
+__all__ = ["console", "err_console", "CliState", "workbook_argument", "backups_option",
            "output_option", "credentials_option"]
 
 console = Console(highlight=False)
@@ -35,16 +32,6 @@ def _remember_workbook(ctx: click.Context, _param: click.Parameter, value: str) 
 
 
 workbook_argument = click.argument("workbook", callback=_remember_workbook)
-
-
-def out_dir_for(ref: str, out: str | None) -> Path:
-    """Where standings.json, the site and the VK post go: ``--out``, else beside the workbook
-    (a Google spreadsheet: ``sheets-sync-output/`` in the current folder)."""
-    if out:
-        return Path(out)
-    if is_google_ref(ref):
-        return Path.cwd() / "sheets-sync-output"
-    return Path(ref).resolve().parent
 
 
 backups_option = click.option("--backups", type=click.IntRange(min=0), default=None,

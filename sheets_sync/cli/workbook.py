@@ -12,10 +12,10 @@ from sheets_sync.cli.common import (
     backups_option,
     console,
     credentials_option,
-    out_dir_for,
     output_option,
     workbook_argument,
 )
+from sheets_sync.files import out_dir_for
 
 __all__ = ["init", "sync", "watch"]
 

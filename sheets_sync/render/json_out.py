@@ -47,13 +47,14 @@ def _ci_detail(s) -> list[dict]:
 
 
 def standings_document(results: Results, problems: Sequence[Problem], *, language: str, public: bool = True) -> dict:
-    """The document; ``public`` (default) hides an unreleased hidden final and its problems."""
-    hidden: frozenset[str] = frozenset()
+    """The document; ``public`` (default) hides an unreleased hidden final and its problems.
+    ``public=False``: the results are shown as given (already public ones, e.g.
+    :class:`sheets_sync.publish.PublicResults`, still list their hidden stages)."""
     if public:
         sheets = hidden_sheets(results)
         results = published(results)
-        hidden = results.hidden
         problems = [p for p in problems if p.sheet not in sheets]
+    hidden = results.hidden
     t = results.tournament
     preset = results.preset
     standings = []

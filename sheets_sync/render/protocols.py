@@ -17,7 +17,8 @@ from scoring.errors import SheetsSyncError
 from scoring import labels as L
 from scoring.model import SeatingEntry, Tournament
 from scoring.preset import Preset
-from sheets_sync.render.site import environment, slug, ui
+from sheets_sync.render.templates import environment, slug
+from sheets_sync.render.words import ru_en, ui
 
 __all__ = ["stage_for", "blanks_html", "blanks_filename", "find_chromium", "html_to_pdf", "CHROMIUM_FLAGS", "BlankError"]
 
@@ -27,10 +28,6 @@ CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic
 
 class BlankError(SheetsSyncError, ValueError):
     pass
-
-
-def _t(ru: str, en: str, language: str) -> str:
-    return en if language == "en" else ru
 
 
 def stage_for(t: Tournament, preset: Preset, round_no: int, stage: str | None) -> str:
@@ -63,17 +60,17 @@ def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, lan
                                           "killed_night", "voted_day", "removal", "extra", "comment", "best_move",
                                           "winner", "red", "black")}
     words.update({
-        "nominated": _t("Выставлены (день)", "Nominated (day)", language),
-        "voted_out": _t("Заголосован (день)", "Voted out (day)", language),
-        "shot": _t("Отстрел (ночь)", "Shot (night)", language),
-        "don_check": _t("Проверка дона", "Don's check", language),
-        "sheriff_check": _t("Проверка шерифа", "Sheriff's check", language),
-        "team_defeat": _t("ППК", "Team defeat", language),
-        "legend": _t("Роль: пусто — мирный, ш — шериф, м — мафия, д — дон. Фолы: отметьте клетку за каждый; 4-й — удаление. "
-                     "Убит ночью / заголосован днём: номер ночи / дня. ЛХ: три номера мест, пишет убитый в первую ночь.",
-                     "Role: empty civilian, s sheriff, m mafia, d don. Fouls: tick a box for each; the 4th removes the player. "
-                     "Shot / voted out: the number of the night / day. Best move: three seats, named by the player shot first.",
-                     language),
+        "nominated": ru_en("Выставлены (день)", "Nominated (day)", language),
+        "voted_out": ru_en("Заголосован (день)", "Voted out (day)", language),
+        "shot": ru_en("Отстрел (ночь)", "Shot (night)", language),
+        "don_check": ru_en("Проверка дона", "Don's check", language),
+        "sheriff_check": ru_en("Проверка шерифа", "Sheriff's check", language),
+        "team_defeat": ru_en("ППК", "Team defeat", language),
+        "legend": ru_en("Роль: пусто — мирный, ш — шериф, м — мафия, д — дон. Фолы: отметьте клетку за каждый; 4-й — удаление. "
+                        "Убит ночью / заголосован днём: номер ночи / дня. ЛХ: три номера мест, пишет убитый в первую ночь.",
+                        "Role: empty civilian, s sheriff, m mafia, d don. Fouls: tick a box for each; the 4th removes the player. "
+                        "Shot / voted out: the number of the night / day. Best move: three seats, named by the player shot first.",
+                        language),
     })
     first = stage == preset.stage_keys[0]
     round_word = ui("round", language) if first else ui("game", language)

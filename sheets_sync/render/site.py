@@ -10,112 +10,28 @@ short hash.  No JavaScript, no network, no timestamps: the same results give the
 from __future__ import annotations
 
 import hashlib
-import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 from scoring import labels as L
 from scoring.model import PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.problems import Problem, Severity
 from scoring.standings import Results, Standing
+from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import points
 from sheets_sync.render.tabs import tiebreak_text
+from sheets_sync.render.templates import TEMPLATES, environment, slug
+from sheets_sync.render.words import role_name, ru_en, ui
 
-__all__ = ["TEMPLATES", "environment", "slug", "player_file", "game_file", "stage_file", "site_files", "write_site",
-           "nominations", "UI", "ui", "role_name", "plain_text"]
+__all__ = ["slug", "player_file", "game_file", "stage_file", "site_files", "write_site", "nominations"]
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 ZERO = Decimal(0)
 
-# words of the site, the post and the blanks: key -> (ru, en)
-UI: dict[str, tuple[str, str]] = {
-    "standings": ("Итоги", "Standings"),
-    "statistics": ("Статистика", "Statistics"),
-    "players": ("Игроки", "Players"),
-    "games": ("Игры", "Games"),
-    "place": ("Место", "Place"),
-    "player": ("Игрок", "Player"),
-    "club": ("Клуб", "Club"),
-    "city": ("Город", "City"),
-    "total": ("Итого", "Total"),
-    "this_stage": ("За этап", "This stage"),
-    "games_n": ("Игр", "Games"),
-    "wins": ("Побед", "Wins"),
-    "wins_don": ("Побед доном", "Wins as don"),
-    "wins_sheriff": ("Побед шерифом", "Wins as sheriff"),
-    "wins_mafia": ("Побед мафией", "Wins as mafia"),
-    "extra": ("Доп. баллы", "Extra points"),
-    "best_move": ("Лучший ход", "Best move"),
-    "penalties": ("Штрафы", "Penalties"),
-    "shot_first": ("Убит первым", "Shot first"),
-    "eligible": ("Призы", "Awards"),
-    "why": ("Почему выше следующего", "Why above the next"),
-    "round": ("Тур", "Round"),
-    "game": ("Игра", "Game"),
-    "table": ("Стол", "Table"),
-    "seat": ("Место", "Seat"),
-    "role": ("Роль", "Role"),
-    "result": ("Результат", "Result"),
-    "win": ("победа", "win"),
-    "loss": ("поражение", "loss"),
-    "coefficient": ("Коэфф.", "Coef."),
-    "points": ("Очки", "Points"),
-    "stage": ("Этап", "Stage"),
-    "judge": ("Судья", "Judge"),
-    "checked_by": ("Проверил", "Checked by"),
-    "winner": ("Победа", "Winner"),
-    "fouls": ("Фолы", "Fouls"),
-    "killed_night": ("Убит ночью", "Shot night"),
-    "voted_day": ("Заголосован днём", "Voted out day"),
-    "removal": ("Удалён", "Removed"),
-    "comment": ("Комментарий", "Comment"),
-    "protocol": ("Протокол игры", "Game protocol"),
-    "not_counted": ("Игра не засчитана (не закончена или в протоколе есть ошибки)",
-                    "Game not counted (unfinished or the protocol has errors)"),
-    "substitute": ("замена: очков не приносит", "substitute: earns nobody points"),
-    "go_on": ("Проходят дальше", "Go on"),
-    "tied_cut": ("Равенство на границе", "Tied at the cut line"),
-    "reason": ("Причина", "Reason"),
-    "excused": ("заявленный пропуск, без штрафа", "announced skip, no penalty"),
-    "derived": ("найдено по рассадке", "found from the seating"),
-    "overall_place": ("Место в итогах", "Overall place"),
-    "status": ("Статус", "Status"),
-    "games_counted": ("Засчитано игр", "Games counted"),
-    "red_wins": ("Побед мирных", "Red wins"),
-    "black_wins": ("Побед мафии", "Black wins"),
-    "red_rate": ("Доля побед мирных", "Red win rate"),
-    "best_moves_scored": ("Лучших ходов с баллами", "Best moves with points"),
-    "by_seat": ("По местам за столом", "By seat"),
-    "by_role": ("По ролям", "By role"),
-    "by_table": ("По столам", "By table"),
-    "nominations": ("Номинации", "Nominations"),
-    "measure": ("Показатель", "Measure"),
-    "value": ("Значение", "Value"),
-    "recognised_best": ("Признан лучшим", "Recognised best"),
-    "chief_judge": ("Главный судья", "Chief judge"),
-    "no_games": ("Игр пока нет", "No games yet"),
-    "points_of_game": ("Очки за игру", "Points from the game"),
-    "blacks_named": ("чёрных", "blacks"),
-    "menu": ("Разделы", "Sections"),
-    "all_games": ("Все игры", "All games"),
-    "not_counted_short": ("не засчитана", "not counted"),
-    "problems": ("Проблемы в протоколе", "Problems in the protocol"),
-    "final_table": ("Итоговая таблица", "Final standings"),
-    "standings_top": ("Таблица", "Standings"),
-    "yes": ("да", "yes"),
-    "no": ("нет", "no"),
-    "red": ("Мирные", "Red"),
-    "black": ("Мафия", "Black"),
-}
 NOMINATION_NAMES: dict[str, tuple[str, str]] = {
     "don": ("Лучший дон", "Best don"),
     "sheriff": ("Лучший шериф", "Best sheriff"),
@@ -125,39 +41,7 @@ NOMINATION_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
-def ui(key: str, language: str) -> str:
-    ru, en = UI[key]
-    return en if language == "en" else ru
-
-
-def role_name(role: Any, language: str) -> str:
-    if role is None:
-        return ""
-    return L.word(getattr(role, "value", str(role)), language)
-
-
 # -- names of files --------------------------------------------------------------------------------
-_TRANSLIT = {
-    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i", "й": "i",
-    "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f",
-    "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ы": "y", "ь": "", "э": "e", "ю": "yu", "я": "ya",
-    "і": "i", "ї": "i", "є": "e", "ґ": "g", "ß": "ss",
-}
-
-
-def slug(text: str, *, limit: int = 32) -> str:
-    """ASCII letters, digits and single dashes only: `Алхимик` → `alkhimik`; never empty."""
-    out = []
-    for ch in str(text).lower():
-        if ch in _TRANSLIT:
-            out.append(_TRANSLIT[ch])
-            continue
-        decomposed = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
-        out.append(decomposed if decomposed else "-")
-    text = re.sub(r"[^a-z0-9]+", "-", "".join(out)).strip("-")
-    return text[:limit].strip("-") or "x"
-
-
 def _hash(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
 
@@ -173,13 +57,6 @@ def game_file(stage: str, round_no: int, table: int) -> str:
 def stage_file(stage: str) -> str:
     name = slug(stage, limit=24)
     return f"stage-{name}.html" if name == stage else f"stage-{name}-{_hash('stage:' + stage)}.html"
-
-
-def plain_text(value: object) -> str:
-    """One line of text: control characters and line breaks become spaces (post and picture)."""
-    text = "" if value is None else str(value)
-    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
-    return re.sub(r" {2,}", " ", text).strip()
 
 
 # -- nominations (present once the scoring computes them) ------------------------------------------
@@ -234,18 +111,13 @@ def nominations(results: Results, language: str) -> list[NominationView]:
             except TypeError:
                 title = None
         if not isinstance(title, str) or not title:
-            ru, en = NOMINATION_NAMES.get(key, (key, key))
-            title = en if language == "en" else ru
+            title = ru_en(*NOMINATION_NAMES.get(key, (key, key)), language)
         if names:
             out.append(NominationView(key=key, title=title, players=names, value=score_text))
     return out
 
 
 # -- page models -------------------------------------------------------------------------------------
-def _t(ru: str, en: str, language: str) -> str:
-    return en if language == "en" else ru
-
-
 def _pts(value: Decimal | None) -> str:
     return "" if value is None else points(value)
 
@@ -592,13 +464,6 @@ def _percent(part: int, whole: int) -> str:
     return f"{(Decimal(part * 100) / whole).quantize(Decimal('1'))}%"
 
 
-@lru_cache(maxsize=1)
-def environment() -> Environment:
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-    return env
-
-
 def site_files(results: Results, problems: Sequence[Problem] = (), *, language: str) -> dict[str, str]:
     """Every page of the site: ``{path relative to the site folder: text}``, deterministic."""
     return _Site(results, problems, language).files()
@@ -606,8 +471,6 @@ def site_files(results: Results, problems: Sequence[Problem] = (), *, language: 
 
 def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str) -> list[Path]:
     """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed."""
-    from sheets_sync.sync import write_text_atomic
-
     files = site_files(results, problems, language=language)
     written = []
     for rel, text in sorted(files.items()):

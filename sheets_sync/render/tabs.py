@@ -19,6 +19,7 @@ from scoring.problems import Problem, Severity
 from scoring.standings import Results, Standing
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, TabWrite
+from sheets_sync.render.words import ru_en
 
 __all__ = ["owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
            "ci_text", "nomination_rows"]
@@ -29,16 +30,12 @@ def number(value: Decimal) -> Decimal:
     return value.normalize() if value != 0 else Decimal(0)
 
 
-def _t(ru: str, en: str, language: str) -> str:
-    return en if language == "en" else ru
-
-
 def tiebreak_text(standing: Standing, language: str) -> str:
     if standing.tiebreak is None:
         return ""
     if standing.tiebreak == "shared":
-        return _t("полное равенство: место делится", "all equal: place shared", language)
-    return _t("выше по критерию: ", "ahead on: ", language) + METRICS[standing.tiebreak].name(language)
+        return ru_en("полное равенство: место делится", "all equal: place shared", language)
+    return ru_en("выше по критерию: ", "ahead on: ", language) + METRICS[standing.tiebreak].name(language)
 
 
 def ci_text(results: Results, stats: PlayerStats, language: str) -> str:
@@ -55,10 +52,10 @@ def ci_text(results: Results, stats: PlayerStats, language: str) -> str:
             continue
         group = "+".join(names.get(k, k) for k in a.group)
         got = sum((ln.ci_points for ln in stats.lines if ln.stage in a.group), Fraction(0))
-        parts.append(_t(f"{group}: B={a.shot_first_red}, N={a.games}, за игру {a.formula(preset.ci.coefficient)}; "
-                        f"игр с Ci {a.compensated}, с коэффициентом {quantize(got)}",
-                        f"{group}: B={a.shot_first_red}, N={a.games}, per game {a.formula(preset.ci.coefficient)}; "
-                        f"games with Ci {a.compensated}, with coefficient {quantize(got)}", language))
+        parts.append(ru_en(f"{group}: B={a.shot_first_red}, N={a.games}, за игру {a.formula(preset.ci.coefficient)}; "
+                           f"игр с Ci {a.compensated}, с коэффициентом {quantize(got)}",
+                           f"{group}: B={a.shot_first_red}, N={a.games}, per game {a.formula(preset.ci.coefficient)}; "
+                           f"games with Ci {a.compensated}, with coefficient {quantize(got)}", language))
     return "; ".join(parts)
 
 
@@ -67,18 +64,18 @@ def standings_tab(results: Results, language: str) -> TabWrite:
     ci_on = preset.ci.enabled
     item_columns = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
     header = [
-        _t("Место", "Place", language), _t("Игрок", "Player", language), _t("Клуб", "Club", language),
-        _t("Итого", "Total", language),
+        ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Клуб", "Club", language),
+        ru_en("Итого", "Total", language),
         *(s.name(language) for s in preset.stages),
-        _t("Игр", "Games", language), _t("Побед", "Wins", language),
-        _t("Побед доном", "Wins as don", language), _t("Побед шерифом", "Wins as sheriff", language),
-        _t("Побед мафией", "Wins as mafia", language), _t("Доп. баллы", "Extra points", language),
-        _t("Лучший ход", "Best move", language), _t("Штрафы", "Penalties", language),
-        _t("Убит первым", "Shot first", language),
+        ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
+        ru_en("Побед доном", "Wins as don", language), ru_en("Побед шерифом", "Wins as sheriff", language),
+        ru_en("Побед мафией", "Wins as mafia", language), ru_en("Доп. баллы", "Extra points", language),
+        ru_en("Лучший ход", "Best move", language), ru_en("Штрафы", "Penalties", language),
+        ru_en("Убит первым", "Shot first", language),
         *(i.column.name(language) for i in item_columns),
-        _t("Призы", "Awards", language),
-        _t("Почему выше следующего", "Why above the next", language),
-        *((_t("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
+        ru_en("Призы", "Awards", language),
+        ru_en("Почему выше следующего", "Why above the next", language),
+        *((ru_en("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
     ]
     rows: list[tuple] = [tuple(header)]
     for st in results.overall:
@@ -112,11 +109,11 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
     for ln in results.lines:
         if ln.stage == stage and not ln.substitute:
             per_game[(ln.player, ln.round)].append(ln)
-    round_word = _t("Тур", "Round", language) if stage == preset.stage_keys[0] else _t("Игра", "Game", language)
-    header = [_t("Место", "Place", language), _t("Игрок", "Player", language), _t("Клуб", "Club", language),
-              _t("Итого", "Total", language), _t("За этап", "This stage", language),
-              *(f"{round_word} {r}" for r in rounds), _t("Штрафы", "Penalties", language),
-              _t("Почему выше следующего", "Why above the next", language)]
+    round_word = ru_en("Тур", "Round", language) if stage == preset.stage_keys[0] else ru_en("Игра", "Game", language)
+    header = [ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Клуб", "Club", language),
+              ru_en("Итого", "Total", language), ru_en("За этап", "This stage", language),
+              *(f"{round_word} {r}" for r in rounds), ru_en("Штрафы", "Penalties", language),
+              ru_en("Почему выше следующего", "Why above the next", language)]
     rows: list[tuple] = [tuple(header)]
     for st in table:
         s = st.stats
@@ -130,9 +127,9 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
     cut = results.cuts.get(preset.stage_keys[preset.stage_keys.index(stage) + 1]) if stage != preset.stage_keys[-1] else None
     if cut is not None and cut.players:
         rows.append(())
-        rows.append((_t(f"Проходят дальше ({cut.size}):", f"Go on ({cut.size}):", language), ", ".join(cut.players)))
+        rows.append((ru_en(f"Проходят дальше ({cut.size}):", f"Go on ({cut.size}):", language), ", ".join(cut.players)))
         if cut.tied:
-            rows.append((_t("Равенство на границе:", "Tied at the cut line:", language), ", ".join(cut.tied)))
+            rows.append((ru_en("Равенство на границе:", "Tied at the cut line:", language), ", ".join(cut.tied)))
     widths = (7, 22, 16, 9, 9, *([8] * len(rounds)), 9, 40)
     return TabWrite(title=rule.name(language), rows=tuple(rows), column_widths=widths, frozen_rows=1, frozen_cols=2,
                     bold_rows=(0,))
@@ -142,25 +139,25 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
     """Red/black win rates overall, per table and per seat; best-move hits."""
     games = results.counted
     red = sum(1 for p in games if p.winner and p.winner.value == "red")
-    rows: list[tuple] = [(_t("Показатель", "Measure", language), _t("Значение", "Value", language))]
-    rows.append((_t("Засчитано игр", "Games counted", language), len(games)))
+    rows: list[tuple] = [(ru_en("Показатель", "Measure", language), ru_en("Значение", "Value", language))]
+    rows.append((ru_en("Засчитано игр", "Games counted", language), len(games)))
     if games:
-        rows.append((_t("Побед мирных", "Red wins", language), red))
-        rows.append((_t("Побед мафии", "Black wins", language), len(games) - red))
-        rows.append((_t("Доля побед мирных, %", "Red win rate, %", language), round(Decimal(red * 100) / len(games), 1)))
+        rows.append((ru_en("Побед мирных", "Red wins", language), red))
+        rows.append((ru_en("Побед мафии", "Black wins", language), len(games) - red))
+        rows.append((ru_en("Доля побед мирных, %", "Red win rate, %", language), round(Decimal(red * 100) / len(games), 1)))
     bm = [ln for ln in results.lines if ln.items.get("best_move")]
-    rows.append((_t("Лучших ходов с баллами", "Best moves with points", language), len(bm)))
+    rows.append((ru_en("Лучших ходов с баллами", "Best moves with points", language), len(bm)))
     rows.append(())
-    rows.append((_t("Место", "Seat", language), _t("Игр", "Games", language), _t("Побед", "Wins", language),
-                 _t("Убит первым", "Shot first", language), _t("Лучших ходов с баллами", "Best moves scored", language)))
+    rows.append((ru_en("Место", "Seat", language), ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
+                 ru_en("Убит первым", "Shot first", language), ru_en("Лучших ходов с баллами", "Best moves scored", language)))
     for seat in range(1, 11):
         lines = [ln for ln in results.lines if ln.seat == seat]
         rows.append((seat, len(lines), sum(ln.won for ln in lines), sum(ln.shot_first for ln in lines),
                      sum(1 for ln in lines if ln.items.get("best_move"))))
     rows.append(())
-    rows.append((_t("Этап, стол", "Stage, table", language), _t("Игр", "Games", language),
-                 _t("Побед мирных", "Red wins", language), _t("Побед мафии", "Black wins", language),
-                 _t("Доля побед мирных, %", "Red win rate, %", language)))
+    rows.append((ru_en("Этап, стол", "Stage, table", language), ru_en("Игр", "Games", language),
+                 ru_en("Побед мирных", "Red wins", language), ru_en("Побед мафии", "Black wins", language),
+                 ru_en("Доля побед мирных, %", "Red win rate, %", language)))
     by_table: dict[tuple[int, int], list] = defaultdict(list)
     stage_index = {k: i for i, k in enumerate(results.preset.stage_keys)}
     for p in games:
@@ -170,8 +167,8 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
         rows.append((f"{results.preset.stages[si].name(language)}, {table}", len(played), reds, len(played) - reds,
                      round(Decimal(reds * 100) / len(played), 1)))
     rows.append(())
-    rows.append((_t("Роль", "Role", language), _t("Игр", "Games", language), _t("Побед", "Wins", language),
-                 _t("Доп. баллы", "Extra points", language)))
+    rows.append((ru_en("Роль", "Role", language), ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
+                 ru_en("Доп. баллы", "Extra points", language)))
     for role in ("don", "sheriff", "mafia", "civilian"):
         lines = [ln for ln in results.lines if ln.role.value == role]
         rows.append((L.word(role, language), len(lines), sum(ln.won for ln in lines),
@@ -179,11 +176,11 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
     if results.preset.ci.enabled:
         ci_lines = [ln for ln in results.lines if ln.ci]
         rows.append(())
-        rows.append((_t("Компенсация Ci", "Ci compensation", language),))
-        rows.append((_t("Игр с Ci", "Games with Ci", language), len(ci_lines)))
-        rows.append((_t("Игроков с Ci", "Players with Ci", language), len({ln.player for ln in ci_lines})))
+        rows.append((ru_en("Компенсация Ci", "Ci compensation", language),))
+        rows.append((ru_en("Игр с Ci", "Games with Ci", language), len(ci_lines)))
+        rows.append((ru_en("Игроков с Ci", "Players with Ci", language), len({ln.player for ln in ci_lines})))
         total_ci = sum((ln.ci_points for ln in ci_lines), Fraction(0))
-        rows.append((_t("Сумма Ci", "Ci total", language), number(quantize(total_ci))))
+        rows.append((ru_en("Сумма Ci", "Ci total", language), number(quantize(total_ci))))
     nom = nomination_rows(results, language)
     bold = [0]
     if nom:
@@ -200,35 +197,35 @@ def nomination_rows(results: Results, language: str, *, top: int = 3) -> list[tu
     Columns: nomination, place, player, games in the role, score, note (shared / nobody)."""
     if not results.nominations:
         return []
-    rows: list[tuple] = [(_t("Номинация", "Nomination", language), _t("Место", "Place", language),
-                          _t("Игрок", "Player", language), _t("Игр в роли", "Games in role", language),
-                          _t("Баллы", "Score", language), _t("Примечание", "Note", language))]
+    rows: list[tuple] = [(ru_en("Номинация", "Nomination", language), ru_en("Место", "Place", language),
+                          ru_en("Игрок", "Player", language), ru_en("Игр в роли", "Games in role", language),
+                          ru_en("Баллы", "Score", language), ru_en("Примечание", "Note", language))]
     for n in results.nominations:
         if not n.winners:
-            note = _t(f"нет претендентов (нужно игр в роли: {n.min_games})", f"nobody qualifies (games in role needed: {n.min_games})", language)
+            note = ru_en(f"нет претендентов (нужно игр в роли: {n.min_games})", f"nobody qualifies (games in role needed: {n.min_games})", language)
             rows.append((n.name(language), None, None, None, None, note))
             continue
         shown = [e for e in n.ranking if e.place <= top or e.player in n.winners]
         for i, e in enumerate(shown):
             note = None
             if e.player in n.winners and n.shared:
-                note = _t("номинация делится: равные баллы", "shared: equal scores", language)
+                note = ru_en("номинация делится: равные баллы", "shared: equal scores", language)
             rows.append((n.name(language) if i == 0 else None, e.places, e.player, e.games, number(e.shown), note))
     return rows
 
 
 def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> TabWrite:
-    header = (_t("Вкладка", "Tab", language), _t("Ячейка", "Cell", language), _t("Уровень", "Severity", language),
-              _t("Проблема", "Problem", language), _t("Правило", "Rule", language))
+    header = (ru_en("Вкладка", "Tab", language), ru_en("Ячейка", "Cell", language), ru_en("Уровень", "Severity", language),
+              ru_en("Проблема", "Problem", language), ru_en("Правило", "Rule", language))
     rows: list[tuple] = [header]
-    severity_word = {Severity.ERROR: _t("ошибка", "error", language), Severity.WARNING: _t("предупреждение", "warning", language)}
+    severity_word = {Severity.ERROR: ru_en("ошибка", "error", language), Severity.WARNING: ru_en("предупреждение", "warning", language)}
     for p in sorted(problems, key=Problem.sort_key):
         cell: object = p.cell or None
         if links and p.location is not None:
             cell = Link(text=p.cell, sheet=p.sheet, cell=p.cell)
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
     if len(rows) == 1:
-        rows.append((None, None, None, _t("Проблем нет", "No problems", language), None))
+        rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
     return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 8, 14, 80, 22),
                     frozen_rows=1, bold_rows=(0,))
 

@@ -25,7 +25,9 @@ from pathlib import Path
 from scoring.errors import SheetsSyncError
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
-from sheets_sync.render.site import nominations, plain_text, ui
+from sheets_sync.files import write_bytes_atomic, write_text_atomic
+from sheets_sync.render.site import nominations
+from sheets_sync.render.words import plain_text, ru_en, ui
 
 __all__ = ["post_text", "post_image", "find_font", "FontNotFound", "VK_LIMIT", "FIGURE_SPACE", "vk_safe",
            "utf16_len", "write_vk"]
@@ -36,10 +38,6 @@ WORD_JOINER = "\u2060"
 MINUS = "\u2212"
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 ZERO = Decimal(0)
-
-
-def _t(ru: str, en: str, language: str) -> str:
-    return en if language == "en" else ru
 
 
 def utf16_len(text: str) -> int:
@@ -91,14 +89,14 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     overall = list(results.overall)
     podium = _podium(overall)
     if podium:
-        head.append(_t("Победители:", "Winners:", language))
+        head.append(ru_en("Победители:", "Winners:", language))
         for st in podium:
             head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total)}")
         head.append("")
     shown = overall[:top] if top else overall
-    table_title = (_t(f"Итоговая таблица (первые {len(shown)} из {len(overall)}):",
-                      f"Final standings (top {len(shown)} of {len(overall)}):", language)
-                   if len(shown) < len(overall) else _t("Итоговая таблица:", "Final standings:", language))
+    table_title = (ru_en(f"Итоговая таблица (первые {len(shown)} из {len(overall)}):",
+                         f"Final standings (top {len(shown)} of {len(overall)}):", language)
+                   if len(shown) < len(overall) else ru_en("Итоговая таблица:", "Final standings:", language))
     place_w = max((len(st.places) for st in shown), default=1)
     totals = [points(st.stats.total).partition(".") for st in shown]
     int_w = max((len(w) for w, _, _ in totals), default=1)
@@ -109,21 +107,21 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     noms = nominations(results, language)
     if noms:
         tail.append("")
-        tail.append(_t("Номинации:", "Nominations:", language))
+        tail.append(ru_en("Номинации:", "Nominations:", language))
         for n in noms:
             value = f" ({n.value})" if n.value else ""
             tail.append(f"🏅 {vk_safe(n.title)}: {', '.join(vk_safe(p) for p in n.players)}{value}")
     tail.append("")
-    tail.append(_t("🔗 Полные результаты, протоколы и статистика: ", "🔗 Full results, protocols and statistics: ", language)
-                + (link or _t("[вставьте ссылку]", "[insert link]", language)))
+    tail.append(ru_en("🔗 Полные результаты, протоколы и статистика: ", "🔗 Full results, protocols and statistics: ", language)
+                + (link or ru_en("[вставьте ссылку]", "[insert link]", language)))
     tail.append("")
     tail.append(_hashtags(t.name, language))
 
     def assemble(rows: list[str], left_out: int) -> str:
         body = [table_title, *rows]
         if left_out:
-            body.append(_t(f"… и ещё {left_out} — полная таблица по ссылке ниже",
-                           f"… and {left_out} more — full table at the link below", language))
+            body.append(ru_en(f"… и ещё {left_out} — полная таблица по ссылке ниже",
+                              f"… and {left_out} more — full table at the link below", language))
         return "\n".join(head + body + tail) + "\n"
 
     rows = list(table)
@@ -310,8 +308,6 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
 
 def write_vk(results: Results, out_dir: Path, *, language: str, link: str | None = None) -> list[Path]:
     """Write vk-post.txt and vk-post.png into ``out_dir``; return the files that changed."""
-    from sheets_sync.sync import write_bytes_atomic, write_text_atomic
-
     written = []
     text_path = out_dir / "vk-post.txt"
     if write_text_atomic(text_path, post_text(results, language=language, link=link)):

@@ -1,0 +1,63 @@
+"""What `export site`, `export vk` and `print-protocols` do, kept apart from argument parsing.
+
+They read the workbook and compute the standings like `sync`, but write nothing into it.
+The site and the post show the public results (:class:`~sheets_sync.publish.PublicResults`);
+the protocol blanks are for the judges and show the seating as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sheets_sync.backends import open_backend
+from sheets_sync.files import out_dir_for, write_text_atomic
+from sheets_sync.publish import PublicResults, write_public_site, write_vk_post
+from sheets_sync.refs import workbook_folder
+from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
+from sheets_sync.outcome import Outcome, compute, read_workbook
+
+__all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "Blanks"]
+
+
+def read_outcome(workbook: str, *, credentials: str | None = None) -> Outcome:
+    """Read WORKBOOK once and compute everything the sync knows about it."""
+    backend = open_backend(workbook, credentials=credentials)
+    return compute(read_workbook(backend), base_dir=workbook_folder(backend.source))
+
+
+def write_workbook_site(workbook: str, *, out: str | None, credentials: str | None = None) -> tuple[Path, list[Path]]:
+    """The site in ``out`` (default: ``site/`` beside the workbook): (its folder, the files that changed)."""
+    public = PublicResults.of(read_outcome(workbook, credentials=credentials))
+    folder = Path(out) if out else out_dir_for(workbook, None) / "site"
+    return folder, write_public_site(public, folder)
+
+
+def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None) -> Path:
+    """vk-post.txt and vk-post.png in ``out`` (default: beside the workbook); returns the folder."""
+    public = PublicResults.of(read_outcome(workbook, credentials=credentials))
+    folder = out_dir_for(workbook, out)
+    write_vk_post(public, folder, link=link)
+    return folder
+
+
+@dataclass(frozen=True, slots=True)
+class Blanks:
+    """Protocol blanks written for one round of one stage."""
+
+    path: Path
+    stage_name: str
+
+
+def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, out: str | None,
+                 credentials: str | None = None) -> Blanks:
+    """The blanks of a round as HTML in ``out`` (default: ``protocols/`` beside the workbook);
+    ``stage`` by key or name, by default the latest stage seated for the round."""
+    outcome = read_outcome(workbook, credentials=credentials)
+    tournament, preset, language = outcome.results.tournament, outcome.preset, outcome.language
+    stage_key = stage_for(tournament, preset, round_no, stage)
+    html = blanks_html(tournament, preset, round_no=round_no, stage=stage_key, language=language)
+    folder = Path(out) if out else out_dir_for(workbook, None) / "protocols"
+    path = folder / blanks_filename(stage_key, round_no)
+    write_text_atomic(path, html)
+    return Blanks(path=path, stage_name=preset.stage(stage_key).name(language))

@@ -1,0 +1,112 @@
+"""What the sync knows about a workbook: its preset, and the tournament parsed, validated,
+scored and ranked.
+
+:func:`compute` is pure given a snapshot and the preset files.  :func:`workbook_view` is the
+snapshot it computes from: with a separate results workbook (``--output``) the owned tabs
+come from there, so deciding which tabs the sync owns stays here, out of the backends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoring import labels as L
+from scoring.model import Location
+from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
+from scoring.preset import Preset, PresetError
+from scoring.problems import Problem, Severity, problem
+from scoring.rules import validate
+from scoring.standings import Results, compute as compute_standings
+from sheets_sync.backends.base import Backend, Snapshot
+from sheets_sync.presets import known_presets, load_preset
+from sheets_sync.refs import workbook_folder
+
+__all__ = ["Outcome", "compute", "DEFAULT_PRESET", "owned_tab_titles", "workbook_view", "read_workbook"]
+
+DEFAULT_PRESET = "gmo-2016"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Outcome:
+    """What :func:`compute` found: the Tournament tab's settings, the preset with its overrides,
+    the results (full, not the public view), every problem, and the tournament's language."""
+
+    settings: Settings
+    preset: Preset
+    results: Results
+    problems: tuple[Problem, ...]
+    language: str
+
+
+def _load_preset_for(settings: Settings, base_dir: Path | None) -> tuple[Preset, list[Problem]]:
+    """The preset the Tournament tab names (a .toml path relative to ``base_dir``), with every
+    override it accepts; an unknown preset or a bad override is a problem, never a crash."""
+    problems: list[Problem] = []
+    ref = settings.preset_id or DEFAULT_PRESET
+    preset_cell = None
+    if settings.tab:
+        preset_cell = Location(settings.tab, "B2")
+    try:
+        base, _ = load_preset(ref, base_dir=base_dir)
+    except PresetError as exc:
+        problems.append(problem("read.unknown_preset", Severity.ERROR, preset_cell, value=ref, known=", ".join(known_presets())))
+        base, _ = load_preset(DEFAULT_PRESET)
+        ref = DEFAULT_PRESET
+        del exc
+    good: list[tuple[str, object]] = []
+    for key, value, loc in settings.overrides:
+        try:
+            _, rejected = load_preset(ref, [*good, (key, value)], base_dir=base_dir)
+        except PresetError as exc:
+            problems.append(problem("read.bad_setting", Severity.ERROR, loc, key=key, reason="; ".join(exc.errors)))
+            continue
+        if rejected:
+            problems.append(problem("read.unknown_setting", Severity.ERROR, loc, key=key))
+            continue
+        good.append((key, value))
+    if not good:
+        return base, problems
+    preset, _ = load_preset(ref, good, base_dir=base_dir)
+    return preset, problems
+
+
+def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
+    """Everything the sync knows about the tournament in this snapshot (no I/O but presets)."""
+    settings = read_settings(snapshot.tabs)
+    preset, preset_problems = _load_preset_for(settings, base_dir)
+    parsed = parse_tournament(snapshot.tabs, snapshot.order, preset, settings)
+    problems = list(parsed.problems) + preset_problems + validate(parsed.tournament, preset)
+    results = compute_standings(parsed.tournament, preset, problems)
+    return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
+                   language=settings.language)
+
+
+# -- the workbook as the sync sees it -------------------------------------------------------------
+def owned_tab_titles(snapshot: Snapshot) -> set[str]:
+    """Normalised titles of the tabs the sync owns in this workbook (stage tabs follow its preset)."""
+    preset, _ = _load_preset_for(read_settings(snapshot.tabs), workbook_folder(snapshot.source))
+    return owned_titles(preset)
+
+
+def workbook_view(snapshot: Snapshot) -> Snapshot:
+    """The snapshot the sync computes from.  With a separate results workbook (``--output``)
+    the owned tabs are taken from there — the sync compares its results with what that
+    workbook really holds — and stale copies of them in the judges' workbook are ignored."""
+    results_workbook = snapshot.results_workbook
+    if results_workbook is None:
+        return snapshot
+    owned = owned_tab_titles(snapshot)
+    tabs = {t: g for t, g in snapshot.tabs.items() if L.norm(t) not in owned}
+    order = [t for t in snapshot.order if t in tabs]
+    for title in results_workbook.order:
+        if title not in tabs:
+            tabs[title] = results_workbook.tabs[title]
+            order.append(title)
+    return Snapshot(tabs=tabs, order=tuple(order), locale=snapshot.locale, source=snapshot.source,
+                    token=snapshot.token)
+
+
+def read_workbook(backend: Backend) -> Snapshot:
+    """One read of the workbook, as the sync sees it (:func:`workbook_view`)."""
+    return workbook_view(backend.read())

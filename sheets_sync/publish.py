@@ -1,0 +1,74 @@
+"""The outputs people read outside the workbook: standings.json, the site, the VK post.
+
+They show only what the organizers may publish — e.g. no hidden final before the chief judge
+releases it.  :meth:`PublicResults.of` is the one place that decides what that is; every
+writer here takes a :class:`PublicResults`, so nothing unfiltered reaches a public file.
+Unchanged files are not rewritten; each writer returns the files it wrote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from scoring.problems import Problem
+from scoring.standings import Results, published
+from sheets_sync.files import write_text_atomic
+from sheets_sync.render.json_out import dumps, standings_document
+from sheets_sync.render.site import write_site
+from sheets_sync.render.vk import FontNotFound, post_text, write_vk
+
+if TYPE_CHECKING:
+    from sheets_sync.outcome import Outcome
+
+__all__ = ["PublicResults", "publish_files", "write_standings_json", "write_public_site", "write_vk_post"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PublicResults:
+    """The results and problems that may be published, in the tournament's language."""
+
+    results: Results
+    problems: tuple[Problem, ...]
+    language: str
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> PublicResults:
+        """What of a sync's outcome may be published (:func:`scoring.standings.published`)."""
+        results = published(outcome.results)
+        problems = results.problems if results is not outcome.results else outcome.problems
+        return cls(results=results, problems=tuple(problems), language=outcome.language)
+
+
+def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
+    """``out_dir/standings.json``."""
+    doc = standings_document(public.results, public.problems, language=public.language, public=False)
+    path = out_dir / "standings.json"
+    return [path] if write_text_atomic(path, dumps(doc)) else []
+
+
+def write_public_site(public: PublicResults, folder: Path) -> list[Path]:
+    """The static HTML site in ``folder``."""
+    return write_site(public.results, public.problems, folder, language=public.language)
+
+
+def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = None,
+                  text_without_font: bool = False) -> list[Path]:
+    """``vk-post.txt`` and ``vk-post.png`` in ``folder``.  Without a Cyrillic font the picture
+    cannot be drawn: ``text_without_font`` still writes the text (else :class:`FontNotFound`)."""
+    try:
+        return write_vk(public.results, folder, language=public.language, link=link)
+    except FontNotFound:
+        if not text_without_font:
+            raise
+        path = folder / "vk-post.txt"
+        return [path] if write_text_atomic(path, post_text(public.results, language=public.language, link=link)) else []
+
+
+def publish_files(outcome: Outcome, out_dir: Path) -> list[Path]:
+    """standings.json, the site (``out_dir/site/``) and the VK post (``vk-post.txt``, ``vk-post.png``)
+    of a sync; the post's text is written even where no font can draw its picture."""
+    public = PublicResults.of(outcome)
+    return (write_standings_json(public, out_dir) + write_public_site(public, out_dir / "site")
+            + write_vk_post(public, out_dir, text_without_font=True))

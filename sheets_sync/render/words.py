@@ -1,0 +1,121 @@
+"""The words people read in every output (owned tabs, site, VK post, printable blanks), in Russian or English.
+
+One table of the site's, the post's and the blanks' words (:data:`UI`, :func:`ui`), the one
+way to choose between a Russian and an English text (:func:`ru_en`), role names, and
+:func:`plain_text` for outputs that are one plain line (the post, the picture).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from scoring import labels as L
+
+__all__ = ["UI", "ui", "ru_en", "role_name", "plain_text"]
+
+# words of the site, the post and the blanks: key -> (ru, en)
+UI: dict[str, tuple[str, str]] = {
+    "standings": ("Итоги", "Standings"),
+    "statistics": ("Статистика", "Statistics"),
+    "players": ("Игроки", "Players"),
+    "games": ("Игры", "Games"),
+    "place": ("Место", "Place"),
+    "player": ("Игрок", "Player"),
+    "club": ("Клуб", "Club"),
+    "city": ("Город", "City"),
+    "total": ("Итого", "Total"),
+    "this_stage": ("За этап", "This stage"),
+    "games_n": ("Игр", "Games"),
+    "wins": ("Побед", "Wins"),
+    "wins_don": ("Побед доном", "Wins as don"),
+    "wins_sheriff": ("Побед шерифом", "Wins as sheriff"),
+    "wins_mafia": ("Побед мафией", "Wins as mafia"),
+    "extra": ("Доп. баллы", "Extra points"),
+    "best_move": ("Лучший ход", "Best move"),
+    "penalties": ("Штрафы", "Penalties"),
+    "shot_first": ("Убит первым", "Shot first"),
+    "eligible": ("Призы", "Awards"),
+    "why": ("Почему выше следующего", "Why above the next"),
+    "round": ("Тур", "Round"),
+    "game": ("Игра", "Game"),
+    "table": ("Стол", "Table"),
+    "seat": ("Место", "Seat"),
+    "role": ("Роль", "Role"),
+    "result": ("Результат", "Result"),
+    "win": ("победа", "win"),
+    "loss": ("поражение", "loss"),
+    "coefficient": ("Коэфф.", "Coef."),
+    "points": ("Очки", "Points"),
+    "stage": ("Этап", "Stage"),
+    "judge": ("Судья", "Judge"),
+    "checked_by": ("Проверил", "Checked by"),
+    "winner": ("Победа", "Winner"),
+    "fouls": ("Фолы", "Fouls"),
+    "killed_night": ("Убит ночью", "Shot night"),
+    "voted_day": ("Заголосован днём", "Voted out day"),
+    "removal": ("Удалён", "Removed"),
+    "comment": ("Комментарий", "Comment"),
+    "protocol": ("Протокол игры", "Game protocol"),
+    "not_counted": ("Игра не засчитана (не закончена или в протоколе есть ошибки)",
+                    "Game not counted (unfinished or the protocol has errors)"),
+    "substitute": ("замена: очков не приносит", "substitute: earns nobody points"),
+    "go_on": ("Проходят дальше", "Go on"),
+    "tied_cut": ("Равенство на границе", "Tied at the cut line"),
+    "reason": ("Причина", "Reason"),
+    "excused": ("заявленный пропуск, без штрафа", "announced skip, no penalty"),
+    "derived": ("найдено по рассадке", "found from the seating"),
+    "overall_place": ("Место в итогах", "Overall place"),
+    "status": ("Статус", "Status"),
+    "games_counted": ("Засчитано игр", "Games counted"),
+    "red_wins": ("Побед мирных", "Red wins"),
+    "black_wins": ("Побед мафии", "Black wins"),
+    "red_rate": ("Доля побед мирных", "Red win rate"),
+    "best_moves_scored": ("Лучших ходов с баллами", "Best moves with points"),
+    "by_seat": ("По местам за столом", "By seat"),
+    "by_role": ("По ролям", "By role"),
+    "by_table": ("По столам", "By table"),
+    "nominations": ("Номинации", "Nominations"),
+    "measure": ("Показатель", "Measure"),
+    "value": ("Значение", "Value"),
+    "recognised_best": ("Признан лучшим", "Recognised best"),
+    "chief_judge": ("Главный судья", "Chief judge"),
+    "no_games": ("Игр пока нет", "No games yet"),
+    "points_of_game": ("Очки за игру", "Points from the game"),
+    "blacks_named": ("чёрных", "blacks"),
+    "menu": ("Разделы", "Sections"),
+    "all_games": ("Все игры", "All games"),
+    "not_counted_short": ("не засчитана", "not counted"),
+    "problems": ("Проблемы в протоколе", "Problems in the protocol"),
+    "final_table": ("Итоговая таблица", "Final standings"),
+    "standings_top": ("Таблица", "Standings"),
+    "yes": ("да", "yes"),
+    "no": ("нет", "no"),
+    "red": ("Мирные", "Red"),
+    "black": ("Мафия", "Black"),
+}
+
+
+def ui(key: str, language: str) -> str:
+    """The word ``key`` of :data:`UI` in ``language``."""
+    return ru_en(*UI[key], language)
+
+
+def ru_en(ru: str, en: str, language: str) -> str:
+    """``en`` for an English tournament, else ``ru``."""
+    return en if language == "en" else ru
+
+
+def role_name(role: Any, language: str) -> str:
+    """A role (``Role`` or its value) as people call it; empty for none."""
+    if role is None:
+        return ""
+    return L.word(getattr(role, "value", str(role)), language)
+
+
+def plain_text(value: object) -> str:
+    """One line of text: control characters and line breaks become spaces (post and picture)."""
+    text = "" if value is None else str(value)
+    text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
+    return re.sub(r" {2,}", " ", text).strip()
