@@ -15,7 +15,7 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-import sheets_sync.sync
+import sheets_sync.outcome
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, main
 from sheets_sync.crashlog import LOG_NAME
@@ -39,10 +39,10 @@ def _explode(*_args, **_kwargs):
 
 
 @pytest.mark.parametrize("command, options, target", [
-    ("sync", [], "sheets_sync.sync.compute"),
-    ("export site", [], "sheets_sync.sync.compute"),
+    ("sync", [], "sheets_sync.outcome.compute_standings"),
+    ("export site", [], "sheets_sync.outcome.compute_standings"),
     ("advance", ["--stage", "semifinal"], "sheets_sync.draw_commands.draw_plan"),
-    ("print-protocols", ["--round", "1", "--no-pdf"], "sheets_sync.render.protocols.blanks_html"),
+    ("print-protocols", ["--round", "1", "--no-pdf"], "sheets_sync.export_commands.blanks_html"),
 ])
 def test_an_internal_error_is_one_line_an_exit_code_and_a_log_file(book, monkeypatch, command, options, target):
     monkeypatch.setattr(target, _explode)
@@ -80,14 +80,14 @@ def _type(path, tab: str, cell: str, value) -> None:
 
 
 def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(book, monkeypatch):
-    real = sheets_sync.sync.compute
+    real = sheets_sync.outcome.compute_standings
     calls = []
 
-    def failing(snapshot, **kw):
+    def failing(*_args, **_kw):
         calls.append(1)
         raise Boom("forced failure inside the pipeline")
 
-    monkeypatch.setattr(sheets_sync.sync, "compute", failing)
+    monkeypatch.setattr(sheets_sync.outcome, "compute_standings", failing)
     said: list[str] = []
     watcher = Watcher(ExcelBackend(book), out_dir=None, say=said.append, workbook=str(book))
     for _ in range(3):
@@ -100,7 +100,7 @@ def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(book, monk
     assert log.count("Traceback (most recent call last)") == 1
 
     # the bug is fixed (here: the real pipeline is back) and a judge edits a protocol: all is well again
-    monkeypatch.setattr(sheets_sync.sync, "compute", real)
+    monkeypatch.setattr(sheets_sync.outcome, "compute_standings", real)
     _type(book, "Тур 1 Стол 1", "K10", "комментарий")
     report = watcher.poll()
     assert report is not None and report.written
@@ -109,7 +109,7 @@ def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(book, monk
 
 
 def test_watch_command_keeps_running_through_a_bug(book, monkeypatch):
-    monkeypatch.setattr("sheets_sync.sync.compute", _explode)
+    monkeypatch.setattr("sheets_sync.outcome.compute_standings", _explode)
     result = CliRunner().invoke(main, ["watch", str(book), "--interval", "0", "--cycles", "3"])
     assert result.exit_code == 0, result.output
     assert result.output.count("internal error") == 1 and "Traceback" not in result.output
