@@ -11,11 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.draw import (Draw, DrawFormatError, _bounds_k, _lower_bound_k, _valid,
-                          check_format, draw_final, draw_qualifying, draw_stage, evaluate,
-                          lower_bound, tables_per_round)
-from scoring.draw_mols import ORTHOGONAL_PAIR_10, orthogonal_partitions, orthogonal_rounds
-from scoring.draw_seats import assign_seats, assign_tables, edge_colour_seats
+from scoring.draw import (Draw, DrawFormatError, check_format, draw_final, draw_qualifying,
+                          draw_stage, evaluate, lower_bound, tables_per_round)
+from scoring.draw.formats import bounds as _bounds_k
+from scoring.draw.formats import format_is_valid as _valid
+from scoring.draw.formats import lower_bound as _lower_bound_k
+from scoring.draw.orthogonal import ORTHOGONAL_PAIR_10, orthogonal_partitions, orthogonal_rounds
+from scoring.draw.seats import assign_seats, assign_tables, edge_colour_seats
 
 
 def names(n: int, prefix: str = "P") -> list[str]:
@@ -439,7 +441,7 @@ FORBIDDEN = {"os", "pathlib", "io", "openpyxl", "gspread", "jinja2", "requests",
              "subprocess", "shutil", "tempfile"}
 
 
-@pytest.mark.parametrize("path", sorted(pathlib.Path(__file__).parent.parent.glob("scoring/draw*.py")))
+@pytest.mark.parametrize("path", sorted(pathlib.Path(__file__).parent.parent.glob("scoring/draw/*.py")))
 def test_draw_modules_are_pure(path):
     tree = ast.parse(path.read_text(encoding="utf-8"))
     assert ast.get_docstring(tree)

@@ -1,7 +1,7 @@
 """Who sits at the same table as whom: the opponent-balancing search behind the draw.
 
 The search works on "groups" only (which players share a table in each round); physical
-table numbers and seats are decided later (`scoring.draw_seats`) because neither changes
+table numbers and seats are decided later (`scoring.draw.seats`) because neither changes
 who meets whom.
 
 Why the cost is computed from round-pair overlap matrices instead of pair counts:
