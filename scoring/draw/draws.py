@@ -6,7 +6,8 @@ A qualifying draw fixes the rests, searches the groups (who shares a table, see
 (`scoring.draw.seats`); the result carries its fairness report (`scoring.draw.measure`).
 
 The same players in the same order with the same seed give the same draw, unless a
-`time_limit` stops the search early.
+`deadline` stops the search early.  No clock is read here: a caller that wants a deadline,
+progress reports or the elapsed seconds passes its clock in.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from time import perf_counter
 from typing import Callable, Iterable, Mapping, Sequence
 
 from scoring.draw.formats import TABLE_SIZE, DrawFormatError, bounds, check_format, same_club_minimum
@@ -74,18 +74,9 @@ def _start_is_settled(start: Sequence[Sequence[Sequence[int]]], club_of: Sequenc
     return True
 
 
-def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | None,
-          keep_apart: Iterable[tuple[str, str]], progress, time_limit: float | None,
-          k: int = TABLE_SIZE) -> Draw:
-    started = perf_counter()
-    n = len(names)
-    check_format(n, rounds, k)
-    T = n // k
-    rest = n - k * T
-    g = k * T * rounds // n
-    rng = random.Random(seed)
-    index = {p: i for i, p in enumerate(names)}
-    clubs = dict(clubs or {})
+def _club_indices(names: Sequence[str], index: Mapping[str, int],
+                  clubs: Mapping[str, str]) -> tuple[int, ...]:
+    """Club number per player (-1: none), () when no club has two players in the field."""
     unknown = sorted(p for p in clubs if p not in index)
     if unknown:
         raise ValueError("Clubs given for unknown players: " + ", ".join(unknown))
@@ -95,42 +86,42 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
         if clubs.get(p):
             sizes[clubs[p]] = sizes.get(clubs[p], 0) + 1
     club_ids = {c: i for i, c in enumerate(sorted(c for c, m in sizes.items() if m > 1))}
-    club_of = tuple(club_ids.get(clubs.get(p, ""), -1) for p in names) if club_ids else ()
+    return tuple(club_ids.get(clubs.get(p, ""), -1) for p in names) if club_ids else ()
+
+
+def _keep_apart_indices(index: Mapping[str, int],
+                        keep_apart: Iterable[tuple[str, str]]) -> list[tuple[int, int]]:
     kap = []
     for a, b in keep_apart:
         if a not in index or b not in index:
             raise ValueError(f"Keep-apart pair names an unknown player: {a!r}, {b!r}")
         if a != b:
             kap.append((index[a], index[b]))
-    rests = _rest_schedule(n, rest, rounds, rng)
-    bound = max(bounds(n, rounds, k))
-    S = k * (k - 1) // 2 * T * rounds
-    lam = (k - 1) * g / (n - 1)
-    playing = [[names[p] for p in range(n) if p not in set(rests[r])] for r in range(rounds)]
-    club_target = same_club_minimum(playing, clubs if club_ids else {}, T)
-    # Pair cap at least 3: with λ ≤ 1 a cap of 2 (penalising every third meeting) cost
-    # 100/10/10 about 110 of Σc² (5992 → 5870) to save nine pairs meeting three times.
-    problem = GroupProblem(
-        n=n, k=k, tables=T, rounds=rounds, rests=tuple(tuple(r) for r in rests),
-        club_of=club_of, keep_apart=tuple(kap),
-        pair_cap=max(3, math.ceil(lam) + 1), target=(bound - S + 1) // 2, club_target=club_target)
-    per_restart = max(20000, int(rounds * k * T * 1200))
+    return kap
+
+
+def _search_schedule(rounds: int, k: int, tables: int) -> tuple[int, float]:
+    """(restarts, move factor) of the group search for a format."""
+    per_restart = max(20000, int(rounds * k * tables * 1200))
     max_restarts = max(1, min(40, 3_000_000 // per_restart))
     move_factor = 1200.0
     if max_restarts <= 2:
         # Large fields (100/10/10): restarts cut short by a time limit end hot, in a poor
         # state; one longer schedule of about 2.4M moves (~6 s) finishes and does better.
         max_restarts = 1
-        move_factor = max(1200.0, 2_400_000 / (rounds * k * T))
-    cb = None
-    if progress is not None:
-        def cb(frac: float, c2: int) -> None:
-            progress(frac, S + 2 * c2, bound)
-    # seats and tables take a few percent of the time: keep that share of the limit for them
-    search_limit = None if time_limit is None else 0.85 * time_limit
-    # Square fields (k tables of k): start from rounds that are orthogonal by construction,
-    # with club mates and keep-apart pairs spread over the grid, and keep those rounds fixed
-    # when they already are as good as clubs and keep-apart pairs allow.
+        move_factor = max(1200.0, 2_400_000 / (rounds * k * tables))
+    return max_restarts, move_factor
+
+
+def _square_start(n: int, k: int, rounds: int, rng: random.Random, club_of: Sequence[int],
+                  kap: Sequence[tuple[int, int]],
+                  club_minimum_per_round: int) -> tuple[list[list[list[int]]], int]:
+    """(starting rounds, how many of them stay fixed) for a square field without rests;
+    ([], 0) for any other field.
+
+    Square fields (k tables of k) start from rounds that are orthogonal by construction,
+    with club mates and keep-apart pairs spread over the grid, and keep those rounds fixed
+    when they already are as good as clubs and keep-apart pairs allow."""
     apart = [list(pair) for pair in kap]
     if club_of:
         members: dict[int, list[int]] = {}
@@ -138,12 +129,51 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
             if c >= 0:
                 members.setdefault(c, []).append(p)
         apart += list(members.values())
-    start = orthogonal_rounds(n, k, rounds, rng, apart) if rest == 0 else []
+    start = orthogonal_rounds(n, k, rounds, rng, apart)
+    fixed = len(start) if start and _start_is_settled(start, club_of, kap, club_minimum_per_round) else 0
+    return start, fixed
+
+
+def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | None,
+          keep_apart: Iterable[tuple[str, str]], progress: Callable[[float, int, int], None] | None,
+          deadline: float | None, clock: Callable[[], float] | None, k: int = TABLE_SIZE) -> Draw:
+    if deadline is not None and clock is None:
+        raise ValueError("A deadline needs the clock it is measured on.")
+    started = clock() if clock is not None else 0.0
+    n = len(names)
+    check_format(n, rounds, k)
+    T = n // k
+    rest = n - k * T
+    g = k * T * rounds // n
+    rng = random.Random(seed)
+    index = {p: i for i, p in enumerate(names)}
+    clubs = dict(clubs or {})
+    club_of = _club_indices(names, index, clubs)
+    kap = _keep_apart_indices(index, keep_apart)
+    rests = _rest_schedule(n, rest, rounds, rng)
+    bound = max(bounds(n, rounds, k))
+    S = k * (k - 1) // 2 * T * rounds
+    lam = (k - 1) * g / (n - 1)
+    playing = [[names[p] for p in range(n) if p not in set(rests[r])] for r in range(rounds)]
+    club_target = same_club_minimum(playing, clubs if club_of else {}, T)
+    # Pair cap at least 3: with λ ≤ 1 a cap of 2 (penalising every third meeting) cost
+    # 100/10/10 about 110 of Σc² (5992 → 5870) to save nine pairs meeting three times.
+    problem = GroupProblem(
+        n=n, k=k, tables=T, rounds=rounds, rests=tuple(tuple(r) for r in rests),
+        club_of=club_of, keep_apart=tuple(kap),
+        pair_cap=max(3, math.ceil(lam) + 1), target=(bound - S + 1) // 2, club_target=club_target)
+    max_restarts, move_factor = _search_schedule(rounds, k, T)
+    cb = None
+    if progress is not None:
+        def cb(frac: float, c2: int) -> None:
+            progress(frac, S + 2 * c2, bound)
+    # seats and tables take a few percent of the time: keep that share of the limit for them
+    search_deadline = None if deadline is None else started + 0.85 * (deadline - started)
     # without rests every round seats everybody, so the club minimum is the same each round
-    fixed = (len(start) if start and _start_is_settled(start, club_of, kap, club_target // rounds)
-             else 0)
-    res = optimise_groups(problem, rng, max_restarts=max_restarts, time_limit=search_limit,
-                          progress=cb, move_factor=move_factor,
+    start, fixed = (_square_start(n, k, rounds, rng, club_of, kap, club_target // rounds)
+                    if rest == 0 else ([], 0))
+    res = optimise_groups(problem, rng, max_restarts=max_restarts, deadline=search_deadline,
+                          clock=clock, progress=cb, move_factor=move_factor,
                           fix_first_round=not start and not club_of and not kap and rest == 0,
                           start=start or None, fixed_rounds=fixed)
     tables = assign_tables(res.groups, n, rng=rng)
@@ -152,9 +182,8 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
     out_rests = tuple(tuple(names[p] for p in sorted(r)) for r in rests)
     if progress is not None:
         progress(1.0, S + 2 * res.c2, bound)
-    elapsed = perf_counter() - started
     report = evaluate(names, out_rounds, clubs, keep_apart=[(names[a], names[b]) for a, b in kap],
-                      seed=seed, seconds=elapsed)
+                      seed=seed, seconds=None if clock is None else clock() - started)
     return Draw(rounds=out_rounds, rests=out_rests, seed=seed, report=report)
 
 
@@ -162,36 +191,46 @@ def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int,
                     clubs: Mapping[str, str] | None = None,
                     keep_apart: Iterable[tuple[str, str]] = (),
                     progress: Callable[[float, int, int], None] | None = None,
-                    time_limit: float | None = None) -> Draw:
-    """Qualifying rounds.  `progress(fraction_done, current_ssq, bound)` is called at most
-    about four times a second; `time_limit` (seconds) returns the best draw found so far."""
+                    deadline: float | None = None,
+                    clock: Callable[[], float] | None = None) -> Draw:
+    """Qualifying rounds.
+
+    The core reads no clock: the caller passes one (`clock()`, seconds, e.g.
+    `time.monotonic`) to have the elapsed seconds in the report, `progress` reports and a
+    `deadline` (a `clock()` reading) at which the best draw found so far is returned.
+    `progress(fraction_done, current_ssq, bound)` is called at most about four times a
+    second while searching, which needs the clock, and once when the draw is done.
+    """
     names = _check_players(players)
-    return _draw(names, rounds, seed, clubs, keep_apart, progress, time_limit)
+    return _draw(names, rounds, seed, clubs, keep_apart, progress, deadline, clock)
 
 
 def draw_stage(players: Sequence[str], *, tables: int, games: int, seed: int,
-               clubs: Mapping[str, str] | None = None) -> Draw:
+               clubs: Mapping[str, str] | None = None,
+               clock: Callable[[], float] | None = None) -> Draw:
     """A stage where everybody plays every game (e.g. semifinal: 20 players, 2 tables,
-    3 games): opponents, seats and tables balanced as in qualifying."""
+    3 games): opponents, seats and tables balanced as in qualifying.  With a `clock` the
+    report has the elapsed seconds."""
     names = _check_players(players)
     if len(names) != TABLE_SIZE * tables:
         raise DrawFormatError(
             f"A stage of {tables} table(s) needs exactly {TABLE_SIZE * tables} players "
             f"(got {len(names)}).",
             [(TABLE_SIZE * tables, tables, games)])
-    return _draw(names, games, seed, clubs, (), None, None)
+    return _draw(names, games, seed, clubs, (), None, None, clock)
 
 
-def draw_final(players: Sequence[str], *, games: int) -> Draw:
+def draw_final(players: Sequence[str], *, games: int, clock: Callable[[], float] | None = None) -> Draw:
     """One table of 10: a different seat every game for everybody, equal seat sums and
-    balanced seat groups.  No seed: a final's seating follows from the list alone."""
+    balanced seat groups.  No seed: a final's seating follows from the list alone.  With a
+    `clock` the report has the elapsed seconds."""
     names = _check_players(players)
     if len(names) != TABLE_SIZE:
         raise DrawFormatError(f"A final is one table of {TABLE_SIZE} players "
                               f"(got {len(names)}).", [(TABLE_SIZE, 1, games)])
     if games < 1:
         raise DrawFormatError("A final needs at least one game.", [(TABLE_SIZE, 1, 4)])
-    started = perf_counter()
+    started = clock() if clock is not None else 0.0
     seats = final_seating(games, TABLE_SIZE)
     rounds = []
     for j in range(games):
@@ -200,5 +239,5 @@ def draw_final(players: Sequence[str], *, games: int) -> Draw:
             table[s - 1] = names[i]
         rounds.append((tuple(table),))
     out = tuple(rounds)
-    report = evaluate(names, out, seed=0, seconds=perf_counter() - started)
+    report = evaluate(names, out, seed=0, seconds=None if clock is None else clock() - started)
     return Draw(rounds=out, rests=tuple(() for _ in range(games)), seed=0, report=report)

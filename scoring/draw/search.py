@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from time import perf_counter
 from typing import Callable, Sequence
 
 __all__ = ["GroupProblem", "GroupResult", "optimise_groups", "pair_counts", "ssq_of"]
@@ -132,7 +131,8 @@ def _greedy_round(rng: random.Random, playing: list[int], k: int, tables: int, n
 
 def optimise_groups(problem: GroupProblem, rng: random.Random, *,
                     max_restarts: int = 60,
-                    time_limit: float | None = None,
+                    deadline: float | None = None,
+                    clock: Callable[[], float] | None = None,
                     progress: Callable[[float, int], None] | None = None,
                     fix_first_round: bool = False,
                     move_factor: float = 1200.0,
@@ -140,21 +140,23 @@ def optimise_groups(problem: GroupProblem, rng: random.Random, *,
                     fixed_rounds: int = 0) -> GroupResult:
     """Simulated annealing with restarts; returns the best state seen.
 
-    `progress(fraction, c2)` is called at most about four times a second.
+    The time is the caller's: `clock()` (seconds) is read between blocks of moves to stop
+    at `deadline` (a `clock()` reading) and to call `progress(fraction, c2)` at most about
+    four times a second; without a clock neither happens.
     """
-    started = perf_counter()
+    if deadline is not None and clock is None:
+        raise ValueError("A deadline needs the clock it is measured on.")
     best: GroupResult | None = None
     total_moves = 0
     restart = 0
-    last_report = started
-    deadline = None if time_limit is None else started + time_limit
+    last_report = clock() if clock is not None else 0.0
     restart_from: Sequence[Sequence[Sequence[int]]] | None = None
     scale = 1.0
     t_hi = T_START
     while True:
         res, moves, last_report, stopped = _anneal_once(
             problem, rng, fix_first_round=fix_first_round, deadline=deadline,
-            progress=progress, last_report=last_report, restart=restart,
+            clock=clock, progress=progress, last_report=last_report, restart=restart,
             max_restarts=max_restarts, move_factor=move_factor * scale,
             start=restart_from if restart_from is not None else start,
             fixed_rounds=fixed_rounds, t_hi=t_hi)
@@ -189,7 +191,7 @@ def _key(res: GroupResult) -> tuple[int, int]:
 
 
 def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: bool,
-                 deadline: float | None, progress, last_report: float, restart: int,
+                 deadline: float | None, clock, progress, last_report: float, restart: int,
                  max_restarts: int, move_factor: float, start=None, fixed_rounds: int = 0,
                  t_hi: float = T_START):
     n, k, T, R = problem.n, problem.k, problem.tables, problem.rounds
@@ -461,8 +463,8 @@ def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: 
         if _key_tuple(cost, c2) < _key(best):
             best = snapshot()
         temp *= ratio
-        if progress is not None or deadline is not None:
-            now = perf_counter()
+        if clock is not None and (progress is not None or deadline is not None):
+            now = clock()
             if progress is not None and now - last_report >= 0.25:
                 last_report = now
                 frac = min(1.0, (restart + (blk + 1) / n_blocks) / max_restarts)
