@@ -146,42 +146,43 @@ def optimise_groups(problem: GroupProblem, rng: random.Random, *,
     """
     if deadline is not None and clock is None:
         raise ValueError("A deadline needs the clock it is measured on.")
+    timer = _Timer(clock=clock, deadline=deadline, progress=progress, max_restarts=max_restarts,
+                   last_report=clock() if clock is not None else 0.0)
     best: GroupResult | None = None
     total_moves = 0
     restart = 0
-    last_report = clock() if clock is not None else 0.0
     restart_from: Sequence[Sequence[Sequence[int]]] | None = None
     scale = 1.0
     t_hi = T_START
     while True:
-        res, moves, last_report, stopped = _anneal_once(
-            problem, rng, fix_first_round=fix_first_round, deadline=deadline,
-            clock=clock, progress=progress, last_report=last_report, restart=restart,
-            max_restarts=max_restarts, move_factor=move_factor * scale,
+        res, moves, stopped = _anneal_once(
+            problem, rng, fix_first_round=fix_first_round, timer=timer, restart=restart,
+            move_factor=move_factor * scale,
             start=restart_from if restart_from is not None else start,
             fixed_rounds=fixed_rounds, t_hi=t_hi)
         total_moves += moves
-        key = _key(res)
-        if best is None or key < _key(best):
+        if best is None or _key(res) < _key(best):
             best = res
         restart += 1
-        done = (best.c2 <= problem.target and best.over_cap == 0
-                and best.club_meetings <= problem.club_target and best.keep_apart_meetings == 0)
-        if done or stopped or restart >= max_restarts:
+        if _meets_targets(best, problem) or stopped or restart >= max_restarts:
             break
         # A fresh run that froze just above the bound (1-2 units on 40/4/7) is reheated from
         # its best state for half a schedule before starting over: on 60 seeds of 40/4/7 the
         # slowest draw fell from 2.2-2.6 s to 1.3 s (median unchanged, about 0.5 s).
-        near = (restart_from is None and res.c2 <= problem.target + 2 and res.over_cap == 0
-                and res.club_meetings <= problem.club_target and res.keep_apart_meetings == 0)
-        if near:
+        if restart_from is None and _meets_targets(res, problem, c2_slack=2):
             restart_from, scale, t_hi = best.groups, REHEAT_SCALE, REHEAT_T
         else:
             restart_from, scale, t_hi = None, 1.0, T_START
-    assert best is not None
     return GroupResult(groups=best.groups, c2=best.c2, club_meetings=best.club_meetings,
                        keep_apart_meetings=best.keep_apart_meetings, over_cap=best.over_cap,
                        moves=total_moves, restarts=restart, reached_target=best.c2 <= problem.target)
+
+
+def _meets_targets(res: GroupResult, problem: GroupProblem, c2_slack: int = 0) -> bool:
+    """True when `res` is at the bound (give or take `c2_slack`) with no penalty left that
+    the format allows to avoid."""
+    return (res.c2 <= problem.target + c2_slack and res.over_cap == 0
+            and res.club_meetings <= problem.club_target and res.keep_apart_meetings == 0)
 
 
 def _key(res: GroupResult) -> tuple[int, int]:
@@ -190,56 +191,203 @@ def _key(res: GroupResult) -> tuple[int, int]:
     return (weighted, res.c2)
 
 
-def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: bool,
-                 deadline: float | None, clock, progress, last_report: float, restart: int,
-                 max_restarts: int, move_factor: float, start=None, fixed_rounds: int = 0,
-                 t_hi: float = T_START):
-    n, k, T, R = problem.n, problem.k, problem.tables, problem.rounds
-    KT = k * T
-    W = T + 1                      # matrices carry one extra row/column: "resting"
-    REST = T
-    rnd = rng.random
-    club_of = list(problem.club_of) if problem.club_of else []
-    n_clubs = (max(club_of) + 1) if club_of else 0
-    kap: list[list[int]] = [[] for _ in range(n)]
-    for a, b in problem.keep_apart:
-        kap[a].append(b)
-        kap[b].append(a)
-    has_kap = bool(problem.keep_apart)
-    has_club = n_clubs > 0 and any(c >= 0 for c in club_of)
-    has_rest = any(problem.rests)
-    cap = problem.pair_cap
+@dataclass(kw_only=True, slots=True)
+class _Timer:
+    """The caller's clock, read between blocks of moves: progress reports and the deadline."""
 
-    # ---- start: greedy rounds -------------------------------------------------------
-    pcg = [0] * (n * n)
-    rest_sets = [set(rs) for rs in problem.rests]
+    clock: Callable[[], float] | None
+    deadline: float | None
+    progress: Callable[[float, int], None] | None
+    max_restarts: int
+    last_report: float
+
+    def expired(self, fraction_of_run: float, restart: int, c2: int) -> bool:
+        """Report progress when a quarter second has passed; True once the deadline is."""
+        if self.clock is None or (self.progress is None and self.deadline is None):
+            return False
+        now = self.clock()
+        if self.progress is not None and now - self.last_report >= 0.25:
+            self.last_report = now
+            self.progress(min(1.0, (restart + fraction_of_run) / self.max_restarts), c2)
+        return self.deadline is not None and now >= self.deadline
+
+
+def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: bool,
+                 timer: _Timer, restart: int, move_factor: float, start=None,
+                 fixed_rounds: int = 0, t_hi: float = T_START) -> tuple[GroupResult, int, bool]:
+    """One annealing run from a greedy (or given) start: (best state, moves, stopped by
+    the deadline)."""
+    state = _AnnealState.build(problem, rng, start, fix_first_round)
+    best = state.snapshot()
+    if problem.tables < 2 or state.at_target():
+        return best, 0, False
+    schedule = _Schedule.of_run(problem, move_factor, t_hi, fix_first_round, fixed_rounds)
+    rnd = rng.random
+    temp = t_hi
+    moves = 0
+    for blk in range(schedule.n_blocks):
+        done = _anneal_block(state, rnd, 1.0 / temp, schedule)
+        if done:
+            return state.snapshot(), moves + done, False
+        moves += schedule.block
+        # Snapshots only at block ends: at low temperature the state rarely leaves its
+        # best basin within one block, and copying every improvement would cost more.
+        if (state.cost, state.c2) < _key(best):
+            best = state.snapshot()
+        temp *= schedule.ratio
+        if timer.expired((blk + 1) / schedule.n_blocks, restart, state.c2):
+            return best, moves, True
+    # Snapshots are taken at block ends; compare the final state too.
+    if (state.cost, state.c2) < _key(best):
+        best = state.snapshot()
+    return best, moves, False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Schedule:
+    """Cooling of one run: `n_blocks` blocks of `block` moves, the temperature multiplied by
+    `ratio` after each; moves pick a round in r_lo .. r_lo + r_span - 1."""
+
+    n_blocks: int
+    block: int
+    ratio: float
+    r_lo: int
+    r_span: int
+
+    @classmethod
+    def of_run(cls, problem: GroupProblem, move_factor: float, t_hi: float,
+               fix_first_round: bool, fixed_rounds: int) -> _Schedule:
+        R = problem.rounds
+        # Move budget grows with the number of (round, player) slots; the temperature falls
+        # geometrically from "most uphill moves of size 1-2 accepted" to "almost greedy".
+        slots_total = R * problem.k * problem.tables
+        n_moves = max(20000, int(slots_total * move_factor))
+        # Tuned on 40/4/7, 30/3/10, 100/10/10: hotter starts only add time, colder ends freeze
+        # in states two or three units above the bound.
+        t_lo = 0.22
+        block = 2048
+        n_blocks = max(1, n_moves // block)
+        r_lo = 1 if fix_first_round and R > 1 else 0
+        r_lo = max(r_lo, min(fixed_rounds, R - 1))
+        return cls(n_blocks=n_blocks, block=block, ratio=(t_lo / t_hi) ** (1.0 / n_blocks),
+                   r_lo=r_lo, r_span=R - r_lo)
+
+
+@dataclass(kw_only=True, slots=True)
+class _AnnealState:
+    """The groups being annealed and everything the O(rounds) cost change of a swap reads.
+
+    slots[r] lists round r's players table after table (k each); tab[r][p] is p's table in
+    round r (REST = tables when he rests); others[r] holds, for every other round s, the
+    overlap matrices M_rs and M_sr (flat, (tables+1)², the last row/column "resting") and
+    tab[s]; pc[a·n + b] counts a's games with b (both orders); cc[r][t·n_clubs + c] counts
+    club c at table t.  The counters are the cost terms, `cost` their weighted sum.
+    """
+
+    n: int
+    k: int
+    tables: int
+    rounds: int
+    club_of: list[int]
+    n_clubs: int
+    kap: list[list[int]]
+    has_club: bool
+    has_kap: bool
+    has_rest: bool
+    cap: int
+    target: int
+    target_cost: int
+    slots: list[list[int]]
+    tab: list[list[int]]
+    others: list[list[tuple[list[int], list[int], list[int]]]]
+    pc: list[int]
+    cc: list[list[int]]
+    c2: int
+    club_cost: int
+    kap_cost: int
+    over: int
+    cost: int
+
+    @classmethod
+    def build(cls, problem: GroupProblem, rng: random.Random, start, fix_first_round: bool) -> _AnnealState:
+        """The state of a fresh run: `start` rounds where given, greedy rounds otherwise."""
+        n, T, R = problem.n, problem.tables, problem.rounds
+        club_of = list(problem.club_of) if problem.club_of else []
+        n_clubs = (max(club_of) + 1) if club_of else 0
+        kap: list[list[int]] = [[] for _ in range(n)]
+        for a, b in problem.keep_apart:
+            kap[a].append(b)
+            kap[b].append(a)
+        has_club = n_clubs > 0 and any(c >= 0 for c in club_of)
+        slots, pc = _starting_slots(problem, rng, start, fix_first_round, club_of, kap)
+        tab = _tables_of(slots, n, problem.k, R, REST=T)
+        M = _overlap_matrices(tab, n, R, W=T + 1)
+        cc, club_cost = _club_counts(tab, club_of, n_clubs, T, has_club)
+        kap_cost = sum(1 for a, b in problem.keep_apart for r in range(R) if tab[r][a] == tab[r][b] != T)
+        c2 = _shared_pairs(M, R, T)
+        over = _over_cap(pc, n, problem.pair_cap)
+        return cls(
+            n=n, k=problem.k, tables=T, rounds=R, club_of=club_of, n_clubs=n_clubs, kap=kap,
+            has_club=has_club, has_kap=bool(problem.keep_apart), has_rest=any(problem.rests),
+            cap=problem.pair_cap, target=problem.target,
+            target_cost=problem.target + W_CLUB * problem.club_target,
+            slots=slots, tab=tab, pc=pc, cc=cc,
+            others=[[(M[r][s], tab[s], M[s][r]) for s in range(R) if s != r] for r in range(R)],
+            c2=c2, club_cost=club_cost, kap_cost=kap_cost, over=over,
+            cost=c2 + W_CLUB * club_cost + W_KEEP * kap_cost + W_CAP * over)
+
+    def at_target(self) -> bool:
+        return self.c2 <= self.target and self.cost <= self.target_cost and self.over == 0
+
+    def snapshot(self) -> GroupResult:
+        k, T = self.k, self.tables
+        groups = tuple(tuple(tuple(sl[t * k:(t + 1) * k]) for t in range(T)) for sl in self.slots)
+        return GroupResult(groups=groups, c2=self.c2, club_meetings=self.club_cost,
+                           keep_apart_meetings=self.kap_cost, over_cap=self.over, moves=0,
+                           restarts=0, reached_target=self.c2 <= self.target)
+
+
+def _count_pairs(pc: list[int], tabs: Sequence[Sequence[int]], n: int) -> None:
+    for tb in tabs:
+        for a in tb:
+            for b in tb:
+                if a != b:
+                    pc[a * n + b] += 1
+
+
+def _starting_slots(problem: GroupProblem, rng: random.Random, start, fix_first_round: bool,
+                    club_of: list[int], kap: list[list[int]]) -> tuple[list[list[int]], list[int]]:
+    """Round-by-round start (given rounds, a fixed first round, else greedy) as slot lists,
+    and the symmetric pair counts it gives."""
+    n, k, T = problem.n, problem.k, problem.tables
+    pc = [0] * (n * n)
     slots: list[list[int]] = []
-    for r in range(R):
-        playing = [p for p in range(n) if p not in rest_sets[r]]
+    for r in range(problem.rounds):
+        rest_set = set(problem.rests[r])
+        playing = [p for p in range(n) if p not in rest_set]
         if start is not None and r < len(start) and start[r]:
             tabs = [list(tb) for tb in start[r]]
-            for tb in tabs:
-                for a in tb:
-                    for b in tb:
-                        if a != b:
-                            pcg[a * n + b] += 1
+            _count_pairs(pc, tabs, n)
         elif fix_first_round and r == 0:
             tabs = [playing[t * k:(t + 1) * k] for t in range(T)]
-            for tb in tabs:
-                for a in tb:
-                    for b in tb:
-                        if a != b:
-                            pcg[a * n + b] += 1
+            _count_pairs(pc, tabs, n)
         else:
-            tabs = _greedy_round(rng, playing, k, T, n, pcg, club_of, kap)
+            tabs = _greedy_round(rng, playing, k, T, n, pc, club_of, kap)
         slots.append([p for tb in tabs for p in tb])
-    pc = pcg                        # symmetric pair counts, both (a,b) and (b,a)
+    return slots, pc
 
+
+def _tables_of(slots: list[list[int]], n: int, k: int, R: int, REST: int) -> list[list[int]]:
     tab = [[REST] * n for _ in range(R)]
     for r in range(R):
         for x, p in enumerate(slots[r]):
             tab[r][p] = x // k
-    M = [[None] * R for _ in range(R)]
+    return tab
+
+
+def _overlap_matrices(tab: list[list[int]], n: int, R: int, W: int) -> list[list[list[int]]]:
+    """M[r][s][t·W + u] = players at table t in round r and at table u in round s."""
+    M: list[list] = [[None] * R for _ in range(R)]
     for r in range(R):
         for s in range(R):
             if r == s:
@@ -249,7 +397,12 @@ def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: 
             for p in range(n):
                 m[tr[p] * W + ts[p]] += 1
             M[r][s] = m
-    # cost terms
+    return M
+
+
+def _shared_pairs(M: list[list[list[int]]], R: int, T: int) -> int:
+    """Σ over pairs C(c, 2), from the overlap matrices (see the module docstring)."""
+    W = T + 1
     c2 = 0
     for r in range(R):
         for s in range(r + 1, R):
@@ -258,225 +411,219 @@ def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: 
                 for u in range(T):
                     v = m[t * W + u]
                     c2 += v * (v - 1) // 2
+    return c2
+
+
+def _club_counts(tab: list[list[int]], club_of: list[int], n_clubs: int, T: int,
+                 has_club: bool) -> tuple[list[list[int]], int]:
+    """Club members per (round, table, club), and the same-club meetings they make."""
+    REST = T
     cc = []
     club_cost = 0
-    for r in range(R):
+    for tr in tab:
         row = [0] * (T * max(n_clubs, 1))
         if has_club:
-            for p in range(n):
-                if club_of[p] >= 0 and tab[r][p] != REST:
-                    row[tab[r][p] * n_clubs + club_of[p]] += 1
+            for p, c in enumerate(club_of):
+                if c >= 0 and tr[p] != REST:
+                    row[tr[p] * n_clubs + c] += 1
             club_cost += sum(v * (v - 1) // 2 for v in row)
         cc.append(row)
-    kap_cost = 0
-    for a, b in problem.keep_apart:
-        for r in range(R):
-            if tab[r][a] == tab[r][b] != REST:
-                kap_cost += 1
+    return cc, club_cost
+
+
+def _over_cap(pc: list[int], n: int, cap: int) -> int:
+    """Σ over pairs max(0, c − cap)."""
     over = 0
     for a in range(n):
         for b in range(a + 1, n):
             if pc[a * n + b] > cap:
                 over += pc[a * n + b] - cap
-    cost = c2 + W_CLUB * club_cost + W_KEEP * kap_cost + W_CAP * over
+    return over
 
-    others = []
-    for r in range(R):
-        others.append([(M[r][s], tab[s], M[s][r]) for s in range(R) if s != r])
 
-    target_cost = problem.target + W_CLUB * problem.club_target
+def _anneal_block(state: _AnnealState, rnd: Callable[[], float], inv_t: float,
+                  schedule: _Schedule) -> int:
+    """One block of moves at temperature 1/inv_t, applied to `state`; returns the number
+    of moves made when the state reached the target (0: the whole block ran).
 
-    def snapshot():
-        groups = tuple(tuple(tuple(slots[r][t * k:(t + 1) * k]) for t in range(T)) for r in range(R))
-        return GroupResult(groups=groups, c2=c2, club_meetings=club_cost,
-                           keep_apart_meetings=kap_cost, over_cap=over, moves=0,
-                           restarts=0, reached_target=c2 <= problem.target)
-
-    best = snapshot()
-    if T < 2 or (c2 <= problem.target and cost <= target_cost and over == 0):
-        return best, 0, last_report, False
-
-    # ---- schedule --------------------------------------------------------------------
-    # Move budget grows with the number of (round, player) slots; the temperature falls
-    # geometrically from "most uphill moves of size 1-2 accepted" to "almost greedy".
-    slots_total = R * KT
-    n_moves = max(20000, int(slots_total * move_factor))
-    # Tuned on 40/4/7, 30/3/10, 100/10/10: hotter starts only add time, colder ends freeze
-    # in states two or three units above the bound.
-    t_lo = 0.22
-    block = 2048
-    n_blocks = max(1, n_moves // block)
-    ratio = (t_lo / t_hi) ** (1.0 / n_blocks)
-    temp = t_hi
-    r_lo = 1 if fix_first_round and R > 1 else 0
-    r_lo = max(r_lo, min(fixed_rounds, R - 1))
-    r_span = R - r_lo
-    moves = 0
-    stopped = False
-    log = math.log
+    The per-move work (proposal, cost change, acceptance test) stays inline with the state
+    in locals: it runs millions of times per draw, and a function call per move would cost
+    a good share of the move.  Only the moves that pass the acceptance test (a few in a
+    thousand) call out, for the pair-cap check and the update.
+    """
+    k, n, KT, W, REST = state.k, state.n, state.k * state.tables, state.tables + 1, state.tables
     KTk = KT - k
-    for blk in range(n_blocks):
-        inv_t = 1.0 / temp
-        for it in range(block):
-            r = r_lo + int(rnd() * r_span)
-            sl = slots[r]
-            x = int(rnd() * KT)
-            t1 = x // k
-            y = int(rnd() * KTk)
-            if y >= t1 * k:
-                y += k
-            t2 = y // k
-            a = sl[x]
-            b = sl[y]
-            o1 = t1 * W
-            o2 = t2 * W
-            d = 0
-            if has_rest:
-                for Ms, ts, _ in others[r]:
-                    ua = ts[a]
-                    ub = ts[b]
-                    if ua != ub:
-                        if ua != REST:
-                            d += Ms[o2 + ua] - Ms[o1 + ua] + 1
-                        if ub != REST:
-                            d += Ms[o1 + ub] - Ms[o2 + ub] + 1
-            else:
-                for Ms, ts, _ in others[r]:
-                    ua = ts[a]
-                    ub = ts[b]
-                    if ua != ub:
-                        d += Ms[o2 + ua] - Ms[o1 + ua] + Ms[o1 + ub] - Ms[o2 + ub] + 2
-            dc = 0
-            if has_club:
-                ca = club_of[a]
-                cb = club_of[b]
-                if ca != cb:
-                    ccr = cc[r]
-                    if ca >= 0:
-                        dc += ccr[t2 * n_clubs + ca] - ccr[t1 * n_clubs + ca] + 1
-                    if cb >= 0:
-                        dc += ccr[t1 * n_clubs + cb] - ccr[t2 * n_clubs + cb] + 1
-            dk = 0
-            if has_kap:
-                tr = tab[r]
-                for q in kap[a]:
-                    tq = tr[q]
-                    if tq == t1:
-                        dk -= 1
-                    elif tq == t2 and q != b:
-                        dk += 1
-                for q in kap[b]:
-                    tq = tr[q]
-                    if tq == t2:
-                        dk -= 1
-                    elif tq == t1 and q != a:
-                        dk += 1
-            delta = d + W_CLUB * dc + W_KEEP * dk
-            # Metropolis: accept if delta <= -temp*ln(u); the cheap test first.
-            if delta > 0:
-                u = rnd()
-                if u <= 0.0 or delta * inv_t > -log(u):
-                    continue
-            # Pair-cap penalty needs the pair counts (O(k)); only computed for moves that
-            # would otherwise be accepted.  Rejected moves never need it.
-            dp = 0
-            ra = a * n
-            rb = b * n
-            base1 = t1 * k
-            base2 = t2 * k
-            for i in range(base1, base1 + k):
-                q = sl[i]
-                if q != a:
-                    if pc[ra + q] > cap:
-                        dp -= 1
-                    if pc[rb + q] >= cap:
-                        dp += 1
-            for i in range(base2, base2 + k):
-                q = sl[i]
-                if q != b:
-                    if pc[rb + q] > cap:
-                        dp -= 1
-                    if pc[ra + q] >= cap:
-                        dp += 1
-            if dp > 0:
-                delta2 = delta + W_CAP * dp
-                if delta2 > 0:
-                    u = rnd()
-                    if u <= 0.0 or delta2 * inv_t > -log(u):
-                        continue
-            # ---- apply ----
-            for Ms, ts, Mt in others[r]:
+    r_lo, r_span = schedule.r_lo, schedule.r_span
+    slots, tab, others, pc, cc = state.slots, state.tab, state.others, state.pc, state.cc
+    club_of, n_clubs, kap, cap = state.club_of, state.n_clubs, state.kap, state.cap
+    has_rest, has_club, has_kap = state.has_rest, state.has_club, state.has_kap
+    target, target_cost = state.target, state.target_cost
+    c2, club_cost, kap_cost, over, cost = state.c2, state.club_cost, state.kap_cost, state.over, state.cost
+    log = math.log
+    done = 0
+    for it in range(schedule.block):
+        # ---- propose: swap a and b, two players of round r at tables t1 != t2 ----
+        r = r_lo + int(rnd() * r_span)
+        sl = slots[r]
+        x = int(rnd() * KT)
+        t1 = x // k
+        y = int(rnd() * KTk)
+        if y >= t1 * k:
+            y += k
+        t2 = y // k
+        a = sl[x]
+        b = sl[y]
+        o1 = t1 * W
+        o2 = t2 * W
+        # ---- cost change: shared pairs (d), club mates (dc), keep-apart pairs (dk) ----
+        d = 0
+        if has_rest:
+            for Ms, ts, _ in others[r]:
                 ua = ts[a]
                 ub = ts[b]
                 if ua != ub:
-                    Ms[o1 + ua] -= 1
-                    Ms[o2 + ua] += 1
-                    Ms[o2 + ub] -= 1
-                    Ms[o1 + ub] += 1
-                    ra_ = ua * W
-                    rb_ = ub * W
-                    Mt[ra_ + t1] -= 1
-                    Mt[ra_ + t2] += 1
-                    Mt[rb_ + t2] -= 1
-                    Mt[rb_ + t1] += 1
-            for i in range(base1, base1 + k):
-                q = sl[i]
-                if q != a:
-                    pc[ra + q] -= 1
-                    pc[q * n + a] -= 1
-                    pc[rb + q] += 1
-                    pc[q * n + b] += 1
-            for i in range(base2, base2 + k):
-                q = sl[i]
-                if q != b:
-                    pc[rb + q] -= 1
-                    pc[q * n + b] -= 1
-                    pc[ra + q] += 1
-                    pc[q * n + a] += 1
-            if has_club:
-                ca = club_of[a]
-                cb = club_of[b]
-                if ca != cb:
-                    ccr = cc[r]
-                    if ca >= 0:
-                        ccr[t1 * n_clubs + ca] -= 1
-                        ccr[t2 * n_clubs + ca] += 1
-                    if cb >= 0:
-                        ccr[t2 * n_clubs + cb] -= 1
-                        ccr[t1 * n_clubs + cb] += 1
+                    if ua != REST:
+                        d += Ms[o2 + ua] - Ms[o1 + ua] + 1
+                    if ub != REST:
+                        d += Ms[o1 + ub] - Ms[o2 + ub] + 1
+        else:
+            for Ms, ts, _ in others[r]:
+                ua = ts[a]
+                ub = ts[b]
+                if ua != ub:
+                    d += Ms[o2 + ua] - Ms[o1 + ua] + Ms[o1 + ub] - Ms[o2 + ub] + 2
+        dc = 0
+        if has_club:
+            ca = club_of[a]
+            cb = club_of[b]
+            if ca != cb:
+                ccr = cc[r]
+                if ca >= 0:
+                    dc += ccr[t2 * n_clubs + ca] - ccr[t1 * n_clubs + ca] + 1
+                if cb >= 0:
+                    dc += ccr[t1 * n_clubs + cb] - ccr[t2 * n_clubs + cb] + 1
+        dk = 0
+        if has_kap:
             tr = tab[r]
-            tr[a] = t2
-            tr[b] = t1
-            sl[x] = b
-            sl[y] = a
-            c2 += d
-            club_cost += dc
-            kap_cost += dk
-            over += dp
-            cost += delta + W_CAP * dp
-            if cost <= target_cost and c2 <= problem.target and over == 0:
-                best = snapshot()
-                return best, moves + it + 1, last_report, False
-        moves += block
-        # Snapshots only at block ends: at low temperature the state rarely leaves its
-        # best basin within one block, and copying every improvement would cost more.
-        if _key_tuple(cost, c2) < _key(best):
-            best = snapshot()
-        temp *= ratio
-        if clock is not None and (progress is not None or deadline is not None):
-            now = clock()
-            if progress is not None and now - last_report >= 0.25:
-                last_report = now
-                frac = min(1.0, (restart + (blk + 1) / n_blocks) / max_restarts)
-                progress(frac, c2)
-            if deadline is not None and now >= deadline:
-                stopped = True
-                break
-    # Snapshots are taken at block ends; compare the final state too.
-    if _key_tuple(cost, c2) < _key(best):
-        best = snapshot()
-    return best, moves, last_report, stopped
+            for q in kap[a]:
+                tq = tr[q]
+                if tq == t1:
+                    dk -= 1
+                elif tq == t2 and q != b:
+                    dk += 1
+            for q in kap[b]:
+                tq = tr[q]
+                if tq == t2:
+                    dk -= 1
+                elif tq == t1 and q != a:
+                    dk += 1
+        delta = d + W_CLUB * dc + W_KEEP * dk
+        # Metropolis: accept if delta <= -temp*ln(u); the cheap test first.
+        if delta > 0:
+            u = rnd()
+            if u <= 0.0 or delta * inv_t > -log(u):
+                continue
+        # Pair-cap penalty needs the pair counts (O(k)); only computed for moves that
+        # would otherwise be accepted (a few in a thousand), as is the update below.
+        dp = _pair_cap_change(pc, sl, a, b, t1 * k, t2 * k, k, n, cap)
+        if dp > 0:
+            delta2 = delta + W_CAP * dp
+            if delta2 > 0:
+                u = rnd()
+                if u <= 0.0 or delta2 * inv_t > -log(u):
+                    continue
+        _apply_swap(state, r, x, y, t1, t2)
+        c2 += d
+        club_cost += dc
+        kap_cost += dk
+        over += dp
+        cost += delta + W_CAP * dp
+        if cost <= target_cost and c2 <= target and over == 0:
+            done = it + 1
+            break
+    state.c2, state.club_cost, state.kap_cost, state.over, state.cost = c2, club_cost, kap_cost, over, cost
+    return done
 
 
-def _key_tuple(cost: int, c2: int) -> tuple[int, int]:
-    return (cost, c2)
+def _pair_cap_change(pc: list[int], sl: list[int], a: int, b: int, base1: int, base2: int,
+                     k: int, n: int, cap: int) -> int:
+    """Change of Σ over pairs max(0, c − cap) when a (at slots base1…) and b (at slots
+    base2…) swap tables."""
+    dp = 0
+    ra = a * n
+    rb = b * n
+    for i in range(base1, base1 + k):
+        q = sl[i]
+        if q != a:
+            if pc[ra + q] > cap:
+                dp -= 1
+            if pc[rb + q] >= cap:
+                dp += 1
+    for i in range(base2, base2 + k):
+        q = sl[i]
+        if q != b:
+            if pc[rb + q] > cap:
+                dp -= 1
+            if pc[ra + q] >= cap:
+                dp += 1
+    return dp
+
+
+def _apply_swap(state: _AnnealState, r: int, x: int, y: int, t1: int, t2: int) -> None:
+    """Swap the players in slots x (table t1) and y (table t2) of round r, updating the
+    overlap matrices, pair counts, club counts and tables (the cost counters are the
+    caller's)."""
+    k, n, W = state.k, state.n, state.tables + 1
+    sl = state.slots[r]
+    a = sl[x]
+    b = sl[y]
+    o1 = t1 * W
+    o2 = t2 * W
+    for Ms, ts, Mt in state.others[r]:
+        ua = ts[a]
+        ub = ts[b]
+        if ua != ub:
+            Ms[o1 + ua] -= 1
+            Ms[o2 + ua] += 1
+            Ms[o2 + ub] -= 1
+            Ms[o1 + ub] += 1
+            ra_ = ua * W
+            rb_ = ub * W
+            Mt[ra_ + t1] -= 1
+            Mt[ra_ + t2] += 1
+            Mt[rb_ + t2] -= 1
+            Mt[rb_ + t1] += 1
+    pc = state.pc
+    ra = a * n
+    rb = b * n
+    for i in range(t1 * k, t1 * k + k):
+        q = sl[i]
+        if q != a:
+            pc[ra + q] -= 1
+            pc[q * n + a] -= 1
+            pc[rb + q] += 1
+            pc[q * n + b] += 1
+    for i in range(t2 * k, t2 * k + k):
+        q = sl[i]
+        if q != b:
+            pc[rb + q] -= 1
+            pc[q * n + b] -= 1
+            pc[ra + q] += 1
+            pc[q * n + a] += 1
+    if state.has_club:
+        ca = state.club_of[a]
+        cb = state.club_of[b]
+        if ca != cb:
+            ccr = state.cc[r]
+            n_clubs = state.n_clubs
+            if ca >= 0:
+                ccr[t1 * n_clubs + ca] -= 1
+                ccr[t2 * n_clubs + ca] += 1
+            if cb >= 0:
+                ccr[t2 * n_clubs + cb] -= 1
+                ccr[t1 * n_clubs + cb] += 1
+    tr = state.tab[r]
+    tr[a] = t2
+    tr[b] = t1
+    sl[x] = b
+    sl[y] = a
