@@ -13,7 +13,7 @@ from typing import Iterable, Mapping, Sequence
 from scoring.errors import SheetsSyncError
 
 __all__ = ["TABLE_SIZE", "DrawFormatError", "tables_per_round", "format_is_valid", "check_format",
-           "games_per_player", "fewest_shared_pairs", "bounds", "lower_bound", "same_club_minimum"]
+           "games_per_player", "fewest_shared_pairs", "pair_count_bound", "bounds", "lower_bound", "same_club_minimum"]
 
 TABLE_SIZE = 10
 
@@ -84,6 +84,15 @@ def fewest_shared_pairs(m: int, cells: int) -> int:
     return rho * (q + 1) * q // 2 + (cells - rho) * q * (q - 1) // 2
 
 
+def pair_count_bound(S: int, P: int) -> int:
+    """Least Σ over pairs of c² when S meetings fall on P pairs: as evenly as possible,
+    every pair ⌊S/P⌋ or one more (0 without pairs)."""
+    if not P:
+        return 0
+    L = S // P
+    return P * L * L + (S - L * P) * (2 * L + 1)
+
+
 def bounds(n: int, rounds: int, table_size: int) -> tuple[int, int]:
     """(SSQ0, SSQ1) for n players, tables of `table_size` (format assumed valid): the
     pair-count bound and the round-pair bound on Σ over pairs of c²."""
@@ -92,9 +101,7 @@ def bounds(n: int, rounds: int, table_size: int) -> tuple[int, int]:
     rest = n - k * t
     g = k * t * rounds // n
     S = k * (k - 1) // 2 * t * rounds
-    P = n * (n - 1) // 2
-    L = S // P
-    ssq0 = P * L * L + (S - L * P) * (2 * L + 1)
+    ssq0 = pair_count_bound(S, n * (n - 1) // 2)
     npairs = rounds * (rounds - 1) // 2
     if npairs == 0:
         return ssq0, S
