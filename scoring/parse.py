@@ -434,8 +434,8 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
     hr, cols = header
     head = _ProtocolHeader(rd, labels)
     stage = head.stage(stages, preset.stage_keys[0] if preset.stages else "")
-    round_no = head.round_no()
-    table = head.table()
+    round_no = head.number("round", 0, required=True)
+    table = head.number("table", 1, required=False)  # a one-table stage may leave it blank
     judge = head.text("judge")
     checked = head.text("checked_by")
     winner = head.winner()
@@ -492,36 +492,25 @@ class _ProtocolHeader:
             return default
         return found
 
-    def round_no(self) -> int:
-        pos = self.position("round")
+    def number(self, key: str, default: int, *, required: bool) -> int:
+        """The round or table number (1–100); a blank cell is a problem when ``required``,
+        otherwise it means ``default``."""
+        pos = self.position(key)
         if not pos:
-            return 0
+            return default
         n = self.rd.integer(*pos)
         if n is None:
             if is_blank(_cell(self.rd.grid, *pos)):
+                if not required:
+                    return default
                 self.rd.add("read.integer", E, *pos, value="")
-            self.ok = False
-        elif n < 1 or n > 100:
-            self.rd.add("read.integer", E, *pos, value=n)
-            self.ok = False
-        else:
+            self.ok = False  # an unreadable number was reported by rd.integer
+            return default
+        if 1 <= n <= 100:
             return n
-        return 0
-
-    def table(self) -> int:
-        """The table number; a blank cell means table 1."""
-        pos = self.position("table")
-        if not pos:
-            return 1
-        n = self.rd.integer(*pos)
-        if n is not None:
-            if 1 <= n <= 100:
-                return n
-            self.rd.add("read.integer", E, *pos, value=n)
-            self.ok = False
-        elif not is_blank(_cell(self.rd.grid, *pos)):
-            self.ok = False
-        return 1
+        self.rd.add("read.integer", E, *pos, value=n)
+        self.ok = False
+        return default
 
     def text(self, key: str) -> str:
         pos = self.position(key)

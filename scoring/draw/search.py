@@ -548,24 +548,18 @@ def _anneal_block(state: _AnnealState, rnd: Callable[[], float], inv_t: float,
 def _pair_cap_change(pc: list[int], sl: list[int], a: int, b: int, base1: int, base2: int,
                      k: int, n: int, cap: int) -> int:
     """Change of Σ over pairs max(0, c − cap) when a (at slots base1…) and b (at slots
-    base2…) swap tables."""
+    base2…) swap tables: each leaves his table mates and joins the other's."""
     dp = 0
-    ra = a * n
-    rb = b * n
-    for i in range(base1, base1 + k):
-        q = sl[i]
-        if q != a:
-            if pc[ra + q] > cap:
-                dp -= 1
-            if pc[rb + q] >= cap:
-                dp += 1
-    for i in range(base2, base2 + k):
-        q = sl[i]
-        if q != b:
-            if pc[rb + q] > cap:
-                dp -= 1
-            if pc[ra + q] >= cap:
-                dp += 1
+    for base, leaving, joining in ((base1, a, b), (base2, b, a)):
+        r_leaving = leaving * n
+        r_joining = joining * n
+        for i in range(base, base + k):
+            q = sl[i]
+            if q != leaving:
+                if pc[r_leaving + q] > cap:
+                    dp -= 1
+                if pc[r_joining + q] >= cap:
+                    dp += 1
     return dp
 
 
@@ -594,22 +588,16 @@ def _apply_swap(state: _AnnealState, r: int, x: int, y: int, t1: int, t2: int) -
             Mt[rb_ + t2] -= 1
             Mt[rb_ + t1] += 1
     pc = state.pc
-    ra = a * n
-    rb = b * n
-    for i in range(t1 * k, t1 * k + k):
-        q = sl[i]
-        if q != a:
-            pc[ra + q] -= 1
-            pc[q * n + a] -= 1
-            pc[rb + q] += 1
-            pc[q * n + b] += 1
-    for i in range(t2 * k, t2 * k + k):
-        q = sl[i]
-        if q != b:
-            pc[rb + q] -= 1
-            pc[q * n + b] -= 1
-            pc[ra + q] += 1
-            pc[q * n + a] += 1
+    for base, leaving, joining in ((t1 * k, a, b), (t2 * k, b, a)):
+        r_leaving = leaving * n
+        r_joining = joining * n
+        for i in range(base, base + k):
+            q = sl[i]
+            if q != leaving:
+                pc[r_leaving + q] -= 1
+                pc[q * n + leaving] -= 1
+                pc[r_joining + q] += 1
+                pc[q * n + joining] += 1
     if state.has_club:
         ca = state.club_of[a]
         cb = state.club_of[b]
