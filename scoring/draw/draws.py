@@ -29,14 +29,13 @@ __all__ = ["Draw", "draw_qualifying", "draw_stage", "draw_final"]
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Draw:
+    """A drawn stage: the seating of every round, who rests, and its fairness report."""
+
     rounds: tuple[tuple[tuple[str, ...], ...], ...]   # rounds[r][t][seat-1] = nickname
     rests: tuple[tuple[str, ...], ...]                # rests[r] = resting nicknames
     seed: int
     report: FairnessReport
 
-
-
-# -------------------------------------------------------------------------------- draws
 
 def _check_players(players: Sequence[str]) -> list[str]:
     names = [str(p) for p in players]
