@@ -72,7 +72,8 @@ def main(argv: list[str] | None = None) -> None:
     for n, r, limit in formats:
         names = [f"P{i:03d}" for i in range(n)]
         t = perf_counter()
-        d = draw_qualifying(names, rounds=r, seed=1, time_limit=limit)
+        deadline = None if limit is None else perf_counter() + limit
+        d = draw_qualifying(names, rounds=r, seed=1, deadline=deadline, clock=perf_counter)
         el = perf_counter() - t
         rests = f"{n - 10 * (n // 10)} rest per round" if n % 10 else ""
         note = ", ".join(x for x in (rests, f"time limit {limit:.0f} s" if limit else "") if x)

@@ -432,168 +432,17 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
     if header is None:
         return None, [problem("read.table_missing", E, Location(title, "A1"))]
     hr, cols = header
-    cells: dict[str, Location] = {}
-    header_ok = True
-
-    def header_value(key: str) -> tuple[int, int] | None:
-        nonlocal header_ok
-        if key not in labels:
-            if key in ("stage", "round"):
-                rd.problems.append(problem("read.label_missing", E, Location(title, "A1"), label=L.label(L.PROTOCOL_HEADER[key], "ru")))
-                header_ok = False
-            return None
-        r, c = labels[key]
-        cells[key] = rd.loc(r, c)
-        return r, c
-
-    stage = preset.stage_keys[0] if preset.stages else ""
-    pos = header_value("stage")
-    if pos:
-        stage_text = rd.text(*pos)
-        found = stages.get(L.norm(stage_text))
-        if found is None:
-            rd.add("read.stage", E, *pos, value=stage_text)
-            header_ok = False
-        else:
-            stage = found
-    round_no = 0
-    pos = header_value("round")
-    if pos:
-        n = rd.integer(*pos)
-        if n is None:
-            if is_blank(_cell(grid, *pos)):
-                rd.add("read.integer", E, *pos, value="")
-            header_ok = False
-        elif n < 1 or n > 100:
-            rd.add("read.integer", E, *pos, value=n)
-            header_ok = False
-        else:
-            round_no = n
-    table = 1
-    pos = header_value("table")
-    if pos:
-        n = rd.integer(*pos)
-        if n is not None:
-            if 1 <= n <= 100:
-                table = n
-            else:
-                rd.add("read.integer", E, *pos, value=n)
-                header_ok = False
-        elif not is_blank(_cell(grid, *pos)):
-            header_ok = False
-    judge = rd.text(*header_value("judge")) if "judge" in labels else ""
-    checked = rd.text(*header_value("checked_by")) if "checked_by" in labels else ""
-    winner = None
-    pos = header_value("winner")
-    if pos:
-        winner_text = rd.text(*pos)
-        if winner_text:
-            key = _words(L.WINNER_WORDS).get(L.norm(winner_text))
-            if key is None:
-                rd.add("read.winner", E, *pos, value=winner_text)
-            else:
-                winner = Team(key)
-
-    role_words = _words(L.ROLE_WORDS)
-    yes = {L.norm(w) for w in L.YES_WORDS}
-    team_defeat = {L.norm(w) for w in L.TEAM_DEFEAT_WORDS}
-    seats: list[SeatRecord] = []
-    r = hr + 1
-    while r < len(grid) and len(seats) < 10:
-        row = grid[r]
-        if all(is_blank(v) for v in row):
-            r += 1
-            continue
-        expected_seat = len(seats) + 1
-        rec_cells = {key: rd.loc(r, c) for key, c in cols.items()}
-        if "seat" in cols:
-            seat_no = rd.integer(r, cols["seat"])
-            if seat_no is not None and seat_no != expected_seat:
-                rd.add("read.seat_number", E, r, cols["seat"], expected=expected_seat, value=seat_no)
-        player = rd.text(r, cols["player"]) or None
-        role = None
-        role_text = rd.text(r, cols["role"])
-        if role_text:
-            key = role_words.get(L.norm(role_text).rstrip("."))
-            if key is None:
-                rd.add("read.role", E, r, cols["role"], value=role_text)
-            else:
-                role = Role(key)
-        fouls = rd.integer(r, cols.get("fouls"))
-        killed = rd.integer(r, cols.get("killed_night"))
-        voted = rd.integer(r, cols.get("voted_day"))
-        removal = None
-        removal_day = None
-        if "removal" in cols:
-            raw = _cell(grid, r, cols["removal"])
-            if not is_blank(raw):
-                if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-                    n, rule = read_int(raw)
-                    if rule is None and n is not None and n >= 1:
-                        removal, removal_day = Removal.REMOVED, n
-                    else:
-                        rd.add("read.removal", E, r, cols["removal"], value=shown(raw))
-                else:
-                    words = L.norm(text(raw))
-                    m = re.match(r"^(?P<word>.*?)[\s,]*(?:день\s*|day\s*|д)?(?P<day>\d+)?$", words)
-                    word_part = (m.group("word") if m else words).strip(" ,")
-                    day_part = m.group("day") if m else None
-                    if word_part in team_defeat:
-                        removal = Removal.TEAM_DEFEAT
-                    elif word_part in yes or (word_part == "" and day_part):
-                        removal = Removal.REMOVED
-                    elif word_part in {"нет", "no", "-", "0"} and not day_part:
-                        removal = None
-                    else:
-                        rd.add("read.removal", E, r, cols["removal"], value=shown(raw))
-                    if removal is not None and day_part:
-                        removal_day = int(day_part)
-        best_move: tuple[int, ...] = ()
-        if "best_move" in cols:
-            raw = _cell(grid, r, cols["best_move"])
-            parsed = _parse_best_move(raw)
-            if parsed is None:
-                if isinstance(raw, (datetime, date)):
-                    rd.add("read.date_guessed", E, r, cols["best_move"], value=shown(raw))
-                else:
-                    rd.add("read.best_move", E, r, cols["best_move"], value=shown(raw))
-            else:
-                best_move = parsed
-        extra, _ok = rd.decimal(r, cols.get("extra_points"))
-        auto_taken = False
-        if "auto_extra_taken" in cols:
-            auto_taken = L.norm(rd.text(r, cols["auto_extra_taken"])) in yes | {"-", "−", "нет авто"}
-        seats.append(
-            SeatRecord(
-                seat=expected_seat,
-                player=player,
-                role=role,
-                fouls=fouls or 0,
-                killed_night=killed,
-                voted_day=voted,
-                removal=removal,
-                removal_day=removal_day,
-                best_move=best_move,
-                extra_points=extra if extra is not None else Decimal(0),
-                auto_extra_taken=auto_taken,
-                comment=rd.text(r, cols.get("comment")),
-                cells=rec_cells,
-            )
-        )
-        r += 1
-    if not header_ok:
+    head = _ProtocolHeader(rd, labels)
+    stage = head.stage(stages, preset.stage_keys[0] if preset.stages else "")
+    round_no = head.number("round", 0, required=True)
+    table = head.number("table", 1, required=False)  # a one-table stage may leave it blank
+    judge = head.text("judge")
+    checked = head.text("checked_by")
+    winner = head.winner()
+    seats = _read_seat_rows(rd, hr, cols)
+    if not head.ok:
         return None, rd.problems
-    # the tab's name is only a label, but a mismatch usually means a copied tab
-    m = _TAB_NAME.match(title)
-    if m:
-        prefix = L.norm(m.group("prefix"))
-        name_stage = stages.get(prefix) or ({"тур": preset.stage_keys[0], "round": preset.stage_keys[0]}.get(prefix) if preset.stages else None)
-        name_round = int(m.group("round"))
-        name_table = int(m.group("table")) if m.group("table") else 1
-        if (name_stage and name_stage != stage) or name_round != round_no or name_table != table:
-            loc = cells.get("round") or Location(title, "A1")
-            stage_name = Text(preset.stage(stage).name_ru, preset.stage(stage).name_en) if stage in preset.stage_keys else stage
-            rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=stage_name, round=round_no, table=table))
+    _check_tab_name(rd, stages, preset, stage, round_no, table, head.cells.get("round"))
     protocol = Protocol(
         sheet=title,
         stage=stage,
@@ -603,9 +452,197 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
         checked_by=checked,
         winner=winner,
         seats=tuple(seats),
-        cells=cells,
+        cells=head.cells,
     )
     return protocol, rd.problems
+
+
+class _ProtocolHeader:
+    """Reads the values next to the protocol's header labels (stage, round, table, judge,
+    checked by, winner), remembering each value's cell; `ok` turns False when the stage,
+    round or table is missing or unreadable — then the protocol cannot be placed."""
+
+    def __init__(self, rd: _Reader, labels: Mapping[str, tuple[int, int]]):
+        self.rd = rd
+        self.labels = labels
+        self.cells: dict[str, Location] = {}
+        self.ok = True
+
+    def position(self, key: str) -> tuple[int, int] | None:
+        """Where the value of label ``key`` is; a missing stage or round label is a problem."""
+        if key not in self.labels:
+            if key in ("stage", "round"):
+                self.rd.problems.append(problem("read.label_missing", E, Location(self.rd.sheet, "A1"),
+                                                label=L.label(L.PROTOCOL_HEADER[key], "ru")))
+                self.ok = False
+            return None
+        r, c = self.labels[key]
+        self.cells[key] = self.rd.loc(r, c)
+        return r, c
+
+    def stage(self, stages: Mapping[str, str], default: str) -> str:
+        pos = self.position("stage")
+        if not pos:
+            return default
+        stage_text = self.rd.text(*pos)
+        found = stages.get(L.norm(stage_text))
+        if found is None:
+            self.rd.add("read.stage", E, *pos, value=stage_text)
+            self.ok = False
+            return default
+        return found
+
+    def number(self, key: str, default: int, *, required: bool) -> int:
+        """The round or table number (1–100); a blank cell is a problem when ``required``,
+        otherwise it means ``default``."""
+        pos = self.position(key)
+        if not pos:
+            return default
+        n = self.rd.integer(*pos)
+        if n is None:
+            if is_blank(_cell(self.rd.grid, *pos)):
+                if not required:
+                    return default
+                self.rd.add("read.integer", E, *pos, value="")
+            self.ok = False  # an unreadable number was reported by rd.integer
+            return default
+        if 1 <= n <= 100:
+            return n
+        self.rd.add("read.integer", E, *pos, value=n)
+        self.ok = False
+        return default
+
+    def text(self, key: str) -> str:
+        pos = self.position(key)
+        return self.rd.text(*pos) if pos else ""
+
+    def winner(self) -> Team | None:
+        pos = self.position("winner")
+        if not pos:
+            return None
+        winner_text = self.rd.text(*pos)
+        if not winner_text:
+            return None
+        key = _words(L.WINNER_WORDS).get(L.norm(winner_text))
+        if key is None:
+            self.rd.add("read.winner", E, *pos, value=winner_text)
+            return None
+        return Team(key)
+
+
+_YES = frozenset(L.norm(w) for w in L.YES_WORDS)
+_TEAM_DEFEAT = frozenset(L.norm(w) for w in L.TEAM_DEFEAT_WORDS)
+# what a judge types in "auto extra taken" to say yes: the yes words, or a dash for "none left"
+_AUTO_EXTRA_TAKEN = _YES | {"-", "−", "нет авто"}
+
+
+def _read_seat_rows(rd: _Reader, hr: int, cols: Mapping[str, int]) -> list[SeatRecord]:
+    """Up to ten seat rows below the header row ``hr``; blank rows are skipped."""
+    grid = rd.grid
+    seats: list[SeatRecord] = []
+    r = hr + 1
+    while r < len(grid) and len(seats) < 10:
+        if not all(is_blank(v) for v in grid[r]):
+            seats.append(_read_seat_row(rd, r, cols, expected_seat=len(seats) + 1))
+        r += 1
+    return seats
+
+
+def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_seat: int) -> SeatRecord:
+    rec_cells = {key: rd.loc(r, c) for key, c in cols.items()}
+    if "seat" in cols:
+        seat_no = rd.integer(r, cols["seat"])
+        if seat_no is not None and seat_no != expected_seat:
+            rd.add("read.seat_number", E, r, cols["seat"], expected=expected_seat, value=seat_no)
+    player = rd.text(r, cols["player"]) or None
+    role = None
+    role_text = rd.text(r, cols["role"])
+    if role_text:
+        key = _words(L.ROLE_WORDS).get(L.norm(role_text).rstrip("."))
+        if key is None:
+            rd.add("read.role", E, r, cols["role"], value=role_text)
+        else:
+            role = Role(key)
+    fouls = rd.integer(r, cols.get("fouls"))
+    killed = rd.integer(r, cols.get("killed_night"))
+    voted = rd.integer(r, cols.get("voted_day"))
+    removal, removal_day = _read_removal(rd, r, cols["removal"]) if "removal" in cols else (None, None)
+    best_move = _read_best_move(rd, r, cols["best_move"]) if "best_move" in cols else ()
+    extra, _ok = rd.decimal(r, cols.get("extra_points"))
+    auto_taken = False
+    if "auto_extra_taken" in cols:
+        auto_taken = L.norm(rd.text(r, cols["auto_extra_taken"])) in _AUTO_EXTRA_TAKEN
+    return SeatRecord(
+        seat=expected_seat,
+        player=player,
+        role=role,
+        fouls=fouls or 0,
+        killed_night=killed,
+        voted_day=voted,
+        removal=removal,
+        removal_day=removal_day,
+        best_move=best_move,
+        extra_points=extra if extra is not None else Decimal(0),
+        auto_extra_taken=auto_taken,
+        comment=rd.text(r, cols.get("comment")),
+        cells=rec_cells,
+    )
+
+
+def _read_removal(rd: _Reader, r: int, c: int) -> tuple[Removal | None, int | None]:
+    """(removal, day) from the removal cell: a day number, a yes word with an optional day
+    ("да 3", "д2"), a team-defeat word, or a no word."""
+    raw = _cell(rd.grid, r, c)
+    if is_blank(raw):
+        return None, None
+    if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+        n, rule = read_int(raw)
+        if rule is None and n is not None and n >= 1:
+            return Removal.REMOVED, n
+        rd.add("read.removal", E, r, c, value=shown(raw))
+        return None, None
+    words = L.norm(text(raw))
+    m = re.match(r"^(?P<word>.*?)[\s,]*(?:день\s*|day\s*|д)?(?P<day>\d+)?$", words)
+    word_part = (m.group("word") if m else words).strip(" ,")
+    day_part = m.group("day") if m else None
+    removal = None
+    if word_part in _TEAM_DEFEAT:
+        removal = Removal.TEAM_DEFEAT
+    elif word_part in _YES or (word_part == "" and day_part):
+        removal = Removal.REMOVED
+    elif word_part in {"нет", "no", "-", "0"} and not day_part:
+        removal = None
+    else:
+        rd.add("read.removal", E, r, c, value=shown(raw))
+    return removal, int(day_part) if removal is not None and day_part else None
+
+
+def _read_best_move(rd: _Reader, r: int, c: int) -> tuple[int, ...]:
+    raw = _cell(rd.grid, r, c)
+    parsed = _parse_best_move(raw)
+    if parsed is not None:
+        return parsed
+    if isinstance(raw, (datetime, date)):
+        rd.add("read.date_guessed", E, r, c, value=shown(raw))
+    else:
+        rd.add("read.best_move", E, r, c, value=shown(raw))
+    return ()
+
+
+def _check_tab_name(rd: _Reader, stages: Mapping[str, str], preset: Preset, stage: str, round_no: int, table: int,
+                    round_cell: Location | None) -> None:
+    """The tab's name is only a label, but a mismatch with the header usually means a copied tab."""
+    m = _TAB_NAME.match(rd.sheet)
+    if not m:
+        return
+    prefix = L.norm(m.group("prefix"))
+    name_stage = stages.get(prefix) or ({"тур": preset.stage_keys[0], "round": preset.stage_keys[0]}.get(prefix) if preset.stages else None)
+    name_round = int(m.group("round"))
+    name_table = int(m.group("table")) if m.group("table") else 1
+    if (name_stage and name_stage != stage) or name_round != round_no or name_table != table:
+        loc = round_cell or Location(rd.sheet, "A1")
+        stage_name = Text(preset.stage(stage).name_ru, preset.stage(stage).name_en) if stage in preset.stage_keys else stage
+        rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=stage_name, round=round_no, table=table))
 
 
 # -- the whole workbook ---------------------------------------------------------------------------

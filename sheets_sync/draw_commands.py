@@ -8,6 +8,7 @@ cut line, an impossible format); the message says what the organizer must decide
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -81,10 +82,12 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
         raise CommandRefused(f"protocols already typed ({', '.join(typed[:5])}{' …' if len(typed) > 5 else ''}); "
                              "a new draw would move players away from their games — use --force only if you mean it")
     players = [p.nickname for p in outcome.results.tournament.players if p.status is PlayerStatus.PLAYING]
+    # the core reads no clock: the time limit becomes a deadline on the clock passed in
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
         draw = draw_qualifying(players, rounds=preset.stage(stage).games, seed=seed,
                                clubs=clubs_of(outcome.results.tournament, players),
-                               progress=progress, time_limit=time_limit)
+                               progress=progress, deadline=deadline, clock=time.monotonic)
     except DrawFormatError as exc:
         raise CommandRefused(str(exc)) from exc
     entries = seating_from_draw(draw, stage)
@@ -99,8 +102,9 @@ def draw_plan(plan: StagePlan, *, seed: int) -> Draw:
     """The seating of a planned stage: one table is a final (distinct seats, equal seat sums),
     several tables are drawn like qualifying with the clubs of exactly the seated players."""
     if plan.tables == 1:
-        return draw_final(list(plan.players), games=plan.games)
-    return draw_stage(list(plan.players), tables=plan.tables, games=plan.games, seed=seed, clubs=plan.clubs)
+        return draw_final(list(plan.players), games=plan.games, clock=time.monotonic)
+    return draw_stage(list(plan.players), tables=plan.tables, games=plan.games, seed=seed, clubs=plan.clubs,
+                      clock=time.monotonic)
 
 
 def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, stage: str | None = None) -> DrawOutcome:

@@ -1,0 +1,242 @@
+"""The draws themselves: qualifying rounds, a several-table stage, a one-table final.
+
+A qualifying draw fixes the rests, searches the groups (who shares a table, see
+`scoring.draw.search`; square fields start from orthogonal rounds, see
+`scoring.draw.orthogonal`), then orders them over the physical tables and seats everybody
+(`scoring.draw.seats`); the result carries its fairness report (`scoring.draw.measure`).
+
+The same players in the same order with the same seed give the same draw, unless a
+`deadline` stops the search early.  No clock is read here: a caller that wants a deadline,
+progress reports or the elapsed seconds passes its clock in.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping, Sequence
+
+from scoring.draw.formats import TABLE_SIZE, DrawFormatError, bounds, check_format, same_club_minimum
+from scoring.draw.measure import evaluate
+from scoring.draw.orthogonal import orthogonal_rounds
+from scoring.draw.report import FairnessReport
+from scoring.draw.search import GroupProblem, optimise_groups
+from scoring.draw.seats import assign_seats, assign_tables, final_seating
+
+__all__ = ["Draw", "draw_qualifying", "draw_stage", "draw_final"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Draw:
+    """A drawn stage: the seating of every round, who rests, and its fairness report."""
+
+    rounds: tuple[tuple[tuple[str, ...], ...], ...]   # rounds[r][t][seat-1] = nickname
+    rests: tuple[tuple[str, ...], ...]                # rests[r] = resting nicknames
+    seed: int
+    report: FairnessReport
+
+
+def _check_players(players: Sequence[str]) -> list[str]:
+    names = [str(p) for p in players]
+    dup = sorted({p for p in names if names.count(p) > 1})
+    if dup:
+        raise ValueError("Duplicate player names: " + ", ".join(dup))
+    return names
+
+
+def _rest_schedule(n: int, rest: int, rounds: int, rng: random.Random) -> list[list[int]]:
+    """Rests taken in a shuffled cyclic order: nobody rests twice before everybody has
+    rested once, and consecutive rests only happen when more than half the field rests."""
+    if rest == 0:
+        return [[] for _ in range(rounds)]
+    order = list(range(n))
+    rng.shuffle(order)
+    return [[order[(r * rest + i) % n] for i in range(rest)] for r in range(rounds)]
+
+
+def _start_is_settled(start: Sequence[Sequence[Sequence[int]]], club_of: Sequence[int],
+                      kap: Sequence[tuple[int, int]], club_minimum: int) -> bool:
+    """True when every round of `start` seats no keep-apart pair together and has at most
+    `club_minimum` same-club meetings (what spreading each club evenly gives in one round)."""
+    for rnd in start:
+        table_of = {p: t for t, group in enumerate(rnd) for p in group}
+        if any(table_of[a] == table_of[b] for a, b in kap):
+            return False
+        if club_of:
+            per_table: dict[tuple[int, int], int] = {}
+            for p, t in table_of.items():
+                if club_of[p] >= 0:
+                    per_table[(club_of[p], t)] = per_table.get((club_of[p], t), 0) + 1
+            if sum(v * (v - 1) // 2 for v in per_table.values()) > club_minimum:
+                return False
+    return True
+
+
+def _club_indices(names: Sequence[str], index: Mapping[str, int],
+                  clubs: Mapping[str, str]) -> tuple[int, ...]:
+    """Club number per player (-1: none), () when no club has two players in the field."""
+    unknown = sorted(p for p in clubs if p not in index)
+    if unknown:
+        raise ValueError("Clubs given for unknown players: " + ", ".join(unknown))
+    # clubs with a single member cannot meet themselves; dropping them keeps the search lean
+    sizes: dict[str, int] = {}
+    for p in names:
+        if clubs.get(p):
+            sizes[clubs[p]] = sizes.get(clubs[p], 0) + 1
+    club_ids = {c: i for i, c in enumerate(sorted(c for c, m in sizes.items() if m > 1))}
+    return tuple(club_ids.get(clubs.get(p, ""), -1) for p in names) if club_ids else ()
+
+
+def _keep_apart_indices(index: Mapping[str, int],
+                        keep_apart: Iterable[tuple[str, str]]) -> list[tuple[int, int]]:
+    kap = []
+    for a, b in keep_apart:
+        if a not in index or b not in index:
+            raise ValueError(f"Keep-apart pair names an unknown player: {a!r}, {b!r}")
+        if a != b:
+            kap.append((index[a], index[b]))
+    return kap
+
+
+def _search_schedule(rounds: int, k: int, tables: int) -> tuple[int, float]:
+    """(restarts, move factor) of the group search for a format."""
+    per_restart = max(20000, int(rounds * k * tables * 1200))
+    max_restarts = max(1, min(40, 3_000_000 // per_restart))
+    move_factor = 1200.0
+    if max_restarts <= 2:
+        # Large fields (100/10/10): restarts cut short by a time limit end hot, in a poor
+        # state; one longer schedule of about 2.4M moves (~6 s) finishes and does better.
+        max_restarts = 1
+        move_factor = max(1200.0, 2_400_000 / (rounds * k * tables))
+    return max_restarts, move_factor
+
+
+def _square_start(n: int, k: int, rounds: int, rng: random.Random, club_of: Sequence[int],
+                  kap: Sequence[tuple[int, int]],
+                  club_minimum_per_round: int) -> tuple[list[list[list[int]]], int]:
+    """(starting rounds, how many of them stay fixed) for a square field without rests;
+    ([], 0) for any other field.
+
+    Square fields (k tables of k) start from rounds that are orthogonal by construction,
+    with club mates and keep-apart pairs spread over the grid, and keep those rounds fixed
+    when they already are as good as clubs and keep-apart pairs allow."""
+    apart = [list(pair) for pair in kap]
+    if club_of:
+        members: dict[int, list[int]] = {}
+        for p, c in enumerate(club_of):
+            if c >= 0:
+                members.setdefault(c, []).append(p)
+        apart += list(members.values())
+    start = orthogonal_rounds(n, k, rounds, rng, apart)
+    fixed = len(start) if start and _start_is_settled(start, club_of, kap, club_minimum_per_round) else 0
+    return start, fixed
+
+
+def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | None,
+          keep_apart: Iterable[tuple[str, str]], progress: Callable[[float, int, int], None] | None,
+          deadline: float | None, clock: Callable[[], float] | None, k: int = TABLE_SIZE) -> Draw:
+    if deadline is not None and clock is None:
+        raise ValueError("A deadline needs the clock it is measured on.")
+    started = clock() if clock is not None else 0.0
+    n = len(names)
+    check_format(n, rounds, k)
+    T = n // k
+    rest = n - k * T
+    g = k * T * rounds // n
+    rng = random.Random(seed)
+    index = {p: i for i, p in enumerate(names)}
+    clubs = dict(clubs or {})
+    club_of = _club_indices(names, index, clubs)
+    kap = _keep_apart_indices(index, keep_apart)
+    rests = _rest_schedule(n, rest, rounds, rng)
+    bound = max(bounds(n, rounds, k))
+    S = k * (k - 1) // 2 * T * rounds
+    lam = (k - 1) * g / (n - 1)
+    playing = [[names[p] for p in range(n) if p not in set(rests[r])] for r in range(rounds)]
+    club_target = same_club_minimum(playing, clubs if club_of else {}, T)
+    # Pair cap at least 3: with λ ≤ 1 a cap of 2 (penalising every third meeting) cost
+    # 100/10/10 about 110 of Σc² (5992 → 5870) to save nine pairs meeting three times.
+    problem = GroupProblem(
+        n=n, k=k, tables=T, rounds=rounds, rests=tuple(tuple(r) for r in rests),
+        club_of=club_of, keep_apart=tuple(kap),
+        pair_cap=max(3, math.ceil(lam) + 1), target=(bound - S + 1) // 2, club_target=club_target)
+    max_restarts, move_factor = _search_schedule(rounds, k, T)
+    cb = None
+    if progress is not None:
+        def cb(frac: float, c2: int) -> None:
+            progress(frac, S + 2 * c2, bound)
+    # seats and tables take a few percent of the time: keep that share of the limit for them
+    search_deadline = None if deadline is None else started + 0.85 * (deadline - started)
+    # without rests every round seats everybody, so the club minimum is the same each round
+    start, fixed = (_square_start(n, k, rounds, rng, club_of, kap, club_target // rounds)
+                    if rest == 0 else ([], 0))
+    res = optimise_groups(problem, rng, max_restarts=max_restarts, deadline=search_deadline,
+                          clock=clock, progress=cb, move_factor=move_factor,
+                          fix_first_round=not start and not club_of and not kap and rest == 0,
+                          start=start or None, fixed_rounds=fixed)
+    tables = assign_tables(res.groups, n, rng=rng)
+    seated = assign_seats(tables, n, k, rng=rng)
+    out_rounds = tuple(tuple(tuple(names[p] for p in tb) for tb in rnd) for rnd in seated)
+    out_rests = tuple(tuple(names[p] for p in sorted(r)) for r in rests)
+    if progress is not None:
+        progress(1.0, S + 2 * res.c2, bound)
+    report = evaluate(names, out_rounds, clubs, keep_apart=[(names[a], names[b]) for a, b in kap],
+                      seed=seed, seconds=None if clock is None else clock() - started)
+    return Draw(rounds=out_rounds, rests=out_rests, seed=seed, report=report)
+
+
+def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int,
+                    clubs: Mapping[str, str] | None = None,
+                    keep_apart: Iterable[tuple[str, str]] = (),
+                    progress: Callable[[float, int, int], None] | None = None,
+                    deadline: float | None = None,
+                    clock: Callable[[], float] | None = None) -> Draw:
+    """Qualifying rounds.
+
+    The core reads no clock: the caller passes one (`clock()`, seconds, e.g.
+    `time.monotonic`) to have the elapsed seconds in the report, `progress` reports and a
+    `deadline` (a `clock()` reading) at which the best draw found so far is returned.
+    `progress(fraction_done, current_ssq, bound)` is called at most about four times a
+    second while searching, which needs the clock, and once when the draw is done.
+    """
+    names = _check_players(players)
+    return _draw(names, rounds, seed, clubs, keep_apart, progress, deadline, clock)
+
+
+def draw_stage(players: Sequence[str], *, tables: int, games: int, seed: int,
+               clubs: Mapping[str, str] | None = None,
+               clock: Callable[[], float] | None = None) -> Draw:
+    """A stage where everybody plays every game (e.g. semifinal: 20 players, 2 tables,
+    3 games): opponents, seats and tables balanced as in qualifying.  With a `clock` the
+    report has the elapsed seconds."""
+    names = _check_players(players)
+    if len(names) != TABLE_SIZE * tables:
+        raise DrawFormatError(
+            f"A stage of {tables} table(s) needs exactly {TABLE_SIZE * tables} players "
+            f"(got {len(names)}).",
+            [(TABLE_SIZE * tables, tables, games)])
+    return _draw(names, games, seed, clubs, (), None, None, clock)
+
+
+def draw_final(players: Sequence[str], *, games: int, clock: Callable[[], float] | None = None) -> Draw:
+    """One table of 10: a different seat every game for everybody, equal seat sums and
+    balanced seat groups.  No seed: a final's seating follows from the list alone.  With a
+    `clock` the report has the elapsed seconds."""
+    names = _check_players(players)
+    if len(names) != TABLE_SIZE:
+        raise DrawFormatError(f"A final is one table of {TABLE_SIZE} players "
+                              f"(got {len(names)}).", [(TABLE_SIZE, 1, games)])
+    if games < 1:
+        raise DrawFormatError("A final needs at least one game.", [(TABLE_SIZE, 1, 4)])
+    started = clock() if clock is not None else 0.0
+    seats = final_seating(games, TABLE_SIZE)
+    rounds = []
+    for j in range(games):
+        table = [""] * TABLE_SIZE
+        for i, s in enumerate(seats[j]):
+            table[s - 1] = names[i]
+        rounds.append((tuple(table),))
+    out = tuple(rounds)
+    report = evaluate(names, out, seed=0, seconds=None if clock is None else clock() - started)
+    return Draw(rounds=out, rests=tuple(() for _ in range(games)), seed=0, report=report)
