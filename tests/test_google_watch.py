@@ -106,7 +106,7 @@ def test_watch_cli_picks_up_every_edit_within_two_intervals(fake_server, sa_key,
                         seen[n] = now
                 time.sleep(0.01)
 
-        thread = threading.Thread(target=monitor)
+        thread = threading.Thread(target=monitor, daemon=True)  # a failing test must not hang the run
         thread.start()
         out, err = editor.communicate(timeout=60)
         assert editor.returncode == 0, err
