@@ -4,7 +4,7 @@ VENV    ?= .venv
 BIN      = $(VENV)/bin
 STAMP    = $(VENV)/.installed
 
-.PHONY: demo test bench venv clean example system-deps
+.PHONY: demo test test-fast bench venv clean example system-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -20,6 +20,10 @@ demo: $(STAMP)
 test: $(STAMP)
 	bash .ci/system-deps.sh
 	$(BIN)/python -m pytest
+
+# the quick loop while coding: no slow, browser or LibreOffice tests, fewer Hypothesis examples (< 1 min)
+test-fast: $(STAMP)
+	HYPOTHESIS_PROFILE=fast $(BIN)/python -m pytest -n 2 -m "not slow and not browser and not libreoffice"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import copy
+import os
 import tomllib
 from decimal import Decimal
 from pathlib import Path
 
-from scoring.model import Player, Protocol, Removal, Role, SeatRecord, SeatingEntry, Team, Tournament
+from scoring.model import (
+    Player,
+    Protocol,
+    Removal,
+    Role,
+    SeatingEntry,
+    SeatRecord,
+    Team,
+    Tournament,
+)
 from scoring.preset import Preset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,3 +80,9 @@ def substitute_cells() -> tuple[tuple[str, str], tuple[str, str]]:
                     if value in ("Запасной Один", "Запасной Два"):
                         cells[value] = (title, a1(r, c))
     return cells["Запасной Один"], cells["Запасной Два"]
+
+
+def examples(n: int) -> int:
+    """How many examples a Hypothesis property runs: ``n`` in ``make test``, a fifth in
+    ``make test-fast`` (``HYPOTHESIS_PROFILE=fast``)."""
+    return max(2, n // 5) if os.environ.get("HYPOTHESIS_PROFILE") == "fast" else n

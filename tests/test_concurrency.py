@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -23,7 +22,6 @@ import pytest
 from rich.console import Console
 
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import sync_once
 from sheets_sync.watch import Watcher
 
@@ -61,9 +59,8 @@ def editor(path: Path, pause: float) -> None:
 
 
 @pytest.mark.slow
-def test_editor_saves_while_watch_runs(tmp_path):
-    book = tmp_path / "cup.xlsx"
-    shutil.copyfile(EXAMPLE_PATH, book)
+def test_editor_saves_while_watch_runs(example):
+    book = example
     backend = ExcelBackend(book, backups=2)
     sync_once(backend, out_dir=None)  # start from a synced workbook
     proc = subprocess.Popen([sys.executable, __file__, str(book), "2.0"], cwd=ROOT,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -16,7 +15,6 @@ import openpyxl
 import pytest
 
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.example import EXAMPLE_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка"}
@@ -47,9 +45,8 @@ def protocol_values(path: Path) -> dict:
 
 
 @pytest.mark.slow
-def test_sigkill_during_writes_never_corrupts(tmp_path):
-    book = tmp_path / "cup.xlsx"
-    shutil.copyfile(EXAMPLE_PATH, book)
+def test_sigkill_during_writes_never_corrupts(example, tmp_path):
+    book = example
     expected = protocol_values(book)
     rng = random.Random(7)
     kills = 0

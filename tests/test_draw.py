@@ -12,13 +12,27 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.draw import (Draw, DrawFormatError, check_format, draw_final, draw_qualifying,
-                          draw_stage, evaluate, lower_bound, tables_per_round)
+from scoring.draw import (
+    Draw,
+    DrawFormatError,
+    check_format,
+    draw_final,
+    draw_qualifying,
+    draw_stage,
+    evaluate,
+    lower_bound,
+    tables_per_round,
+)
 from scoring.draw.formats import bounds as _bounds_k
 from scoring.draw.formats import format_is_valid as _valid
 from scoring.draw.formats import lower_bound as _lower_bound_k
-from scoring.draw.orthogonal import ORTHOGONAL_PAIR_10, orthogonal_partitions, orthogonal_rounds
+from scoring.draw.orthogonal import (
+    ORTHOGONAL_PAIR_10,
+    orthogonal_partitions,
+    orthogonal_rounds,
+)
 from scoring.draw.seats import assign_seats, assign_tables, edge_colour_seats
+from tests.helpers import examples
 
 
 def names(n: int, prefix: str = "P") -> list[str]:
@@ -146,6 +160,7 @@ def _exhaustive_min(n: int, k: int, rounds: int) -> int:
     (4, 2, 1), (4, 2, 2), (4, 2, 3), (4, 2, 4), (6, 2, 3), (6, 3, 2), (6, 3, 3),
     (6, 3, 4), (3, 2, 3), (5, 2, 5), (9, 3, 2), (9, 3, 3), (8, 4, 3),
 ])
+@pytest.mark.slow
 def test_bound_matches_exhaustive_search(n, k, rounds):
     if not _valid(n, rounds, k):
         pytest.skip("not a valid format")
@@ -176,7 +191,7 @@ def formats(draw):
     return n, valid[0]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fmt=formats(), seed=st.integers(min_value=0, max_value=10**6))
 def test_draw_is_valid_schedule_and_beats_baseline(fmt, seed):
     n, rounds = fmt
@@ -417,6 +432,7 @@ def test_final_construction(games):
 
 # ------------------------------------------------------------ clubs and keep-apart
 
+@pytest.mark.slow
 def test_clubs_and_keep_apart_respected():
     players = names(30)
     clubs = {p: f"club{i // 3}" for i, p in enumerate(players[:18])}   # six clubs of three

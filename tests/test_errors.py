@@ -9,7 +9,6 @@ Problems tab, does not run the same failing input again, and recovers after the 
 
 from __future__ import annotations
 
-import shutil
 
 import openpyxl
 import pytest
@@ -19,15 +18,7 @@ import sheets_sync.outcome
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, main
 from sheets_sync.crashlog import LOG_NAME
-from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.watch import Watcher
-
-
-@pytest.fixture
-def book(tmp_path):
-    path = tmp_path / "cup.xlsx"
-    shutil.copyfile(EXAMPLE_PATH, path)
-    return path
 
 
 class Boom(RuntimeError):
@@ -44,21 +35,21 @@ def _explode(*_args, **_kwargs):
     ("advance", ["--stage", "semifinal"], "sheets_sync.draw_commands.draw_plan"),
     ("print-protocols", ["--round", "1", "--no-pdf"], "sheets_sync.export_commands.blanks_html"),
 ])
-def test_an_internal_error_is_one_line_an_exit_code_and_a_log_file(book, monkeypatch, command, options, target):
+def test_an_internal_error_is_one_line_an_exit_code_and_a_log_file(example, monkeypatch, command, options, target):
     monkeypatch.setattr(target, _explode)
-    result = CliRunner().invoke(main, [*command.split(), str(book), *options])
+    result = CliRunner().invoke(main, [*command.split(), str(example), *options])
     assert result.exit_code == EXIT_INTERNAL_ERROR
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
     assert len(lines) == 1, result.output
     line = lines[0]
-    log = book.parent / LOG_NAME
+    log = example.parent / LOG_NAME
     assert "internal error" in line and "Boom: forced failure inside the pipeline" in line
     assert "Run the command again" in line and str(log) in line
     assert "Traceback" not in result.output
     text = log.read_text(encoding="utf-8")
     assert "Traceback (most recent call last)" in text and "Boom: forced failure inside the pipeline" in text
     assert f"command: sheets-sync {command}" in text
-    assert f"workbook: {book}" in text
+    assert f"workbook: {example}" in text
 
 
 def test_a_mistake_a_person_can_fix_is_a_message_and_exit_2_without_a_log(tmp_path):
@@ -79,7 +70,7 @@ def _type(path, tab: str, cell: str, value) -> None:
     wb.save(path)
 
 
-def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(book, monkeypatch):
+def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(example, monkeypatch):
     real = sheets_sync.outcome.compute_standings
     calls = []
 
@@ -89,27 +80,27 @@ def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(book, monk
 
     monkeypatch.setattr(sheets_sync.outcome, "compute_standings", failing)
     said: list[str] = []
-    watcher = Watcher(ExcelBackend(book), out_dir=None, say=said.append, workbook=str(book))
+    watcher = Watcher(ExcelBackend(example), out_dir=None, say=said.append, workbook=str(example))
     for _ in range(3):
         assert watcher.poll() is None  # never raises
     assert len(calls) == 1, "the same failing input is not computed again and again"
     assert sum("internal error" in s for s in said) == 1
-    problems = _problems(book)
+    problems = _problems(example)
     assert len(problems) == 1 and problems[0].startswith("Внутренняя ошибка sheets-sync: Boom")
-    log = (book.parent / LOG_NAME).read_text(encoding="utf-8")
+    log = (example.parent / LOG_NAME).read_text(encoding="utf-8")
     assert log.count("Traceback (most recent call last)") == 1
 
     # the bug is fixed (here: the real pipeline is back) and a judge edits a protocol: all is well again
     monkeypatch.setattr(sheets_sync.outcome, "compute_standings", real)
-    _type(book, "Тур 1 Стол 1", "K10", "комментарий")
+    _type(example, "Тур 1 Стол 1", "K10", "комментарий")
     report = watcher.poll()
     assert report is not None and report.written
     assert "ok again" in said[-2] or any("ok again" in s for s in said)
-    assert not any(p.startswith("Внутренняя ошибка") for p in _problems(book))
+    assert not any(p.startswith("Внутренняя ошибка") for p in _problems(example))
 
 
-def test_watch_command_keeps_running_through_a_bug(book, monkeypatch):
+def test_watch_command_keeps_running_through_a_bug(example, monkeypatch):
     monkeypatch.setattr("sheets_sync.outcome.compute_standings", _explode)
-    result = CliRunner().invoke(main, ["watch", str(book), "--interval", "0", "--cycles", "3"])
+    result = CliRunner().invoke(main, ["watch", str(example), "--interval", "0", "--cycles", "3"])
     assert result.exit_code == 0, result.output
     assert result.output.count("internal error") == 1 and "Traceback" not in result.output

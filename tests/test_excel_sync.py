@@ -1,7 +1,6 @@
 """End to end on a real .xlsx: init from CSV, sync, problems, human edits kept, standings.json."""
 
 import json
-import shutil
 from decimal import Decimal as D
 from pathlib import Path
 
@@ -13,18 +12,10 @@ from openpyxl.styles import Font, PatternFill
 
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
-from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import sync_once
 from sheets_sync.tournament_setup import CsvError, read_players_csv
 
 NAMES = [f"Игрок {i:02d}" for i in range(1, 41)]
-
-
-@pytest.fixture
-def example(tmp_path) -> Path:
-    path = tmp_path / "t.xlsx"
-    shutil.copyfile(EXAMPLE_PATH, path)
-    return path
 
 
 def _values(path: Path, skip=("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка")):
@@ -82,6 +73,7 @@ def test_init_then_sync_via_cli(tmp_path):
     assert len(doc["standings"]) == 40 and doc["games_counted"] == 0
 
 
+@pytest.mark.slow
 def test_draw_via_cli_reports_in_the_tournament_language(tmp_path):
     csv_path = tmp_path / "players.csv"
     csv_path.write_text("Игрок\n" + "\n".join(NAMES), encoding="utf-8")

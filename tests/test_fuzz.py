@@ -15,7 +15,6 @@ a copy held in memory.  Then:
 
 from __future__ import annotations
 
-import shutil
 from datetime import datetime
 
 import pytest
@@ -24,10 +23,9 @@ from hypothesis import strategies as st
 
 from scoring.problems import Severity
 from sheets_sync.backends.base import MARK_COLOURS, Snapshot
-from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import compute, sync_once
+from tests.helpers import examples
 
 # cells whose content the reader checks: header values and the seat table (not judge/comment)
 HEADER_CELLS = ["B2", "B3", "B4", "B6"]
@@ -37,10 +35,8 @@ CELLS = HEADER_CELLS + TABLE_CELLS
 
 
 @pytest.fixture(scope="module")
-def example_tabs(tmp_path_factory):
-    path = tmp_path_factory.mktemp("fuzz") / "example.xlsx"
-    shutil.copy(EXAMPLE_PATH, path)
-    snapshot = ExcelBackend(path).read()
+def fuzz_workbook(example_snapshot):
+    snapshot = example_snapshot
     protocols = [t for t in snapshot.order if t.startswith(("Тур ", "ПФ ", "Финал "))]
     assert len(protocols) == 38
     grid = snapshot.tabs[protocols[0]]
@@ -72,11 +68,11 @@ def _standings(outcome):
     return overall, stages, sorted((p.player, p.stage, p.round, p.points) for p in r.penalties)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                   HealthCheck.too_slow])
 @given(data=st.data())
-def test_garbage_in_protocol_cells(example_tabs, data):
-    tabs, order, protocols = example_tabs
+def test_garbage_in_protocol_cells(fuzz_workbook, data):
+    tabs, order, protocols = fuzz_workbook
     writes = data.draw(st.lists(st.tuples(st.sampled_from(protocols), st.sampled_from(CELLS), garbage),
                                 min_size=1, max_size=3, unique_by=lambda w: (w[0], w[1])), label="writes")
     backend = MemoryBackend(tabs)

@@ -29,7 +29,7 @@ from sheets_sync.backends.google import (
     parse_spreadsheet_ref,
 )
 from tests.fake_sheets import Fault
-from tests.google_support import SA_EMAIL, fake_http_client, fake_server, google_backend, private_key_pem, sa_key  # noqa: F401  (fixtures)
+from tests.google_support import SA_EMAIL, fake_http_client, google_backend
 
 
 @pytest.fixture(autouse=True)

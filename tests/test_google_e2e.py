@@ -25,17 +25,7 @@ from sheets_sync.presets import load_preset
 from sheets_sync.sync import sync_once
 from sheets_sync.tournament_setup import simple_seating, workbook_patch
 from sheets_sync.watch import Watcher
-from tests.google_support import (  # noqa: F401  (fixtures)
-    OWNED,
-    SA_EMAIL,
-    GoogleBook,
-    fake_server,
-    google_backend,
-    norm_rows,
-    sa_key,
-    upload_tabs,
-    upload_xlsx,
-)
+from tests.google_support import OWNED, GoogleBook, google_backend, norm_rows, upload_tabs, upload_xlsx
 
 
 @pytest.fixture
@@ -90,6 +80,7 @@ def tournament_200(rounds: int = 10, tables: int = 20) -> dict[str, list[list]]:
     return {t: [list(r) for r in snap.tabs[t]] for t in snap.order}
 
 
+@pytest.mark.slow
 def test_request_budget_200_players_10_rounds(fake_server, sa_key):
     tabs = tournament_200()
     assert sum(t.startswith("Тур ") for t in tabs) == 200
@@ -245,6 +236,7 @@ def _run_watch(server, key, sid, out: Path, *, faults: float) -> dict:
     }
 
 
+@pytest.mark.slow
 def test_watch_converges_under_faults(fake_server, sa_key, tmp_path):
     clean_sid = upload_xlsx(fake_server, EXAMPLE_PATH)
     faulty_sid = upload_xlsx(fake_server, EXAMPLE_PATH)

@@ -14,10 +14,13 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.example import EXAMPLE_PATH
-from tests.google_support import fake_server, sa_key, upload_xlsx  # noqa: F401  (fixtures)
+from tests.google_support import upload_xlsx
+
+pytestmark = pytest.mark.slow  # real CLI processes against the fake server
 
 ROOT = Path(__file__).resolve().parent.parent
 INTERVAL = 0.5

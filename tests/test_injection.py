@@ -27,7 +27,7 @@ from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.sync import sync_once
 from tests.fake_sheets import FakeSheetsServer
-from tests.google_support import fake_server, google_backend, private_key_pem, sa_key  # noqa: F401  (fixtures)
+from tests.google_support import google_backend
 
 
 HOSTILE_NAMES = [

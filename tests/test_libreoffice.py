@@ -9,7 +9,6 @@ import openpyxl
 import pytest
 
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import sync_once
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
@@ -26,9 +25,8 @@ def _resave(path: Path, out: Path, profile: Path) -> Path:
     return out / path.name
 
 
-def test_libreoffice_round_trip_keeps_results_and_marks(tmp_path):
-    book = tmp_path / "t.xlsx"
-    shutil.copyfile(EXAMPLE_PATH, book)
+def test_libreoffice_round_trip_keeps_results_and_marks(example, tmp_path):
+    book = example
     # one broken cell so that there is a mark to carry through LibreOffice
     wb = openpyxl.load_workbook(book)
     wb["Тур 2 Стол 3"]["D14"] = 7  # 7 fouls

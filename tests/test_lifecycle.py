@@ -33,8 +33,9 @@ from scoring.simulate import simulate_game
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.cli import main
 from sheets_sync.presets import load_preset
-from tests.google_support import fake_server, sa_key  # noqa: F401  (fixtures)
 from tests.judge import ExcelDesk, GoogleDesk, seated_players, typed_protocol
+
+pytestmark = pytest.mark.slow  # a whole tournament, twice: about half a minute
 
 PRESET, _ = load_preset("gmo-2016")
 CLUBS = ["Рейн", "Кёльн", "Бонн", "Берлин", "Мюнхен", "Гамбург", "Дюссельдорф", "Эссен"]

@@ -6,7 +6,6 @@ through a real .xlsx file re-opened with openpyxl.
 
 from __future__ import annotations
 
-import shutil
 
 import openpyxl
 import pytest
@@ -15,7 +14,6 @@ from scoring.problems import Problem
 from sheets_sync.backends.base import MARK_COLOURS, STATE_TAB, Link
 from sheets_sync.backends.excel import NOTE_AUTHOR, ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import sync_once
 from tests.helpers import substitute_cells
 
@@ -24,13 +22,6 @@ OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Ста
 
 
 SUB1, SUB2 = substitute_cells()
-
-
-@pytest.fixture(scope="module")
-def example_tabs(tmp_path_factory):
-    path = tmp_path_factory.mktemp("marks") / "example.xlsx"
-    shutil.copy(EXAMPLE_PATH, path)
-    return {t: [list(r) for r in rows] for t, rows in ExcelBackend(path).read().tabs.items()}
 
 
 @pytest.fixture
@@ -111,9 +102,8 @@ def _fill(cell) -> str | None:
     return cell.fill.fgColor.rgb[-6:]
 
 
-def test_excel_round_trip(tmp_path):
-    path = tmp_path / "t.xlsx"
-    shutil.copy(EXAMPLE_PATH, path)
+def test_excel_round_trip(example):
+    path = example
     wb = openpyxl.load_workbook(path)
     wb["Тур 2 Стол 1"]["I12"] = "много"  # unreadable extra points
     wb["Тур 2 Стол 1"]["J12"].comment = openpyxl.comments.Comment("спорный момент", "Судья")  # the judge's own note
@@ -141,9 +131,8 @@ def test_excel_round_trip(tmp_path):
     assert all(r[0].value != "Тур 2 Стол 1" for r in wb["Проверка"].iter_rows(min_row=2))
 
 
-def test_problem_in_a_merged_cell_does_not_crash_the_excel_sync(tmp_path):
-    path = tmp_path / "t.xlsx"
-    shutil.copy(EXAMPLE_PATH, path)
+def test_problem_in_a_merged_cell_does_not_crash_the_excel_sync(example):
+    path = example
     wb = openpyxl.load_workbook(path)
     wb["Тур 1 Стол 1"].merge_cells("C10:C11")  # seat 2's role cell is now the hidden half of a merge
     wb.save(path)

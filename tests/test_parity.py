@@ -17,7 +17,7 @@ import pytest
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.sync import sync_once
-from tests.google_support import ExcelBook, GoogleBook, fake_server, sa_key, upload_xlsx  # noqa: F401
+from tests.google_support import ExcelBook, GoogleBook, upload_xlsx
 from tests.helpers import substitute_cells
 
 HOSTILE = '=HYPERLINK("http://evil.example";"клик")'
@@ -105,6 +105,7 @@ def _comparable(states: list[dict]) -> list[dict]:
 _EXCEL_RESULTS: dict[str, list[dict]] = {}
 
 
+@pytest.mark.slow  # every scenario on both backends
 @pytest.mark.parametrize("scenario", list(SCENARIOS))
 def test_scenario(scenario, book, tmp_path):
     states = SCENARIOS[scenario](book, tmp_path / "out")

@@ -10,7 +10,6 @@ import pytest
 from scoring.model import Removal
 from scoring.points import score_protocol
 from scoring.standings import compute, hidden_stages, published
-from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.presets import known_presets, load_preset
 from sheets_sync.render.json_out import standings_document
@@ -108,11 +107,6 @@ def test_points_per_preset(preset_id, e_best3, e_best2, removed, team_defeat, au
 
 
 # -- switching preset on the example workbook and re-syncing -------------------------------------
-@pytest.fixture(scope="module")
-def example_tabs():
-    return ExcelBackend(EXAMPLE).read().tabs
-
-
 def _with(tabs, preset_id, extra_rows=()):
     grid = {k: [list(r) for r in v] for k, v in tabs.items()}
     tour = grid["Турнир"]
@@ -130,10 +124,10 @@ def _with(tabs, preset_id, extra_rows=()):
 
 
 @pytest.fixture(scope="module")
-def synced(example_tabs):
+def synced(example_snapshot):
     out = {}
     for pid in PRESETS:
-        backend = _with(example_tabs, pid)
+        backend = _with(example_snapshot.tabs, pid)
         report = sync_once(backend, out_dir=None)
         out[pid] = (report, backend)
     return out

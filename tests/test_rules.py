@@ -263,14 +263,6 @@ def test_reserve_substitute_is_a_warning_and_the_game_counts():
 
 
 @pytest.fixture(scope="module")
-def example_snapshot():
-    from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.example import EXAMPLE_PATH
-
-    return ExcelBackend(EXAMPLE_PATH).read()
-
-
-@pytest.fixture(scope="module")
 def gmo():
     return load_preset("gmo-2016")[0]
 

@@ -6,7 +6,6 @@ import io
 import json
 import logging
 import os
-import shutil
 import zipfile
 from pathlib import Path
 
@@ -25,19 +24,10 @@ from sheets_sync.backends.excel import (
     workbook_lock,
 )
 from sheets_sync.cli import main
-from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.sync import sync_once
 from sheets_sync.watch import run_watch
-from tests.google_support import fake_server, private_key_pem, sa_key  # noqa: F401  (fixtures)
 
 OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка")
-
-
-@pytest.fixture
-def example(tmp_path) -> Path:
-    path = tmp_path / "cup.xlsx"
-    shutil.copyfile(EXAMPLE_PATH, path)
-    return path
 
 
 def edit(path: Path, tab: str, cell: str, value) -> None:

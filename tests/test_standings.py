@@ -3,12 +3,19 @@
 import random
 from decimal import Decimal as D
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scoring.model import PenaltyEntry, PenaltyReason, Player, PlayerStatus, SeatingEntry
-from scoring.standings import compute, rank
+from scoring.model import (
+    PenaltyEntry,
+    PenaltyReason,
+    Player,
+    PlayerStatus,
+    SeatingEntry,
+)
 from scoring.rules import validate
-from tests.helpers import preset, protocol, seating_of, tournament
+from scoring.standings import compute, rank
+from tests.helpers import examples, preset, protocol, seating_of, tournament
 
 P = preset()
 NAMES = list("ABCDEFGHIJ")
@@ -199,7 +206,7 @@ def small_preset_rounds(n):
     return Preset.from_dict(data, source="test")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 10_000), shuffle_seed=st.integers(0, 10_000))
 def test_shuffling_protocols_or_players_never_changes_standings(seed, shuffle_seed):
     p, names, protos, seating = _random_tournament(seed)
@@ -217,7 +224,7 @@ def test_shuffling_protocols_or_players_never_changes_standings(seed, shuffle_se
     assert view(base) == view(other)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_shared_place_exactly_when_keys_equal(seed):
     p, names, protos, seating = _random_tournament(seed, n_rounds=2)
