@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from scoring.draw import draw_qualifying
+from scoring.model import SeatingEntry
 from scoring.problems import Severity
 from sheets_sync.backends import open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
+from sheets_sync.draw_commands import seating_from_draw
 from sheets_sync.presets import load_preset
 from sheets_sync.refs import is_google_ref
 from sheets_sync.render.json_out import points
 from sheets_sync.sync import SyncReport, sync_once
-from sheets_sync.tournament_setup import read_players_csv, simple_seating, workbook_patch
+from sheets_sync.tournament_setup import read_players_csv, workbook_patch
 
 __all__ = ["init_workbook", "run_sync", "print_report"]
 
@@ -38,7 +41,8 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
     players = read_players_csv(players_csv)
     playing = [p.nickname for p in players if p.ranked]
     first = preset.stages[0]
-    seating = _first_seating(playing, first.key, first.games, seed)
+    clubs = {p.nickname: p.club for p in players if p.ranked and p.club}
+    seating = _first_seating(playing, first.key, first.games, seed, clubs)
     title = name or (Path(ref).stem if not google else ("Турнир" if language == "ru" else "Tournament"))
     patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=seating, date=date)
     if google:
@@ -100,16 +104,11 @@ def _google_target(ref: str, *, title: str, language: str, credentials: str | No
     return backend, replace(patch, delete_tabs=tuple(blank) + tuple(replaced))
 
 
-def _first_seating(players, stage: str, rounds: int, seed: int):
-    try:
-        from scoring.draw import draw_qualifying
-    except ImportError:  # the balanced draw is optional at this point
-        return simple_seating(players, stage, rounds)
-    from scoring.model import SeatingEntry
-
-    draw = draw_qualifying(players, rounds=rounds, seed=seed)
-    return [SeatingEntry(stage=stage, round=r + 1, table=t + 1, players=tuple(seats))
-            for r, tables in enumerate(draw.rounds) for t, seats in enumerate(tables)]
+def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
+                   clubs: Mapping[str, str] | None = None) -> list[SeatingEntry]:
+    """The qualifying seating ``init`` pre-fills: the balanced draw of ``players``, club mates
+    apart (``draw`` can redo it with another seed or a time limit)."""
+    return seating_from_draw(draw_qualifying(players, rounds=rounds, seed=seed, clubs=clubs), stage)
 
 
 def run_sync(ref: str, *, out_dir: Path, dry_run: bool = False, credentials: str | None = None,

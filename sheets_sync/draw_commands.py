@@ -17,9 +17,10 @@ from scoring.advance import Refusal, StagePlan, clubs_of, next_stage, plan_repla
 from scoring.draw import Draw, DrawFormatError, draw_final, draw_qualifying, draw_stage, evaluate
 from scoring.errors import SheetsSyncError
 from scoring.model import PlayerStatus, SeatingEntry
-from sheets_sync.backends.base import Backend, Patch, TabWrite
+from sheets_sync.backends.base import Backend, Patch, Snapshot, TabWrite
 from sheets_sync.layout import protocol_tab, protocol_title, seating_tab
-from sheets_sync.outcome import Outcome, compute
+from sheets_sync.outcome import Outcome, compute, read_workbook
+from sheets_sync.refs import workbook_folder
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
            "draw_plan", "auto_advance"]
@@ -36,6 +37,12 @@ class DrawOutcome:
     entries: tuple[SeatingEntry, ...]
     patch: Patch
     language: str = "ru"                      # the tournament's language (Tournament tab)
+
+
+def _read(backend: Backend) -> tuple[Snapshot, Outcome]:
+    """One read and what the sync computes from it (a preset file beside the workbook included)."""
+    snapshot = read_workbook(backend)
+    return snapshot, compute(snapshot, base_dir=workbook_folder(backend.source))
 
 
 def seating_from_draw(draw: Draw, stage: str) -> list[SeatingEntry]:
@@ -73,8 +80,7 @@ def _stage_patch(outcome: Outcome, stage: str, entries: Sequence[SeatingEntry], 
 def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = None, force: bool = False,
                   progress: Callable[[float, int, int], None] | None = None) -> DrawOutcome:
     """Draw the first stage for everyone playing and write it (refuses over typed protocols)."""
-    snapshot = backend.read()
-    outcome = compute(snapshot)
+    snapshot, outcome = _read(backend)
     preset = outcome.preset
     stage = preset.stage_keys[0]
     typed = _typed_protocols(outcome, stage)
@@ -109,8 +115,7 @@ def draw_plan(plan: StagePlan, *, seed: int) -> Draw:
 
 def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, stage: str | None = None) -> DrawOutcome:
     """Seat the next stage from the standings (top N by the tiebreak chain)."""
-    snapshot = backend.read()
-    outcome = compute(snapshot)
+    snapshot, outcome = _read(backend)
     plan = plan_stage(outcome.results, stage=stage, force=force)
     if isinstance(plan, Refusal):
         raise CommandRefused(plan.message("en"))
@@ -124,8 +129,7 @@ def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, st
 
 def replace_player(backend: Backend, *, player: str, stage: str | None = None) -> tuple[str, DrawOutcome]:
     """Replace ``player`` in a seated later stage by the next one in the ranking (e.g. late for the semifinal)."""
-    snapshot = backend.read()
-    outcome = compute(snapshot)
+    snapshot, outcome = _read(backend)
     plan = plan_replacement(outcome.results, player, stage=stage)
     if isinstance(plan, Refusal):
         raise CommandRefused(plan.message("en"))

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from openpyxl.comments import Comment
 from openpyxl.styles import Font, PatternFill
 
+from scoring.draw import evaluate
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
 from sheets_sync.sync import sync_once
@@ -67,6 +68,10 @@ def test_init_then_sync_via_cli(tmp_path):
     for r in range(1, 8):
         seated = [n for row in seating if row[1] == r for n in row[3:13]]
         assert sorted(seated) == sorted(NAMES)
+    # ... with club mates as far apart as four tables allow (10 players in each of four clubs)
+    rounds = [[tuple(row[3:13]) for row in seating if row[1] == r] for r in range(1, 8)]
+    report = evaluate(NAMES, rounds, {n: f"К{i % 4}" for i, n in enumerate(NAMES)})
+    assert report.same_club_meetings == report.same_club_minimum
     result = runner.invoke(main, ["sync", str(book)])
     assert result.exit_code == 0, result.output
     doc = json.loads((tmp_path / "standings.json").read_text(encoding="utf-8"))
