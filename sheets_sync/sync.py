@@ -9,6 +9,7 @@ under it.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from collections.abc import Sequence
@@ -19,9 +20,23 @@ from scoring import labels as L
 from scoring.parse import owned_titles, read_settings
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
-from sheets_sync.backends.base import STATE_TAB, Backend, Mark, Patch, Snapshot, TabWrite, WorkbookChanged
+from sheets_sync.backends.base import (
+    STATE_TAB,
+    Backend,
+    Mark,
+    Patch,
+    Snapshot,
+    TabWrite,
+    WorkbookChanged,
+)
 from sheets_sync.draw_commands import auto_advance
-from sheets_sync.outcome import DEFAULT_PRESET, Outcome, compute, read_workbook, workbook_view
+from sheets_sync.outcome import (
+    DEFAULT_PRESET,
+    Outcome,
+    compute,
+    read_workbook,
+    workbook_view,
+)
 from sheets_sync.publish import publish_files
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
@@ -144,19 +159,21 @@ def internal_error_patch(snapshot: Snapshot, error: str, log: str) -> Patch:
     return Patch(writes=(tab,) if not _same(snapshot.tabs.get(tab.title), tab.rows) else ())
 
 
-def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
-    """Hash of the tabs people type into: the sync's own writes never change it."""
-    import hashlib
-
-    owned = owned_titles(preset)
+def tabs_fingerprint(snapshot: Snapshot, skip: set[str]) -> str:
+    """Hash of every tab's title and values but those whose normalised title is in ``skip``."""
     h = hashlib.sha256()
     for title in snapshot.order:
-        if L.norm(title) in owned:
+        if L.norm(title) in skip:
             continue
         h.update(b"\x00T" + title.encode())
         for row in snapshot.tabs.get(title, ()):
             h.update(b"\x00R" + repr(row).encode())
     return h.hexdigest()
+
+
+def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
+    """Hash of the tabs people type into: the sync's own writes never change it."""
+    return tabs_fingerprint(snapshot, owned_titles(preset))
 
 
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,

@@ -19,7 +19,13 @@ from scoring.errors import SheetsSyncError
 from scoring.problems import Severity
 from sheets_sync.backends.base import STATE_TAB, Backend, Snapshot, TransientError
 from sheets_sync.outcome import read_workbook
-from sheets_sync.sync import SyncReport, input_fingerprint, internal_error_patch, sync_once
+from sheets_sync.sync import (
+    SyncReport,
+    input_fingerprint,
+    internal_error_patch,
+    sync_once,
+    tabs_fingerprint,
+)
 
 __all__ = ["Watcher", "run_watch"]
 
@@ -174,16 +180,6 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
 def _failure_fingerprint(snapshot: Snapshot) -> str:
     """Hash of every tab but the two a failed cycle may write (Problems, the state tab): the
     same input fails the same way, so the watch waits until somebody changes it."""
-    import hashlib
-
     from scoring import labels as L
 
-    skip = {L.norm(t) for t in L.TABS["problems"]} | {L.norm(STATE_TAB)}
-    h = hashlib.sha256()
-    for title in snapshot.order:
-        if L.norm(title) in skip:
-            continue
-        h.update(b"\x00T" + title.encode())
-        for row in snapshot.tabs.get(title, ()):
-            h.update(b"\x00R" + repr(row).encode())
-    return h.hexdigest()
+    return tabs_fingerprint(snapshot, {L.norm(t) for t in L.TABS["problems"]} | {L.norm(STATE_TAB)})

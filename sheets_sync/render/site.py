@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -26,19 +26,11 @@ from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import points
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.templates import TEMPLATES, environment, slug
-from sheets_sync.render.words import role_name, ru_en, ui
+from sheets_sync.render.words import role_name, ui
 
 __all__ = ["slug", "player_file", "game_file", "stage_file", "site_files", "write_site", "nominations"]
 
 ZERO = Decimal(0)
-
-NOMINATION_NAMES: dict[str, tuple[str, str]] = {
-    "don": ("Лучший дон", "Best don"),
-    "sheriff": ("Лучший шериф", "Best sheriff"),
-    "mafia": ("Лучшая мафия", "Best mafia"),
-    "civilian": ("Лучший мирный", "Best civilian"),
-    "mvp": ("Лучший игрок турнира", "Most valuable player"),
-}
 
 
 # -- names of files --------------------------------------------------------------------------------
@@ -59,7 +51,7 @@ def stage_file(stage: str) -> str:
     return f"stage-{name}.html" if name == stage else f"stage-{name}-{_hash('stage:' + stage)}.html"
 
 
-# -- nominations (present once the scoring computes them) ------------------------------------------
+# -- nominations ----------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class NominationView:
     key: str
@@ -68,53 +60,11 @@ class NominationView:
     value: str
 
 
-def _attr(obj: Any, *names: str) -> Any:
-    for n in names:
-        if isinstance(obj, Mapping) and n in obj:
-            return obj[n]
-        if hasattr(obj, n):
-            return getattr(obj, n)
-    return None
-
-
 def nominations(results: Results, language: str) -> list[NominationView]:
-    """`results.nominations` if the scoring provides it (a mapping or a sequence), else []."""
-    raw = getattr(results, "nominations", None)
-    if not raw:
-        return []
-    items: Iterable[Any]
-    if isinstance(raw, Mapping):
-        items = [(k, v) for k, v in raw.items()]
-    else:
-        items = [(_attr(v, "key", "nomination", "role") or "", v) for v in raw]
-    out = []
-    for key, value in items:
-        key = str(getattr(key, "value", key) or "")
-        who = value if isinstance(value, (str, list, tuple)) else _attr(value, "players", "winners", "player", "winner", "nickname")
-        if isinstance(who, str):
-            names: tuple[str, ...] = (who,)
-        elif who is None:
-            names = ()
-        else:
-            names = tuple(str(_attr(w, "player", "nickname") or w) if not isinstance(w, str) else w for w in who)
-        score = None if isinstance(value, (str, list, tuple)) else _attr(value, "value", "score", "points")
-        if isinstance(score, Decimal):
-            score_text = points(score)
-        elif isinstance(score, (int, float)):
-            score_text = points(Decimal(str(score)))
-        else:
-            score_text = "" if score is None else str(score)
-        title = _attr(value, "title", "name") if not isinstance(value, (str, list, tuple)) else None
-        if callable(title):
-            try:
-                title = title(language)
-            except TypeError:
-                title = None
-        if not isinstance(title, str) or not title:
-            title = ru_en(*NOMINATION_NAMES.get(key, (key, key)), language)
-        if names:
-            out.append(NominationView(key=key, title=title, players=names, value=score_text))
-    return out
+    """The nominations somebody won, as the site and the VK post show them."""
+    return [NominationView(key=n.key, title=n.name(language), players=n.winners,
+                           value="" if n.score is None else points(n.score))
+            for n in results.nominations if n.winners]
 
 
 # -- page models -------------------------------------------------------------------------------------
