@@ -28,6 +28,7 @@ from scoring.preset_settings import (
     STAGE_KEY_ALIASES,
     STAGE_OVERRIDE_FIELDS,
     Choices,
+    Described,
     Kind,
     SameAs,
     Setting,
@@ -85,12 +86,15 @@ class CiRule:
     """Compensation for red players shot on the first night (later FIIM editions)."""
 
     enabled: bool
-    coefficient: Decimal
+    coefficient: Decimal  # k, in the numerator: k·B
+    games_coefficient: Decimal  # k′, in the denominator: round(k′·N); = k unless the preset says otherwise
     cap: Decimal
     # stage groups in which B and N are counted; a stage in no group is a group of its own
     groups: tuple[tuple[str, ...], ...]
-    min_stage_games: int  # games of stages with fewer games (rounds) carry no Ci
+    min_stage_games: int  # games of a short stage with fewer games (rounds) carry no Ci
+    short_stages: tuple[str, ...]  # the stages min_stage_games applies to (the final)
     apply_coefficient: bool  # Ci of a game is multiplied by the stage coefficient
+    win_fraction: Decimal  # share of Ci in a game the player's team won (FIIM: 0)
 
     def group_of(self, stage: str) -> tuple[str, ...]:
         for group in self.groups:
@@ -395,6 +399,11 @@ def _stages(r: _Reader, data: Mapping[str, Any]) -> tuple[StageRule, ...]:
 
 def _ci(r: _Reader, data: Mapping[str, Any], stage_keys: Sequence[str]) -> CiRule:
     table, fields = r.section(data, "ci")
+    if isinstance(fields["short_stages"], Described):  # not in the file: the final, when there is one
+        fields["short_stages"] = tuple(stage_keys[-1:]) if len(stage_keys) > 1 else ()
+    for k in fields["short_stages"]:
+        if k not in stage_keys:
+            r.err("ci.short_stages", f"unknown stage {k!r}")
     rule = CiRule(**fields, groups=_stage_groups(r, table.get("groups", []), stage_keys))
     if rule.coefficient == 0 and rule.enabled:
         r.err("ci.coefficient", "must be above 0 when ci.enabled is true")

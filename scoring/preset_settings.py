@@ -33,6 +33,7 @@ __all__ = [
     "Choices",
     "REQUIRED",
     "SameAs",
+    "Described",
     "Setting",
     "SETTINGS",
     "setting",
@@ -92,11 +93,19 @@ class SameAs:
 
 
 @dataclass(frozen=True, slots=True)
+class Described:
+    """A default the loader derives from the rest of the file (``ci.short_stages``: the last
+    stage); ``text`` is what the documentation says it is."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Setting:
     path: str  # dotted; "[]" marks a list of tables: "stages[].games"
     kind: Kind
     doc: str
-    default: Any = REQUIRED  # REQUIRED, a value, or SameAs(path); tables and lists: REQUIRED or ()
+    default: Any = REQUIRED  # REQUIRED, a value, SameAs(path) or Described(text); tables and lists: REQUIRED or ()
     low: Decimal | int | None = None
     high: Decimal | int | None = None
     choices: Choices | None = None
@@ -155,13 +164,19 @@ SETTINGS: tuple[Setting, ...] = (
     # -- Ci, first-night compensation
     Setting("ci", Kind.TABLE, "first-night compensation (Ci)", default=()),
     Setting("ci.enabled", Kind.BOOLEAN, "Ci is counted", default=False, aliases=("ci",)),
-    Setting("ci.coefficient", Kind.DECIMAL, "k in Ci = clamp(k·B / round(k·N), 0, cap); above 0 when enabled",
+    Setting("ci.coefficient", Kind.DECIMAL, "k in Ci = clamp(k·B / round(k′·N), 0, cap); above 0 when enabled",
             default=Decimal("0.4"), low=Decimal(0), high=Decimal(1)),
+    Setting("ci.games_coefficient", Kind.DECIMAL, "k′ in the denominator round(k′·N), where it differs from k",
+            default=SameAs("ci.coefficient"), low=Decimal("0.01"), high=Decimal(1)),
     Setting("ci.cap", Kind.DECIMAL, "highest Ci of one game", default=Decimal("0.4"), low=Decimal(0), high=Decimal(1)),
     Setting("ci.groups", Kind.STAGE_GROUPS, "stages whose games are counted together; a stage in no group is its own",
             default=()),
-    Setting("ci.min_stage_games", Kind.INTEGER, "games of stages with fewer games carry no Ci (still counted in B, N)",
-            default=4, low=0, high=40),
+    Setting("ci.min_stage_games", Kind.INTEGER, "games of a stage of `ci.short_stages` with fewer games carry no Ci "
+            "(still counted in B, N)", default=4, low=0, high=40),
+    Setting("ci.short_stages", Kind.TEXT_LIST, "stage keys to which `ci.min_stage_games` applies",
+            default=Described("the last stage (the final) when there are two or more; else none")),
+    Setting("ci.win_fraction", Kind.DECIMAL, "share of Ci a red player shot first gets in a game his team won",
+            default=Decimal(0), low=Decimal(0), high=Decimal(1), aliases=("ci.победа",)),
     Setting("ci.apply_coefficient", Kind.BOOLEAN, "Ci of a game is multiplied by the stage coefficient", default=True),
     # -- stages, in playing order
     Setting("stages", Kind.TABLE_LIST, "the stages in playing order; at least one"),
@@ -267,6 +282,8 @@ def _default(s: Setting) -> str:
         return "required"
     if isinstance(s.default, SameAs):
         return f"= `{s.default.path}`"
+    if isinstance(s.default, Described):
+        return s.default.text
     if s.kind in (Kind.TABLE, Kind.TABLE_LIST):
         return "optional"
     if s.default is None:
