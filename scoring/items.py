@@ -30,7 +30,7 @@ from scoring.model import Protocol, Removal, Role, SeatRecord, Team
 from scoring.numbers import quantize
 
 __all__ = ["PointValues", "Seat", "Column", "Item", "ITEMS", "ITEM", "CI", "TOTAL", "NOMINATION_COMPONENTS",
-           "GameLine", "breakdown_items", "blacks_named"]
+           "GameLine", "breakdown_items", "blacks_named", "BestMoveAuthor", "BEST_MOVE_AUTHORS", "may_name_best_move"]
 
 ZERO = Decimal(0)
 CI = "ci"  # the exact item: kept on GameLine.ci, never in GameLine.items
@@ -48,8 +48,6 @@ class PointValues(Interface):
     """What the items read from a preset (:class:`scoring.preset.Preset` has all of it)."""
 
     @property
-    def win(self) -> Decimal: ...
-    @property
     def auto_extra(self) -> Decimal: ...
     @property
     def removal(self) -> Decimal: ...
@@ -57,7 +55,11 @@ class PointValues(Interface):
     def team_defeat(self) -> Decimal: ...
     @property
     def ci(self) -> Switch: ...
+    @property
+    def best_move_by(self) -> tuple[str, ...]: ...
     def best_move_points(self, blacks_named: int) -> Decimal: ...
+    def team_points(self, team: str, won: bool) -> Decimal: ...
+    def role_points(self, role: str, won: bool) -> Decimal: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +112,37 @@ def blacks_named(protocol: Protocol, record: SeatRecord) -> int:
     return sum(1 for seat in set(record.best_move) if roles.get(seat) in (Role.MAFIA, Role.DON))
 
 
+@dataclass(frozen=True, slots=True)
+class BestMoveAuthor:
+    """Who may leave a best move (``points.best_move_by`` lists their keys)."""
+
+    key: str
+    name_ru: str  # as a message names him: "только {name}"
+    name_en: str
+    leaves: Callable[[SeatRecord], bool]
+
+
+# the FIIM rule (the player shot on the first shooting night) and the one some leagues add (the
+# player voted out on the first day: day 1 of the protocol, which those leagues call day 0)
+BEST_MOVE_AUTHORS: Mapping[str, BestMoveAuthor] = {a.key: a for a in (
+    BestMoveAuthor("shot_first", "убитый в первую ночь", "the player shot on the first night",
+                   lambda record: record.killed_night == 1),
+    BestMoveAuthor("voted_first_day", "заголосованный в первый день", "a player voted out on the first day",
+                   lambda record: record.voted_day == 1),
+)}
+
+
+def may_name_best_move(record: SeatRecord, authors: Iterable[str]) -> bool:
+    """The player of ``record`` is one of the ``authors`` (keys of :data:`BEST_MOVE_AUTHORS`)."""
+    return any(BEST_MOVE_AUTHORS[a].leaves(record) for a in authors)
+
+
 def _best_move(seat: Seat) -> Decimal:
-    """Only a red player shot on the first shooting night, naming three distinct other seats."""
+    """Only a red player who may leave one (shot first; voted out on the first day where the
+    preset allows it), naming three distinct other seats."""
     record = seat.record
-    if record.killed_night != 1 or record.role is None or record.role.team is not Team.RED:
+    if (record.role is None or record.role.team is not Team.RED
+            or not may_name_best_move(record, seat.preset.best_move_by)):
         return ZERO
     named = set(record.best_move)
     if len(record.best_move) != 3 or len(named) != 3 or record.seat in named or not named <= set(range(1, 11)):
@@ -128,6 +157,32 @@ def _auto_extra(seat: Seat) -> Decimal | None:
     return None
 
 
+def _win(seat: Seat) -> Decimal:
+    """Every member of the winning team: the team's win points (a loss is worth 0 here)."""
+    return seat.preset.team_points(seat.record.role.team.value, True) if seat.won else ZERO
+
+
+def _loss(seat: Seat) -> Decimal | None:
+    """Every member of the losing team: the team's loss points; it occurs only where they are not 0."""
+    if seat.won:
+        return None
+    return seat.preset.team_points(seat.record.role.team.value, False) or None
+
+
+def _role(seat: Seat) -> Decimal | None:
+    """The bonus (or penalty) of the player's role for his team's win or loss; it occurs only
+    where the preset gives one (don and sheriff ±0.5 in some leagues)."""
+    return seat.preset.role_points(seat.record.role.value, seat.won) or None
+
+
+def _scores_loss(preset: PointValues) -> bool:
+    return any(preset.team_points(team.value, False) for team in Team)
+
+
+def _scores_role(preset: PointValues) -> bool:
+    return any(preset.role_points(role.value, won) for role in Role for won in (True, False))
+
+
 def _removal(seat: Seat) -> Decimal | None:
     if seat.record.removal is Removal.REMOVED:
         return seat.preset.removal
@@ -138,8 +193,11 @@ def _removal(seat: Seat) -> Decimal | None:
 
 # -- the registry, in display order -------------------------------------------------------------
 ITEMS: tuple[Item, ...] = (
-    Item(key="win", name_ru="Победа", name_en="Win", score=lambda s: s.preset.win if s.won else ZERO,
-         nomination="win", shown_at_zero=True),
+    Item(key="win", name_ru="Победа", name_en="Win", score=_win, nomination="win", shown_at_zero=True),
+    Item(key="loss", name_ru="Поражение", name_en="Loss", score=_loss, nomination="loss",
+         column=Column("За поражения", "Loss points", 9), scored_by=_scores_loss),
+    Item(key="role", name_ru="Роль", name_en="Role", score=_role, nomination="role",
+         column=Column("За роль", "Role points", 9), scored_by=_scores_role),
     Item(key="extra", name_ru="ДБ", name_en="Extra", score=lambda s: s.record.extra_points, nomination="extra"),
     Item(key="auto_extra", name_ru="Авто-ДБ", name_en="Auto extra", score=_auto_extra, nomination="auto_extra",
          column=Column("Автобаллы", "Auto extra", 9), scored_by=lambda preset: bool(preset.auto_extra)),

@@ -25,7 +25,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from scoring.items import NOMINATION_COMPONENTS
+from scoring.items import BEST_MOVE_AUTHORS, NOMINATION_COMPONENTS
 from scoring.metrics import METRICS
 
 __all__ = [
@@ -121,7 +121,9 @@ class Setting:
     @property
     def key(self) -> str:
         """Its key in that table, which is also the name of the attribute it fills (but for
-        ``best_move_N``, gathered in ``Preset.best_move``, and ``name.ru`` -> ``name_ru``)."""
+        ``best_move_N``, gathered in ``Preset.best_move``; ``win_<team>`` / ``loss_<team>`` and
+        ``role_win_<role>`` / ``role_loss_<role>``, gathered in ``Preset.team_result`` and
+        ``Preset.role_result``; and ``name.ru`` -> ``name_ru``)."""
         return self.path.rpartition(".")[2]
 
     @property
@@ -133,6 +135,28 @@ _BIG = Decimal(10)  # no single point value of any regulation comes near 10
 # the words of the point-item registry, sorted because the error lists them in this order
 _NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
+_TEAMS = {"red": "красные", "black": "черные"}
+_ROLE_WORDS = {"don": "дон", "sheriff": "шериф", "mafia": "мафия", "civilian": "мирный"}
+
+
+def _team_results() -> tuple[Setting, ...]:
+    """Win and loss points per team: the win defaults to ``points.win``, the loss to 0."""
+    return (*(Setting(f"points.win_{team}", Kind.DECIMAL, f"every member of the winning {team} team",
+                      default=SameAs("points.win"), low=Decimal(0), high=_BIG, aliases=(f"победа.{ru}",))
+              for team, ru in _TEAMS.items()),
+            *(Setting(f"points.loss_{team}", Kind.DECIMAL, f"every member of the losing {team} team",
+                      default=Decimal(0), low=-_BIG, high=_BIG, aliases=(f"поражение.{ru}",))
+              for team, ru in _TEAMS.items()))
+
+
+def _role_results() -> tuple[Setting, ...]:
+    """A bonus (> 0) or penalty (< 0) by role, added to the team's points for a win or a loss."""
+    return tuple(Setting(f"points.role_{result}_{role}", Kind.DECIMAL,
+                         f"added to a {role}'s points when his team {'won' if result == 'win' else 'lost'}",
+                         default=Decimal(0), low=-_BIG, high=_BIG, aliases=(f"роль.{ru_result}.{ru}",))
+                 for result, ru_result in (("win", "победа"), ("loss", "поражение"))
+                 for role, ru in _ROLE_WORDS.items())
+
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("id", Kind.TEXT, "the preset's id: its file name without .toml"),
@@ -141,8 +165,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("uncertain", Kind.TEXT_LIST, "values we could not confirm, to check before a real tournament", default=()),
     # -- points for one game
     Setting("points", Kind.TABLE, "points for one game"),
-    Setting("points.win", Kind.DECIMAL, "every member of the winning team", low=Decimal(0), high=_BIG,
-            aliases=("победа",)),
+    Setting("points.win", Kind.DECIMAL, "every member of the winning team (the default of both teams)", low=Decimal(0),
+            high=_BIG, aliases=("победа",)),
+    *_team_results(),
+    *_role_results(),
     Setting("points.extra_min", Kind.DECIMAL, "lowest extra points (ДБ) the judge may give", low=-_BIG, high=_BIG,
             aliases=("доп.мин",)),
     Setting("points.extra_max", Kind.DECIMAL, "highest extra points; ≥ extra_min", low=-_BIG, high=_BIG,
@@ -154,7 +180,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("points.best_move_2", Kind.DECIMAL, "best move naming 2 blacks", low=Decimal(0), high=_BIG,
             aliases=("лх.2",)),
     Setting("points.best_move_1", Kind.DECIMAL, "best move naming 1 black", default=Decimal(0),
-            low=Decimal(0), high=_BIG),
+            low=Decimal(0), high=_BIG, aliases=("лх.1",)),
+    Setting("points.best_move_by", Kind.TEXT_LIST, "who may leave a best move (a red player's earns points): the "
+            "player shot on the first night, also a player voted out on the first day; at least one",
+            default=("shot_first",), choices=Choices("best move author", tuple(BEST_MOVE_AUTHORS)), aliases=("лх.кто",)),
     Setting("points.removal", Kind.DECIMAL, "removal from the game (4 fouls, disqualification)",
             low=-_BIG, high=Decimal(0), aliases=("удаление",)),
     Setting("points.team_defeat", Kind.DECIMAL, "removal with team defeat (ППК)", default=SameAs("points.removal"),
