@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from scoring.errors import SheetsSyncError
+from scoring.items import ITEM_VALUES
 from scoring.preset_settings import (
     OVERRIDE_ALIASES,
     OVERRIDE_PATHS,
@@ -121,8 +122,7 @@ class Preset:
     uncertain: tuple[str, ...]
     # points for one game
     win: Decimal
-    team_result: Mapping[tuple[str, bool], Decimal]  # (team, won) -> points of every member: win_red, loss_black…
-    role_result: Mapping[tuple[str, bool], Decimal]  # (role, won) -> bonus or penalty: role_win_don…
+    point_values: Mapping[str, Decimal]  # the point items' values (scoring.items.Value): win_red, role_loss_don…
     extra_min: Decimal
     extra_max: Decimal
     extra_step: Decimal
@@ -161,13 +161,9 @@ class Preset:
     def best_move_points(self, blacks_named: int) -> Decimal:
         return self.best_move.get(blacks_named, Decimal(0))
 
-    def team_points(self, team: str, won: bool) -> Decimal:
-        """Points of every member of ``team`` ("red", "black") for a win or a loss."""
-        return self.team_result.get((team, won), Decimal(0))
-
-    def role_points(self, role: str, won: bool) -> Decimal:
-        """The bonus (or penalty) of ``role`` ("don", …) added for his team's win or loss."""
-        return self.role_result.get((role, won), Decimal(0))
+    def point(self, key: str) -> Decimal:
+        """A value a point item reads: ``points.<key>`` (declared with the item in scoring.items)."""
+        return self.point_values[key]
 
     def lateness_points(self, minutes: int) -> Decimal | None:
         """Penalty points (≤ 0) for being ``minutes`` late, None when no tier applies."""
@@ -379,11 +375,6 @@ def _build(r: _Reader, data: Mapping[str, Any]) -> Preset | None:
                   nominations=nominations)
 
 
-_TEAMS = ("red", "black")
-_ROLES = ("don", "sheriff", "mafia", "civilian")
-_RESULTS = {True: "win", False: "loss"}
-
-
 def _points(r: _Reader, data: Mapping[str, Any]) -> dict[str, Any]:
     _, points = r.section(data, "points")
     if points["extra_max"] < points["extra_min"]:
@@ -391,10 +382,8 @@ def _points(r: _Reader, data: Mapping[str, Any]) -> dict[str, Any]:
     if not points["best_move_by"]:
         r.err("points.best_move_by", "must name at least one (set the best move points to 0 to score none)")
     best_move = {n: points.pop(f"best_move_{n}") for n in (3, 2, 1)}
-    team_result = {(team, won): points.pop(f"{result}_{team}") for team in _TEAMS for won, result in _RESULTS.items()}
-    role_result = {(role, won): points.pop(f"role_{result}_{role}") for role in _ROLES
-                   for won, result in _RESULTS.items()}
-    return points | {"best_move": best_move | {0: Decimal(0)}, "team_result": team_result, "role_result": role_result}
+    point_values = {v.key: points.pop(v.key) for v in ITEM_VALUES}
+    return points | {"best_move": best_move | {0: Decimal(0)}, "point_values": point_values}
 
 
 def _stages(r: _Reader, data: Mapping[str, Any]) -> tuple[StageRule, ...]:

@@ -14,7 +14,9 @@ what it means.  Everything else is derived from :data:`SETTINGS`:
   markers by :func:`with_settings_table`; the file itself is written by the edges).
 
 To add a setting, add one line to :data:`SETTINGS` and, when it belongs to a dataclass of
-:mod:`scoring.preset`, the attribute of the same name there.
+:mod:`scoring.preset`, the attribute of the same name there.  A number that only a point
+item reads is declared with the item instead (``Item.values`` in :mod:`scoring.items`) and
+listed here from :data:`scoring.items.ITEM_VALUES`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from scoring.items import BEST_MOVE_AUTHORS, NOMINATION_COMPONENTS
+from scoring.items import BEST_MOVE_AUTHORS, ITEM_VALUES, NOMINATION_COMPONENTS, Value
 from scoring.metrics import METRICS
 
 __all__ = [
@@ -121,9 +123,8 @@ class Setting:
     @property
     def key(self) -> str:
         """Its key in that table, which is also the name of the attribute it fills (but for
-        ``best_move_N``, gathered in ``Preset.best_move``; ``win_<team>`` / ``loss_<team>`` and
-        ``role_win_<role>`` / ``role_loss_<role>``, gathered in ``Preset.team_result`` and
-        ``Preset.role_result``; and ``name.ru`` -> ``name_ru``)."""
+        ``best_move_N``, gathered in ``Preset.best_move``; the point items' values, gathered in
+        ``Preset.point_values``; and ``name.ru`` -> ``name_ru``)."""
         return self.path.rpartition(".")[2]
 
     @property
@@ -135,27 +136,13 @@ _BIG = Decimal(10)  # no single point value of any regulation comes near 10
 # the words of the point-item registry, sorted because the error lists them in this order
 _NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
-_TEAMS = {"red": "красные", "black": "черные"}
-_ROLE_WORDS = {"don": "дон", "sheriff": "шериф", "mafia": "мафия", "civilian": "мирный"}
 
 
-def _team_results() -> tuple[Setting, ...]:
-    """Win and loss points per team: the win defaults to ``points.win``, the loss to 0."""
-    return (*(Setting(f"points.win_{team}", Kind.DECIMAL, f"every member of the winning {team} team",
-                      default=SameAs("points.win"), low=Decimal(0), high=_BIG, aliases=(f"победа.{ru}",))
-              for team, ru in _TEAMS.items()),
-            *(Setting(f"points.loss_{team}", Kind.DECIMAL, f"every member of the losing {team} team",
-                      default=Decimal(0), low=-_BIG, high=_BIG, aliases=(f"поражение.{ru}",))
-              for team, ru in _TEAMS.items()))
-
-
-def _role_results() -> tuple[Setting, ...]:
-    """A bonus (> 0) or penalty (< 0) by role, added to the team's points for a win or a loss."""
-    return tuple(Setting(f"points.role_{result}_{role}", Kind.DECIMAL,
-                         f"added to a {role}'s points when his team {'won' if result == 'win' else 'lost'}",
-                         default=Decimal(0), low=-_BIG, high=_BIG, aliases=(f"роль.{ru_result}.{ru}",))
-                 for result, ru_result in (("win", "победа"), ("loss", "поражение"))
-                 for role, ru in _ROLE_WORDS.items())
+def _item_setting(value: Value) -> Setting:
+    """The setting ``points.<key>`` of a number a point item reads (declared with the item)."""
+    default = SameAs(f"points.{value.default}") if isinstance(value.default, str) else value.default
+    return Setting(f"points.{value.key}", Kind.DECIMAL, value.doc, default=default, low=value.low, high=value.high,
+                   aliases=value.aliases)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -167,8 +154,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("points", Kind.TABLE, "points for one game"),
     Setting("points.win", Kind.DECIMAL, "every member of the winning team (the default of both teams)", low=Decimal(0),
             high=_BIG, aliases=("победа",)),
-    *_team_results(),
-    *_role_results(),
+    *(_item_setting(v) for v in ITEM_VALUES),  # the values the point items read (scoring.items)
     Setting("points.extra_min", Kind.DECIMAL, "lowest extra points (ДБ) the judge may give", low=-_BIG, high=_BIG,
             aliases=("доп.мин",)),
     Setting("points.extra_max", Kind.DECIMAL, "highest extra points; ≥ extra_min", low=-_BIG, high=_BIG,

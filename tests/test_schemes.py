@@ -14,10 +14,11 @@ from fractions import Fraction as F
 
 import pytest
 
-from scoring.items import ITEMS, NOMINATION_COMPONENTS
+from scoring.items import ITEM_VALUES, ITEMS, NOMINATION_COMPONENTS
 from scoring.nominations import nominate
 from scoring.points import score_protocol
 from scoring.preset import NominationRule, Preset, PresetError, apply_overrides, normalise_override_key
+from scoring.preset_settings import OVERRIDE_ALIASES, OVERRIDE_PATHS, Kind, SameAs, setting
 from scoring.rules import validate
 from scoring.standings import compute
 from tests.helpers import preset, preset_dict, protocol, tournament
@@ -115,6 +116,20 @@ def test_the_new_items_have_their_own_columns_only_where_a_preset_scores_them():
     columns = {i.key for i in ITEMS if i.column is not None and i.scored_by(scheme(loss_black="0.1", role_win_don="0.5"))}
     assert columns == {"loss", "role"}
     assert {"loss", "role"} <= NOMINATION_COMPONENTS
+
+
+def test_the_registry_is_the_one_place_of_a_kind_of_point():
+    """An item's values become preset settings, its word a nomination component, its column a
+    Standings column: nothing else names the kinds of point."""
+    assert [v.key for v in ITEM_VALUES] == ["win_red", "win_black", "loss_red", "loss_black"] + [
+        f"role_{r}_{role}" for r in ("win", "loss") for role in ("don", "sheriff", "mafia", "civilian")]
+    for v in ITEM_VALUES:
+        s = setting(f"points.{v.key}")
+        assert (s.kind, s.doc, s.low, s.high) == (Kind.DECIMAL, v.doc, v.low, v.high)
+        assert s.default == (SameAs(f"points.{v.default}") if isinstance(v.default, str) else v.default)
+        assert s.path in OVERRIDE_PATHS and all(OVERRIDE_ALIASES[a] == s.path for a in v.aliases)
+    assert set(preset().point_values) == {v.key for v in ITEM_VALUES}
+    assert NOMINATION_COMPONENTS == {i.nomination for i in ITEMS if i.nomination} | {"total"}
 
 
 # -- the best-move rule follows points.best_move_by ----------------------------------------------------
@@ -291,12 +306,12 @@ def test_defaults_score_the_example_workbook_as_before(example_snapshot):
 
 # -- the Tournament tab ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("typed,value,path,attribute,expected", [
-    ("победа.красные", "3", "points.win_red", lambda p: p.team_points("red", True), D(3)),
-    ("Победа.Чёрные", "4", "points.win_black", lambda p: p.team_points("black", True), D(4)),
-    ("поражение.красные", "0,25", "points.loss_red", lambda p: p.team_points("red", False), D("0.25")),
-    ("поражение.черные", "0", "points.loss_black", lambda p: p.team_points("black", False), D(0)),
-    ("роль.победа.дон", "0,5", "points.role_win_don", lambda p: p.role_points("don", True), D("0.5")),
-    ("роль.поражение.шериф", "-0,5", "points.role_loss_sheriff", lambda p: p.role_points("sheriff", False), D("-0.5")),
+    ("победа.красные", "3", "points.win_red", lambda p: p.point("win_red"), D(3)),
+    ("Победа.Чёрные", "4", "points.win_black", lambda p: p.point("win_black"), D(4)),
+    ("поражение.красные", "0,25", "points.loss_red", lambda p: p.point("loss_red"), D("0.25")),
+    ("поражение.черные", "0", "points.loss_black", lambda p: p.point("loss_black"), D(0)),
+    ("роль.победа.дон", "0,5", "points.role_win_don", lambda p: p.point("role_win_don"), D("0.5")),
+    ("роль.поражение.шериф", "-0,5", "points.role_loss_sheriff", lambda p: p.point("role_loss_sheriff"), D("-0.5")),
     ("лх.1", "0,1", "points.best_move_1", lambda p: p.best_move_points(1), D("0.1")),
     ("лх.кто", "shot_first, voted_first_day", "points.best_move_by", lambda p: p.best_move_by, tuple(BOTH)),
     ("ci.победа", "0,5", "ci.win_fraction", lambda p: p.ci.win_fraction, D("0.5")),
