@@ -231,8 +231,8 @@ ITEMS: tuple[Item, ...] = (
          column=Column("За поражения", "Loss points", 9), scored_by=_scores_loss,
          values=tuple(Value(key=_team_key(team, False), doc=f"every member of the losing {team.value} team",
                             aliases=(f"поражение.{ru}",)) for team, ru in _TEAMS.items())),
-    Item(key="role", name_ru="Роль", name_en="Role", score=_role, nomination="role",
-         column=Column("За роль", "Role points", 9), scored_by=_scores_role,
+    Item(key="role", name_ru="За роль", name_en="Role bonus", score=_role, nomination="role",
+         column=Column("За роль", "Role bonus", 9), scored_by=_scores_role,
          values=tuple(Value(key=_role_key(role, won), doc=f"added to a {role.value}'s points when his team "
                             f"{'won' if won else 'lost'}", aliases=(f"роль.{_RESULT[won][1]}.{ru}",))
                       for won in (True, False) for role, ru in _ROLES.items())),

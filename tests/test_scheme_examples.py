@@ -288,3 +288,5 @@ def test_team_asymmetric_league(tmp_path):
     assert "19.45" in output and "14.575" in output  # the CLI prints the standings
     header = desk.grid("Итоги")[0]
     assert "За роль" in header and "Ci" in header and "За поражения" not in header
+    page = next((tmp_path / "out" / "site" / "games").glob("qualifying-r1-t1-*.html")).read_text(encoding="utf-8")
+    assert ">За роль</th>" in page and ">Поражение</th>" not in page  # the game's points, item by item
