@@ -3,11 +3,14 @@
 For each game in which a red player was shot on the first shooting night and his team
 lost, he receives
 
-    Ci = clamp(k · B / round(k · N), 0, cap)
+    Ci = clamp(k · B / round(k′ · N), 0, cap)
 
 where B = times he was shot first as red and N = games he played, both counted within
 the stage group the preset names (``ci.groups``; a stage in no group is a group of its
-own), k = ``ci.coefficient`` (0.4) and cap = ``ci.cap`` (0.4).
+own), k = ``ci.coefficient`` (0.4), k′ = ``ci.games_coefficient`` (k unless the preset
+says otherwise: the latest FIIM scheme mafiaratings encodes has k = cap = 0.5 with
+round(0.4·N)) and cap = ``ci.cap`` (0.4).  Where his team won he receives
+``ci.win_fraction`` of it (0 in FIIM: Ci is for lost games only).
 
 Decisions (documented in docs/presets.md):
 
@@ -19,10 +22,12 @@ Decisions (documented in docs/presets.md):
 * Ci is exact: a :class:`fractions.Fraction` (0.4·1/3 = 2/15).  Sums are taken exactly and
   quantised once, half up to :data:`scoring.numbers.CI_QUANTUM`, only for display; ranking compares the
   exact totals, so equal exact values always compare equal.
-* B and N include every counted game of the group (also games of a stage that earns no
-  Ci because it is shorter than ``ci.min_stage_games``); they are counted up to a horizon
-  of stages, so that a stage table (and the cut below it) does not move when later stages
-  are played.
+* A stage of ``ci.short_stages`` (the final) with fewer games than ``ci.min_stage_games``
+  earns no Ci: the federation's exception for a final of fewer than four games; a semifinal
+  keeps Ci however short it is.
+* B and N include every counted game of the group (also games of a short stage that earns
+  no Ci); they are counted up to a horizon of stages, so that a stage table (and the cut
+  below it) does not move when later stages are played.
 * Ci is retroactive: every game carries the value of the current B and N.
 
 B, N and the value of each player's stage group are kept as a
@@ -43,7 +48,7 @@ from scoring.numbers import round_half_up
 from scoring.preset import CiRule, Preset
 from scoring.stats import CiAccount
 
-__all__ = ["ci_value", "accounts", "with_ci", "earns_ci"]
+__all__ = ["ci_value", "accounts", "with_ci", "ci_share"]
 
 
 def denominator(n: int, coefficient: Decimal | Fraction) -> int:
@@ -52,19 +57,25 @@ def denominator(n: int, coefficient: Decimal | Fraction) -> int:
 
 
 def ci_value(b: int, n: int, *, coefficient: Decimal | Fraction = Decimal("0.4"),
-             cap: Decimal | Fraction = Decimal("0.4")) -> Fraction:
-    """Ci for B first-night shots as red in N games, exact: clamp(k·B/round(k·N), 0, cap)."""
+             cap: Decimal | Fraction = Decimal("0.4"), games_coefficient: Decimal | Fraction | None = None) -> Fraction:
+    """Ci for B first-night shots as red in N games, exact: clamp(k·B/round(k′·N), 0, cap), where
+    k′ (``ci.games_coefficient``) is k unless the preset says otherwise."""
     if b <= 0 or n <= 0:
         return Fraction(0)
     k = Fraction(coefficient)
-    value = k * b / denominator(n, k)
+    value = k * b / denominator(n, k if games_coefficient is None else games_coefficient)
     return min(max(value, Fraction(0)), Fraction(cap))
 
 
-def earns_ci(line: GameLine, rule: CiRule, stage_games: int) -> bool:
-    """This game compensates: a red player shot first whose team lost, in a long enough stage."""
-    return (rule.enabled and not line.substitute and line.shot_first and line.role.team is Team.RED
-            and not line.won and stage_games >= rule.min_stage_games)
+def ci_share(line: GameLine, rule: CiRule, stage_games: int) -> Fraction:
+    """The share of the player's Ci this game carries: 1 where a red player shot first lost,
+    ``ci.win_fraction`` where his team won, 0 where the game does not compensate (not red,
+    not shot first, Ci off, a reserve's seat, or a short stage the exception names)."""
+    if not (rule.enabled and not line.substitute and line.shot_first and line.role.team is Team.RED):
+        return Fraction(0)
+    if line.stage in rule.short_stages and stage_games < rule.min_stage_games:
+        return Fraction(0)
+    return Fraction(rule.win_fraction) if line.won else Fraction(1)
 
 
 def accounts(lines: Iterable[GameLine], preset: Preset, *, stages: Collection[str] | None = None) -> dict[tuple[str, tuple[str, ...]], CiAccount]:
@@ -81,13 +92,14 @@ def accounts(lines: Iterable[GameLine], preset: Preset, *, stages: Collection[st
         n[key] += 1
         if ln.shot_first and ln.role.team is Team.RED:
             b[key] += 1
-        if earns_ci(ln, rule, games_of.get(ln.stage, 0)):
+        if ci_share(ln, rule, games_of.get(ln.stage, 0)):
             comp[key] += 1
     result = {}
     for key, games in n.items():
         result[key] = CiAccount(player=key[0], group=key[1], shot_first_red=b[key], games=games,
-                                denominator=denominator(games, rule.coefficient),
-                                value=ci_value(b[key], games, coefficient=rule.coefficient, cap=rule.cap),
+                                denominator=denominator(games, rule.games_coefficient),
+                                value=ci_value(b[key], games, coefficient=rule.coefficient, cap=rule.cap,
+                                               games_coefficient=rule.games_coefficient),
                                 compensated=comp[key])
     return result
 
@@ -103,8 +115,9 @@ def with_ci(lines: Iterable[GameLine], preset: Preset, *, stages: Collection[str
     out = []
     for ln in lines:
         value = Fraction(0)
-        if earns_ci(ln, rule, games_of.get(ln.stage, 0)):
-            value = table[(ln.player, rule.group_of(ln.stage))].value
+        share = ci_share(ln, rule, games_of.get(ln.stage, 0))
+        if share:
+            value = share * table[(ln.player, rule.group_of(ln.stage))].value
         factor = ln.coefficient if rule.apply_coefficient else Decimal(1)
         out.append(replace(ln, ci=value, ci_coefficient=factor))
     return tuple(out)

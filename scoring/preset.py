@@ -20,6 +20,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from scoring.errors import SheetsSyncError
+from scoring.items import ITEM_VALUES
 from scoring.preset_settings import (
     OVERRIDE_ALIASES,
     OVERRIDE_PATHS,
@@ -28,6 +29,7 @@ from scoring.preset_settings import (
     STAGE_KEY_ALIASES,
     STAGE_OVERRIDE_FIELDS,
     Choices,
+    Described,
     Kind,
     SameAs,
     Setting,
@@ -85,12 +87,15 @@ class CiRule:
     """Compensation for red players shot on the first night (later FIIM editions)."""
 
     enabled: bool
-    coefficient: Decimal
+    coefficient: Decimal  # k, in the numerator: k·B
+    games_coefficient: Decimal  # k′, in the denominator: round(k′·N); = k unless the preset says otherwise
     cap: Decimal
     # stage groups in which B and N are counted; a stage in no group is a group of its own
     groups: tuple[tuple[str, ...], ...]
-    min_stage_games: int  # games of stages with fewer games (rounds) carry no Ci
+    min_stage_games: int  # games of a short stage with fewer games (rounds) carry no Ci
+    short_stages: tuple[str, ...]  # the stages min_stage_games applies to (the final)
     apply_coefficient: bool  # Ci of a game is multiplied by the stage coefficient
+    win_fraction: Decimal  # share of Ci in a game the player's team won (FIIM: 0)
 
     def group_of(self, stage: str) -> tuple[str, ...]:
         for group in self.groups:
@@ -117,10 +122,12 @@ class Preset:
     uncertain: tuple[str, ...]
     # points for one game
     win: Decimal
+    point_values: Mapping[str, Decimal]  # the point items' values (scoring.items.Value): win_red, role_loss_don…
     extra_min: Decimal
     extra_max: Decimal
     extra_step: Decimal
     best_move: Mapping[int, Decimal]  # blacks named (0..3) -> points
+    best_move_by: tuple[str, ...]  # who may leave a best move (scoring.items.BEST_MOVE_AUTHORS)
     removal: Decimal
     team_defeat: Decimal
     auto_extra: Decimal
@@ -153,6 +160,10 @@ class Preset:
 
     def best_move_points(self, blacks_named: int) -> Decimal:
         return self.best_move.get(blacks_named, Decimal(0))
+
+    def point(self, key: str) -> Decimal:
+        """A value a point item reads: ``points.<key>`` (declared with the item in scoring.items)."""
+        return self.point_values[key]
 
     def lateness_points(self, minutes: int) -> Decimal | None:
         """Penalty points (≤ 0) for being ``minutes`` late, None when no tier applies."""
@@ -368,8 +379,11 @@ def _points(r: _Reader, data: Mapping[str, Any]) -> dict[str, Any]:
     _, points = r.section(data, "points")
     if points["extra_max"] < points["extra_min"]:
         r.err("points.extra_max", f"{points['extra_max']} must be ≥ points.extra_min ({points['extra_min']})")
+    if not points["best_move_by"]:
+        r.err("points.best_move_by", "must name at least one (set the best move points to 0 to score none)")
     best_move = {n: points.pop(f"best_move_{n}") for n in (3, 2, 1)}
-    return points | {"best_move": best_move | {0: Decimal(0)}}
+    point_values = {v.key: points.pop(v.key) for v in ITEM_VALUES}
+    return points | {"best_move": best_move | {0: Decimal(0)}, "point_values": point_values}
 
 
 def _stages(r: _Reader, data: Mapping[str, Any]) -> tuple[StageRule, ...]:
@@ -395,6 +409,11 @@ def _stages(r: _Reader, data: Mapping[str, Any]) -> tuple[StageRule, ...]:
 
 def _ci(r: _Reader, data: Mapping[str, Any], stage_keys: Sequence[str]) -> CiRule:
     table, fields = r.section(data, "ci")
+    if isinstance(fields["short_stages"], Described):  # not in the file: the final, when there is one
+        fields["short_stages"] = tuple(stage_keys[-1:]) if len(stage_keys) > 1 else ()
+    for k in fields["short_stages"]:
+        if k not in stage_keys:
+            r.err("ci.short_stages", f"unknown stage {k!r}")
     rule = CiRule(**fields, groups=_stage_groups(r, table.get("groups", []), stage_keys))
     if rule.coefficient == 0 and rule.enabled:
         r.err("ci.coefficient", "must be above 0 when ci.enabled is true")

@@ -14,7 +14,9 @@ what it means.  Everything else is derived from :data:`SETTINGS`:
   markers by :func:`with_settings_table`; the file itself is written by the edges).
 
 To add a setting, add one line to :data:`SETTINGS` and, when it belongs to a dataclass of
-:mod:`scoring.preset`, the attribute of the same name there.
+:mod:`scoring.preset`, the attribute of the same name there.  A number that only a point
+item reads is declared with the item instead (``Item.values`` in :mod:`scoring.items`) and
+listed here from :data:`scoring.items.ITEM_VALUES`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from scoring.items import NOMINATION_COMPONENTS
+from scoring.items import BEST_MOVE_AUTHORS, ITEM_VALUES, NOMINATION_COMPONENTS, Value
 from scoring.metrics import METRICS
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "Choices",
     "REQUIRED",
     "SameAs",
+    "Described",
     "Setting",
     "SETTINGS",
     "setting",
@@ -92,11 +95,19 @@ class SameAs:
 
 
 @dataclass(frozen=True, slots=True)
+class Described:
+    """A default the loader derives from the rest of the file (``ci.short_stages``: the last
+    stage); ``text`` is what the documentation says it is."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Setting:
     path: str  # dotted; "[]" marks a list of tables: "stages[].games"
     kind: Kind
     doc: str
-    default: Any = REQUIRED  # REQUIRED, a value, or SameAs(path); tables and lists: REQUIRED or ()
+    default: Any = REQUIRED  # REQUIRED, a value, SameAs(path) or Described(text); tables and lists: REQUIRED or ()
     low: Decimal | int | None = None
     high: Decimal | int | None = None
     choices: Choices | None = None
@@ -112,7 +123,8 @@ class Setting:
     @property
     def key(self) -> str:
         """Its key in that table, which is also the name of the attribute it fills (but for
-        ``best_move_N``, gathered in ``Preset.best_move``, and ``name.ru`` -> ``name_ru``)."""
+        ``best_move_N``, gathered in ``Preset.best_move``; the point items' values, gathered in
+        ``Preset.point_values``; and ``name.ru`` -> ``name_ru``)."""
         return self.path.rpartition(".")[2]
 
     @property
@@ -125,6 +137,14 @@ _BIG = Decimal(10)  # no single point value of any regulation comes near 10
 _NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
 
+
+def _item_setting(value: Value) -> Setting:
+    """The setting ``points.<key>`` of a number a point item reads (declared with the item)."""
+    default = SameAs(f"points.{value.default}") if isinstance(value.default, str) else value.default
+    return Setting(f"points.{value.key}", Kind.DECIMAL, value.doc, default=default, low=value.low, high=value.high,
+                   aliases=value.aliases)
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting("id", Kind.TEXT, "the preset's id: its file name without .toml"),
     Setting("name", Kind.TEXT, "name shown to organizers"),
@@ -132,8 +152,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("uncertain", Kind.TEXT_LIST, "values we could not confirm, to check before a real tournament", default=()),
     # -- points for one game
     Setting("points", Kind.TABLE, "points for one game"),
-    Setting("points.win", Kind.DECIMAL, "every member of the winning team", low=Decimal(0), high=_BIG,
-            aliases=("победа",)),
+    Setting("points.win", Kind.DECIMAL, "every member of the winning team (the default of both teams)", low=Decimal(0),
+            high=_BIG, aliases=("победа",)),
+    *(_item_setting(v) for v in ITEM_VALUES),  # the values the point items read (scoring.items)
     Setting("points.extra_min", Kind.DECIMAL, "lowest extra points (ДБ) the judge may give", low=-_BIG, high=_BIG,
             aliases=("доп.мин",)),
     Setting("points.extra_max", Kind.DECIMAL, "highest extra points; ≥ extra_min", low=-_BIG, high=_BIG,
@@ -145,7 +166,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("points.best_move_2", Kind.DECIMAL, "best move naming 2 blacks", low=Decimal(0), high=_BIG,
             aliases=("лх.2",)),
     Setting("points.best_move_1", Kind.DECIMAL, "best move naming 1 black", default=Decimal(0),
-            low=Decimal(0), high=_BIG),
+            low=Decimal(0), high=_BIG, aliases=("лх.1",)),
+    Setting("points.best_move_by", Kind.TEXT_LIST, "who may leave a best move (a red player's earns points): the "
+            "player shot on the first night, also a player voted out on the first day; at least one",
+            default=("shot_first",), choices=Choices("best move author", tuple(BEST_MOVE_AUTHORS)), aliases=("лх.кто",)),
     Setting("points.removal", Kind.DECIMAL, "removal from the game (4 fouls, disqualification)",
             low=-_BIG, high=Decimal(0), aliases=("удаление",)),
     Setting("points.team_defeat", Kind.DECIMAL, "removal with team defeat (ППК)", default=SameAs("points.removal"),
@@ -155,13 +179,19 @@ SETTINGS: tuple[Setting, ...] = (
     # -- Ci, first-night compensation
     Setting("ci", Kind.TABLE, "first-night compensation (Ci)", default=()),
     Setting("ci.enabled", Kind.BOOLEAN, "Ci is counted", default=False, aliases=("ci",)),
-    Setting("ci.coefficient", Kind.DECIMAL, "k in Ci = clamp(k·B / round(k·N), 0, cap); above 0 when enabled",
+    Setting("ci.coefficient", Kind.DECIMAL, "k in Ci = clamp(k·B / round(k′·N), 0, cap); above 0 when enabled",
             default=Decimal("0.4"), low=Decimal(0), high=Decimal(1)),
+    Setting("ci.games_coefficient", Kind.DECIMAL, "k′ in the denominator round(k′·N), where it differs from k",
+            default=SameAs("ci.coefficient"), low=Decimal("0.01"), high=Decimal(1)),
     Setting("ci.cap", Kind.DECIMAL, "highest Ci of one game", default=Decimal("0.4"), low=Decimal(0), high=Decimal(1)),
     Setting("ci.groups", Kind.STAGE_GROUPS, "stages whose games are counted together; a stage in no group is its own",
             default=()),
-    Setting("ci.min_stage_games", Kind.INTEGER, "games of stages with fewer games carry no Ci (still counted in B, N)",
-            default=4, low=0, high=40),
+    Setting("ci.min_stage_games", Kind.INTEGER, "games of a stage of `ci.short_stages` with fewer games carry no Ci "
+            "(still counted in B, N)", default=4, low=0, high=40),
+    Setting("ci.short_stages", Kind.TEXT_LIST, "stage keys to which `ci.min_stage_games` applies",
+            default=Described("the last stage (the final) when there are two or more; else none")),
+    Setting("ci.win_fraction", Kind.DECIMAL, "share of Ci a red player shot first gets in a game his team won",
+            default=Decimal(0), low=Decimal(0), high=Decimal(1), aliases=("ci.победа",)),
     Setting("ci.apply_coefficient", Kind.BOOLEAN, "Ci of a game is multiplied by the stage coefficient", default=True),
     # -- stages, in playing order
     Setting("stages", Kind.TABLE_LIST, "the stages in playing order; at least one"),
@@ -267,6 +297,8 @@ def _default(s: Setting) -> str:
         return "required"
     if isinstance(s.default, SameAs):
         return f"= `{s.default.path}`"
+    if isinstance(s.default, Described):
+        return s.default.text
     if s.kind in (Kind.TABLE, Kind.TABLE_LIST):
         return "optional"
     if s.default is None:

@@ -170,6 +170,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Место {seat}: лучший ход может назвать только убитый в первую ночь",
         "Seat {seat}: only the player shot on the first night may name a best move",
     ),
+    "best_move.not_author": (
+        "Место {seat}: по регламенту лучший ход называет только {who}",
+        "Seat {seat}: under this regulation a best move is named only by {who}",
+    ),
     "best_move.after_miss": (
         "Место {seat}: после промаха в первую ночь лучший ход не называется",
         "Seat {seat}: no best move after a miss on the first night",

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from scoring.items import BEST_MOVE_AUTHORS, may_name_best_move
 from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, SeatingEntry, SeatRecord, Team, Tournament
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
@@ -133,8 +134,13 @@ def best_move(p: Protocol, ctx: Context) -> Iterator[Problem]:
         if not rec.best_move:
             continue
         loc = _loc(p, rec.seat, "best_move")
-        if rec.killed_night != 1:
-            if first is None and rec.killed_night is not None:
+        authors = ctx.preset.best_move_by
+        if not may_name_best_move(rec, authors):
+            if authors != ("shot_first",):  # a league's own list (points.best_move_by): say who may
+                yield problem("best_move.not_author", E, loc, seat=rec.seat, who=Text(
+                    " или ".join(BEST_MOVE_AUTHORS[a].name_ru for a in authors),
+                    " or ".join(BEST_MOVE_AUTHORS[a].name_en for a in authors)))
+            elif first is None and rec.killed_night is not None:
                 yield problem("best_move.after_miss", E, loc, seat=rec.seat)
             else:
                 yield problem("best_move.not_first_shot", E, loc, seat=rec.seat)

@@ -47,8 +47,8 @@ class CiAccount:
     shot_first_red: int  # B
     games: int  # N
     denominator: int  # round(k·N), at least 1
-    value: Fraction  # Ci of one compensated game (before any stage coefficient)
-    compensated: int = 0  # games of the group that carry Ci (shot first as red, team lost, stage long enough)
+    value: Fraction  # Ci of one compensated lost game (before any stage coefficient; a won one: × ci.win_fraction)
+    compensated: int = 0  # games of the group that carry Ci (shot first as red, team lost or a win share, stage counts)
 
     def formula(self, coefficient: Decimal) -> str:
         """"0.4·1/3 = 0.133" — the exact formula with the value rounded for display."""

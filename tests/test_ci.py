@@ -1,6 +1,7 @@
 """Ci, the compensation for red players shot on the first night: worked figures, rounding,
 exactness, retroactivity, stage groups, short stages, the stage coefficient."""
 
+from dataclasses import replace
 from decimal import Decimal as D
 from fractions import Fraction as F
 
@@ -135,23 +136,43 @@ def test_ci_is_retroactive_as_b_and_n_grow():
 
 def test_groups_short_stages_and_the_coefficient():
     qual = [game(r) for r in range(1, 8)]
-    semi = [game(r, stage="semifinal", shot=5) for r in range(1, 4)]  # 3 games < min_stage_games 4: no Ci there
+    # a 3-game semifinal keeps Ci: the short-stage exception is the final's only (issue 15 §1; it used to
+    # take Ci away from every stage shorter than ci.min_stage_games, the semifinal included)
+    semi = [game(r, stage="semifinal", shot=5) for r in range(1, 4)]
     final = [game(1, stage="final", shot=5)] + [game(r, stage="final") for r in range(2, 5)]
     res = compute(tournament(NAMES, qual + semi + final), P19, [])
     s = e_stats(res)
     by_group = {a.group: a for a in s.ci_accounts}
     q = by_group[("qualifying", "semifinal")]
-    assert (q.shot_first_red, q.games, q.compensated) == (3, 10, 0)  # semifinal games count in B and N
+    # qualifying+semifinal: B = 3, N = 10 → 0.4·3/round(4) = 0.3 in each of the 3 semifinal games
+    assert (q.shot_first_red, q.games, q.value, q.compensated) == (3, 10, F(3, 10), 3)
     f = by_group[("final",)]
     assert (f.shot_first_red, f.games, f.denominator, f.value, f.compensated) == (1, 4, 2, F(1, 5), 1)
     final_line = next(ln for ln in s.lines if ln.stage == "final" and ln.ci)
     assert final_line.ci_points == F(2, 5)  # × the final's coefficient 2
-    assert s.ci_exact == F(2, 5)
+    assert s.ci_exact == 3 * F(3, 10) * F(3, 2) + F(2, 5)  # 1.35 + 0.4
     # the preset can leave the coefficient off Ci, and let short stages earn Ci
     p = preset("fiim-2019", ci__apply_coefficient=False, ci__min_stage_games=0)
     s = e_stats(compute(tournament(NAMES, qual + semi + final), p, []))
     # qualifying+semifinal B=3, N=10: 0.3 in each of the 3 semifinal games (no ×1.5); final 0.2 (no ×2)
     assert s.ci_exact == 3 * F(3, 10) + F(1, 5)
+
+
+def test_a_final_of_fewer_than_four_games_carries_no_ci():
+    """mafiaratings' FIIM formats switch Ci off in a final of fewer than four games only
+    (SCORING_OPTION_NO_NIGHT_KILLS on the final round); its games still count in B and N."""
+    qual = [game(r) for r in range(1, 8)]
+    final = [game(1, stage="final", shot=5)] + [game(r, stage="final") for r in range(2, 4)]
+    short_final = preset("fiim-2019")
+    data_final = replace(short_final.stage("final"), games=3)
+    short_final = replace(short_final, stages=(*short_final.stages[:2], data_final))
+    s = e_stats(compute(tournament(NAMES, qual + final), short_final, []))
+    f = {a.group: a for a in s.ci_accounts}[("final",)]
+    assert (f.shot_first_red, f.games, f.compensated) == (1, 3, 0) and s.ci_exact == 0
+    # ci.short_stages names where the exception applies: none, and the 3-game final compensates
+    s = e_stats(compute(tournament(NAMES, qual + final), replace(short_final, ci=replace(short_final.ci, short_stages=())), []))
+    assert s.ci_exact == F(2, 5) * 2  # B = 1, N = 3: 0.4·1/round(1.2) = 0.4, × 2
+
 
 def test_stage_table_counts_ci_up_to_its_stage():
     qual = [game(1, shot=5)] + [game(r) for r in range(2, 8)]
@@ -161,5 +182,37 @@ def test_stage_table_counts_ci_up_to_its_stage():
     # the qualifying table (and the cut under it) does not move when the semifinal is played
     assert e_stats(before, "qualifying").exact_total == e_stats(after, "qualifying").exact_total
     assert e_stats(after, "qualifying").ci_exact == F(2, 15)
-    # the overall table carries the current Ci: B = 4, N = 10 → 0.4 in the qualifying game
-    assert e_stats(after).ci_exact == F(2, 5)
+    # the overall table carries the current Ci: B = 4, N = 10 → 0.4 in the qualifying game, and in each
+    # semifinal game × 1.5 (the semifinal keeps Ci since issue 15 §1; it was 0.4 in all before)
+    assert e_stats(after).ci_exact == F(2, 5) + 3 * F(2, 5) * F(3, 2)
+
+
+def test_issue_15_semifinal_keeps_ci_worked_example():
+    """Issue 15 §1, B = 3 and N = 10 (qualifying + semifinal, one Ci group), fiim-2019.
+
+    E (civilian) is shot first three times: qualifying round 2 (red wins: no Ci), qualifying
+    round 6 and semifinal round 3 (black wins both).  Ci per compensated game = 0.4·3/round(0.4·10)
+    = 1.2/4 = 0.3; the semifinal's coefficient 1.5 makes it 0.45 there: 0.3 + 0.45 = 0.75.
+    Taking Ci away from the 3-game semifinal (the old reading of ci.min_stage_games) left 0.30.
+
+    Every red player won qualifying rounds 1–5 and 7 (6 × 1) and semifinal rounds 1–2 (2 × 1.5):
+    9.  The judge gave F 0.4 and G 0.5 in round 1.  Totals: E 9 + 0.75 = 9.75, G 9.5, F 9.4 →
+    E 1st; with the semifinal's Ci taken away E has 9.3, behind G and F: 3rd, two places lower."""
+    def g(round_no, *, stage="qualifying", shot=None, winner="red", extra=None):
+        facts = {f"s{seat}": {"extra": value} for seat, value in (extra or {}).items()}
+        if shot:
+            facts[f"s{shot}"] = {"killed_night": 1}
+        return protocol(NAMES, ROLES, winner, stage=stage, round_no=round_no, sheet=f"{stage} {round_no}", **facts)
+
+    games = [g(1, extra={6: "0.4", 7: "0.5"}), g(2, shot=5), g(3), g(4), g(5), g(6, shot=5, winner="black"), g(7),
+             g(1, stage="semifinal"), g(2, stage="semifinal"), g(3, stage="semifinal", shot=5, winner="black")]
+
+    def standings(p):
+        return {s.stats.player: (s.stats.exact_total, s.places) for s in compute(tournament(NAMES, games), p, []).overall}
+
+    now = standings(P19)
+    assert e_stats(compute(tournament(NAMES, games), P19, [])).ci_exact == F(3, 10) + F(3, 10) * F(3, 2) == F(3, 4)
+    assert [now[n] for n in "EGF"] == [(F("9.75"), "1"), (F("9.5"), "2"), (F("9.4"), "3")]
+    every_stage = replace(P19, ci=replace(P19.ci, short_stages=P19.stage_keys))  # the exception everywhere, as before
+    before = standings(every_stage)
+    assert [before[n] for n in "GFE"] == [(F("9.5"), "1"), (F("9.4"), "2"), (F("9.3"), "3")]

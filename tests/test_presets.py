@@ -23,15 +23,17 @@ PRESETS = ("gmo-2016", "fiim-2019", "fiim-2023")
 EXPECTED = {
     "gmo-2016": {"win": "1", "extra_max": "0.7", "extra_step": "0.05", "best_move.3": "0.5", "best_move.2": "0.25",
                  "best_move.1": "0", "removal": "-0.5", "team_defeat": "-0.5", "auto_extra": "0", "ci.enabled": False,
-                 "hidden_final": False, "nominations": 0},
+                 "ci.short_stages": ("final",), "hidden_final": False, "nominations": 0},
     "fiim-2019": {"win": "1", "extra_max": "0.7", "extra_step": "0.05", "best_move.3": "0.4", "best_move.2": "0.25",
                   "best_move.1": "0", "removal": "-0.5", "team_defeat": "-0.5", "auto_extra": "0", "ci.enabled": True,
                   "ci.coefficient": "0.4", "ci.cap": "0.4", "ci.min_stage_games": 4, "ci.apply_coefficient": True,
-                  "ci.groups": (("qualifying", "semifinal"), ("final",)), "hidden_final": False, "nominations": 5},
+                  "ci.groups": (("qualifying", "semifinal"), ("final",)), "ci.short_stages": ("final",),
+                  "ci.games_coefficient": "0.4", "ci.win_fraction": "0", "hidden_final": False, "nominations": 5},
     "fiim-2023": {"win": "1", "extra_max": "0.7", "extra_step": "0.05", "best_move.3": "0.5", "best_move.2": "0.3",
                   "best_move.1": "0", "removal": "-0.5", "team_defeat": "-0.7", "auto_extra": "0.3", "ci.enabled": True,
                   "ci.coefficient": "0.4", "ci.cap": "0.4", "ci.min_stage_games": 4, "ci.apply_coefficient": True,
-                  "ci.groups": (("qualifying", "semifinal"), ("final",)), "hidden_final": False, "nominations": 5},
+                  "ci.groups": (("qualifying", "semifinal"), ("final",)), "ci.short_stages": ("final",),
+                  "ci.games_coefficient": "0.4", "ci.win_fraction": "0", "hidden_final": False, "nominations": 5},
 }
 
 
