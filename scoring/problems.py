@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from scoring.model import Location
 
-__all__ = ["Severity", "Problem", "MESSAGES", "problem", "Text", "cell_names"]
+__all__ = ["Severity", "Problem", "MESSAGES", "problem", "Text", "cell_names", "reading_order"]
 
 
 class Severity(enum.Enum):
@@ -288,9 +288,17 @@ class _Missing(dict):
         return "{" + key + "}"
 
 
+def reading_order(locations: Iterable[Location], sheet: str) -> list[Location]:
+    """Cells of ``sheet`` first, top to bottom and left to right, then those of other tabs."""
+    from scoring.cells import parse_a1
+
+    return sorted(locations, key=lambda loc: (loc.sheet != sheet, loc.sheet, parse_a1(loc.cell)))
+
+
 def cell_names(locations: Iterable[Location], sheet: str) -> str:
-    """Cells as a person reads them: ``C11, C12`` in ``sheet``, ``'Тур 1 Стол 2'!B12`` elsewhere."""
-    return ", ".join(loc.cell if loc.sheet == sheet else str(loc) for loc in locations)
+    """Cells as a person reads them, in reading order: ``C11, C12`` in ``sheet``,
+    ``'Тур 1 Стол 2'!B12`` elsewhere."""
+    return ", ".join(loc.cell if loc.sheet == sheet else str(loc) for loc in reading_order(locations, sheet))
 
 
 def problem(rule: str, severity: Severity, location: Location | None, *, related: tuple[Location, ...] = (),

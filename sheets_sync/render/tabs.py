@@ -15,7 +15,7 @@ from scoring import labels as L
 from scoring.items import ITEMS
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
-from scoring.problems import Problem, Severity, cell_names
+from scoring.problems import Problem, Severity, cell_names, reading_order
 from scoring.standings import Results, Standing
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, TabWrite
@@ -220,10 +220,11 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> 
     rows: list[tuple] = [header]
     severity_word = {Severity.ERROR: ru_en("ошибка", "error", language), Severity.WARNING: ru_en("предупреждение", "warning", language)}
     for p in sorted(problems, key=Problem.sort_key):
-        # a problem of several cells is listed once, naming them all (the link goes to the first)
+        # a problem of several cells is listed once, naming them all; the link goes to the first
         cell: object = cell_names(p.locations, p.sheet) or None
         if links and p.location is not None:
-            cell = Link(text=cell_names(p.locations, p.sheet), sheet=p.sheet, cell=p.cell)
+            cell = Link(text=cell_names(p.locations, p.sheet), sheet=p.sheet,
+                        cell=reading_order(p.locations, p.sheet)[0].cell)
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
     if len(rows) == 1:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
