@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from scoring import labels as L
 from scoring.cells import a1
@@ -250,18 +251,11 @@ class _Reader:
             return None
         return value
 
-    def seat_integer(self, r: int, c: int | None) -> int | None:
-        """A whole number of the seat table (fouls, night, day)."""
+    def seat_number(self, r: int, c: int | None, read: Callable[[object], tuple[Any, str | None]] = read_int) -> Any:
+        """A number of the seat table: whole (fouls, night, day) or, with ``read_decimal``, not
+        (extra points); None when empty, a dash, or reported as unreadable."""
         value = self.typed(r, c)
-        number, rule = read_int(value)
-        if rule:
-            self.add(rule, E, r, c, value=shown(value))
-        return number
-
-    def seat_decimal(self, r: int, c: int | None) -> Decimal | None:
-        """A number of the seat table (extra points)."""
-        value = self.typed(r, c)
-        number, rule = read_decimal(value)
+        number, rule = read(value)
         if rule:
             self.add(rule, E, r, c, value=shown(value))
         return number
@@ -467,8 +461,9 @@ def _seats_of_run(digits: str) -> tuple[int, ...] | None:
 def _seats_of_date(when: date) -> tuple[int, ...] | None:
     """Three seats a spreadsheet turned into a date: ``8 9 10`` typed into Google Sheets in en_US
     (month, day, two-digit year), ``8.9.10`` into a Russian one or Excel (day, month, year).
-    Read back as the set of day, month and year 2001–2010, in order; None when that is not three
-    distinct seats (a date typed without a year, or a real date)."""
+    Read back as the set of day, month and year 2001–2010, sorted (the order typed is lost, and a
+    best move is a set); None when that is not three distinct seats (a date typed without a year,
+    or a real date)."""
     if not 2001 <= when.year <= 2010:
         return None
     seats = {when.day, when.month, when.year - 2000}
@@ -485,7 +480,7 @@ def _parse_best_move(value: object) -> tuple[int, ...] | None:
     if when is not None:
         return _seats_of_date(when)
     if isinstance(value, (int, float)):
-        if isinstance(value, float) and not value.is_integer() or value <= 0:
+        if (isinstance(value, float) and not value.is_integer()) or value <= 0:
             return None
         return _seats_of_run(str(int(value)))
     parts = [p for p in re.split(r"[\s,.;/\\\-–—]+", str(value).strip()) if p]
@@ -664,12 +659,12 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
             rd.add("read.role", E, r, cols["role"], value=role_text)
         else:
             role = Role(key)
-    fouls = rd.seat_integer(r, cols.get("fouls"))
-    killed = rd.seat_integer(r, cols.get("killed_night"))
-    voted = rd.seat_integer(r, cols.get("voted_day"))
+    fouls = rd.seat_number(r, cols.get("fouls"))
+    killed = rd.seat_number(r, cols.get("killed_night"))
+    voted = rd.seat_number(r, cols.get("voted_day"))
     removal, removal_day = _read_removal(rd, r, cols["removal"]) if "removal" in cols else (None, None)
     best_move = _read_best_move(rd, r, cols["best_move"]) if "best_move" in cols else ()
-    extra = rd.seat_decimal(r, cols.get("extra_points"))
+    extra = rd.seat_number(r, cols.get("extra_points"), read_decimal)
     auto_taken = False
     if "auto_extra_taken" in cols:
         auto_taken = L.norm(rd.text(r, cols["auto_extra_taken"])) in _AUTO_EXTRA_TAKEN

@@ -111,8 +111,8 @@ def roles(p: Protocol, ctx: Context) -> Iterator[Problem]:
             yield problem("roles.missing", E, _loc(p, rec.seat, "role"), seat=rec.seat)
     if any(counts.get(r, 0) != n for r, n in _WANT.items()) and all(rec.role for rec in p.seats):
         # the cells of every role there are too many of: any one of them may be the mistake
-        extra = _cells(p, (rec.seat for rec in p.seats if counts[rec.role] > _WANT[rec.role]), "role")
-        where = extra or (_loc(p, 1, "role"),)
+        surplus = _cells(p, (rec.seat for rec in p.seats if counts[rec.role] > _WANT[rec.role]), "role")
+        where = surplus or (_loc(p, 1, "role"),)
         yield problem("roles.composition", E, where[0], related=where, don=counts.get(Role.DON, 0),
                       mafia=counts.get(Role.MAFIA, 0), sheriff=counts.get(Role.SHERIFF, 0),
                       civilian=counts.get(Role.CIVILIAN, 0))

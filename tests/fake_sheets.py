@@ -27,9 +27,10 @@ each with where the behaviour comes from (see :func:`_user_entered`):
 
 * a cell formatted as plain text (``userEnteredFormat.numberFormat.type = TEXT``) keeps what is
   typed as text — Sheets API reference, ``NumberFormatType.TEXT`` ("Text formatting, e.g
-  1000.12"); Docs Editors Help "Format numbers in a spreadsheet" (Format › Number › Plain text);
-* a leading ``'`` keeps the rest as text — Docs Editors Help, TO_TEXT: "equivalent to
-  prefixing a number with an apostrophe";
+  1000.12", no grouping applied); FlowmapBlue/FlowmapBlue discussion #66 ("Google Sheets will
+  automatically show separators unless you change the cell format to 'Plain text'");
+* a leading ``'`` keeps the rest as text — Docs Editors Help, TO_TEXT
+  (support.google.com/docs/answer/3094285): "equivalent to prefixing a number with an apostrophe";
 * ``=…`` is a formula, ``TRUE``/``FALSE`` a boolean — Sheets API reference, ValueInputOption
   USER_ENTERED ("parsed as if the user typed them into the UI");
 * a decimal comma (ru_RU ``0,5`` → 0.5) or point (en_US ``0.5`` → 0.5) by the locale's

@@ -223,8 +223,7 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> 
         # a problem of several cells is listed once, naming them all; the link goes to the first
         cell: object = cell_names(p.locations, p.sheet) or None
         if links and p.location is not None:
-            cell = Link(text=cell_names(p.locations, p.sheet), sheet=p.sheet,
-                        cell=reading_order(p.locations, p.sheet)[0].cell)
+            cell = Link(text=str(cell), sheet=p.sheet, cell=reading_order(p.locations, p.sheet)[0].cell)
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
     if len(rows) == 1:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
