@@ -105,7 +105,10 @@ def excel_ru_entered(text: str, today: date | None = None) -> Any:
     """What Excel with Russian regional settings stores when a person types ``text``: whole
     numbers and decimal-comma numbers become numbers; a day and month with dots (``1.2``,
     ``8.9.10``) a date (this year when none is typed; two-digit years 00–29 are 20xx, 30–99 19xx,
-    as Microsoft documents for Excel); everything else stays text (``0.5``, ``8 9 10``, ``½``, ``-``)."""
+    as Microsoft documents for Excel); everything else stays text (``0.5``, ``8 9 10``, ``½``, ``-``),
+    and a leading apostrophe only says "text" (``'8.9.10``)."""
+    if text.startswith("'"):
+        return text[1:]
     t = text.strip()
     if re.fullmatch(r"[+-]?\d+", t):
         return int(t)

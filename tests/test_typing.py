@@ -83,6 +83,7 @@ CASES = [
     ("best 2 6 8", {"H10": "2 6 8"}, 1, *[best(2, 6, 8, points="0.5")] * 3),  # ru: 268; en: 6 Feb 2008
     ("best 2 6 10", {"H10": "2 6 10"}, 1, *[best(2, 6, 10, points="0.25")] * 3),
     ("best 2,6,8", {"H10": "2,6,8"}, 1, *[best(2, 6, 8, points="0.5")] * 3),  # text everywhere
+    ("best '8.9.10", {"H10": "'8.9.10"}, 1, *[best(8, 9, 10, points="0")] * 3),  # the apostrophe keeps it text
     ("best two seats", {"H10": "8 10"}, 1,
      Marked("read.best_move", "«810» — лучший ход это три номера мест (например «2 5 8»)",
             "'810': a best move is three seat numbers (e.g. '2 5 8')"),
