@@ -227,7 +227,7 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> 
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
     if len(rows) == 1:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
-    return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 8, 14, 80, 22),
+    return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, 80, 22),
                     frozen_rows=1, bold_rows=(0,))
 
 
