@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from scoring.cells import parse_a1
 from scoring.model import Team
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.sync import sync_once
@@ -88,16 +89,12 @@ def _check(book, report) -> None:
         got = {cell: mark for (t, cell), mark in marks.items() if t == tab}
         # each problem is listed once on the Problems tab, naming all of its cells
         listed = sorted(row[1] for row in problems if row[0] == tab)
-        wanted_rows = sorted({", ".join(sorted([cell, *note.split(ALSO)[1].split(", ")], key=_order))
+        wanted_rows = sorted({", ".join(sorted([cell, *note.split(ALSO)[1].split(", ")], key=parse_a1))
                               if ALSO in note else cell for cell, (_, note) in expected.items()})
         counts = all(severity != "error" for severity, _ in expected.values())
         if (got, listed, tab in counted) != (expected, wanted_rows, counts):
             failures.append((name, got, listed, tab in counted))
     assert failures == []
-
-
-def _order(cell: str) -> tuple[int, str]:
-    return int(cell[1:]), cell[0]
 
 
 def test_paper_conventions_on_google_sheets(fake_server, sa_key):

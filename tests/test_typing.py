@@ -125,10 +125,6 @@ def tab(k: int) -> str:
     return f"Тур 1 Стол {k}"
 
 
-def _typed_workbook() -> dict:
-    return table_tournament(len(CASES))
-
-
 def _edits() -> dict[tuple[str, str], str | None]:
     return {(tab(k), cell): text for k, case in enumerate(CASES, start=1) for cell, text in case[1].items()}
 
@@ -159,9 +155,7 @@ def _check(desk: str, book, report, language: str) -> None:
                 failures.append((name, got, marks.get((tab(k), cell)), listed, seen))
         else:
             message = expected.en if language == "en" else expected.ru
-            severity = {"error": "ошибка", "warning": "предупреждение"}[expected.severity]
-            if language == "en":
-                severity = expected.severity
+            severity = expected.severity if language == "en" else {"error": "ошибка", "warning": "предупреждение"}[expected.severity]
             want = ((expected.severity, message), [(tab(k), cell, severity, message, expected.rule)],
                     expected.severity != "error")
             got = (marks.get((tab(k), cell)), listed, tab(k) in counted)
@@ -179,7 +173,7 @@ def test_typed_into_google_sheets(fake_server, sa_key, locale, language):
 
 
 def test_typed_into_russian_excel(tmp_path):
-    path = write_xlsx(tmp_path / "cup.xlsx", _typed_workbook())
+    path = write_xlsx(tmp_path / "cup.xlsx", table_tournament(len(CASES)))
     ExcelDesk(path).type(_edits())
     report = sync_once(ExcelBackend(path), out_dir=None)
     _check("excel ru", ExcelBook(path), report, "ru")
