@@ -10,7 +10,7 @@ import re
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
            "SEATING_COLUMNS", "PENALTY_COLUMNS", "TOURNAMENT_LABELS", "ROLE_WORDS", "WINNER_WORDS",
-           "STATUS_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS", "TEAM_DEFEAT_WORDS", "label",
+           "VICTORY_WORDS", "STATUS_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS", "TEAM_DEFEAT_WORDS", "label",
            "protocol_tab_title", "word"]
 
 _SPACES = re.compile(r"\s+")
@@ -97,10 +97,20 @@ ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "mafia": ("мафия", "м", "маф", "mafia", "m", "maf", "black"),
     "don": ("дон", "д", "don", "d"),
 }
+# The winner cell holds a team, as judges write it: a team word, optionally with a word of victory
+# around it ("мирные победили", "победа мафии", "red wins"); one letter (К/Ч, R/B) is the
+# paper protocol's shorthand.  "М" is not a winner word: it could be either "мирные" or "мафия".
 WINNER_WORDS: dict[str, tuple[str, ...]] = {
-    "red": ("мирные", "красные", "город", "мирных", "красных", "red", "civilians", "town", "city"),
-    "black": ("мафия", "черные", "мафии", "черных", "black", "mafia"),
+    "red": ("мирные", "мирных", "мирными", "мирные жители", "мирных жителей", "красные", "красных", "красными", "к",
+            "город", "города", "горожане", "горожан",
+            "red", "reds", "r", "civilians", "citizens", "town", "city"),
+    "black": ("мафия", "мафии", "мафией", "черные", "черных", "черными", "ч", "blacks",
+              "black", "b", "mafia"),
 }
+# words of victory around a team word in the winner cell; a word of defeat ("проиграли") is not
+# among them, so "мирные проиграли" stays unread rather than being read as a red win
+VICTORY_WORDS = ("победа", "победили", "победил", "победила", "выиграли", "выиграл", "выиграла", "выигрыш",
+                 "команда", "команды", "команде", "за", "win", "wins", "won", "victory", "team", "the")
 STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "playing": ("", "играет", "playing", "active"),
     "withdrawn": ("снялся", "снялась", "withdrawn", "withdrew"),

@@ -131,7 +131,8 @@ class Protocol:
     table: int
     judge: str = ""
     checked_by: str = ""
-    winner: Team | None = None  # None = game not finished
+    winner: Team | None = None  # None = game not finished, or winner_text not understood
+    winner_text: str = ""  # what the winner cell holds (kept so an unreadable winner is not "not finished")
     seats: tuple[SeatRecord, ...] = ()
     cells: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
 

@@ -11,10 +11,12 @@ so that later checks can point at the rest of its cells too.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 from scoring import labels as L
 from scoring.cells import a1
@@ -34,7 +36,7 @@ from scoring.model import (
 )
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
-from scoring.values import MAX_TEXT, is_blank, read_decimal, read_int, shown, text
+from scoring.values import MAX_TEXT, guessed_date, is_blank, is_dash, read_decimal, read_int, shown, text
 
 __all__ = ["Settings", "read_settings", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup"]
 
@@ -235,6 +237,29 @@ class _Reader:
             return None, False
         return number, True
 
+    def typed(self, r: int, c: int | None) -> object:
+        """A value of the protocol's seat table as the judge meant it: a lone dash is "nothing"
+        (None); a date the spreadsheet made of the input is reported and read as None."""
+        if c is None:
+            return None
+        value = _cell(self.grid, r, c)
+        if is_dash(value):
+            return None
+        when = guessed_date(value)
+        if when is not None:
+            self.add("read.date_guessed", E, r, c, value=shown(when))
+            return None
+        return value
+
+    def seat_number(self, r: int, c: int | None, read: Callable[[object], tuple[Any, str | None]] = read_int) -> Any:
+        """A number of the seat table: whole (fouls, night, day) or, with ``read_decimal``, not
+        (extra points); None when empty, a dash, or reported as unreadable."""
+        value = self.typed(r, c)
+        number, rule = read(value)
+        if rule:
+            self.add(rule, E, r, c, value=shown(value))
+        return number
+
 
 # -- Players ----------------------------------------------------------------------------------
 def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[Player, ...]:
@@ -402,27 +427,68 @@ def _find_labels(grid: Grid) -> dict[str, tuple[int, int]]:
 _TAB_NAME = re.compile(r"^\s*(?P<prefix>тур|round|пф|sf|полуфинал|semifinal|финал|final)\s*(?P<round>\d+)(\s*(стол|table)\s*(?P<table>\d+))?\s*$", re.I)
 
 
+def seat_readings(digits: str) -> list[tuple[int, ...]]:
+    """Every way to read a run of digits as three distinct seats 1–10 ("8910" → 8 9 10).
+
+    A spreadsheet turns a best move typed with separators into such a run: Google Sheets in
+    ru_RU takes the spaces of ``8 9 10`` for digit grouping (as in ``1 000``) and stores 8910."""
+    found: list[tuple[int, ...]] = []
+
+    def walk(i: int, seats: tuple[int, ...]) -> None:
+        if i == len(digits):
+            if len(seats) == 3 and len(set(seats)) == 3:
+                found.append(seats)
+            return
+        if len(seats) == 3 or digits[i] == "0":
+            return
+        for width in (1, 2):
+            if i + width <= len(digits) and 1 <= int(digits[i:i + width]) <= 10:
+                walk(i + width, (*seats, int(digits[i:i + width])))
+
+    walk(0, ())
+    return found
+
+
+def _seats_of_run(digits: str) -> tuple[int, ...] | None:
+    """A run of three or more digits as three seats when exactly one reading exists; a shorter
+    one is a single seat number (the best-move rule then says three are needed)."""
+    if len(digits) < 3:
+        return (int(digits),)
+    readings = seat_readings(digits)
+    return readings[0] if len(readings) == 1 else None
+
+
+def _seats_of_date(when: date) -> tuple[int, ...] | None:
+    """Three seats a spreadsheet turned into a date: ``8 9 10`` typed into Google Sheets in en_US
+    (month, day, two-digit year), ``8.9.10`` into a Russian one or Excel (day, month, year).
+    Read back as the set of day, month and year 2001–2010, sorted (the order typed is lost, and a
+    best move is a set); None when that is not three distinct seats (a date typed without a year,
+    or a real date)."""
+    if not 2001 <= when.year <= 2010:
+        return None
+    seats = {when.day, when.month, when.year - 2000}
+    return tuple(sorted(seats)) if len(seats) == 3 and seats <= set(range(1, 11)) else None
+
+
 def _parse_best_move(value: object) -> tuple[int, ...] | None:
-    if is_blank(value):
+    """The seats named in a best-move cell; () when empty or a dash; None when unreadable."""
+    if is_blank(value) or is_dash(value):
         return ()
-    if isinstance(value, (datetime, date)) or isinstance(value, bool):
+    if isinstance(value, bool):
         return None
+    when = guessed_date(value)
+    if when is not None:
+        return _seats_of_date(when)
     if isinstance(value, (int, float)):
-        if isinstance(value, float) and not value.is_integer():
+        if (isinstance(value, float) and not value.is_integer()) or value <= 0:
             return None
-        digits = str(int(value))
-        if len(digits) == 3 and "0" not in digits:  # "258" typed without separators
-            return tuple(int(d) for d in digits)
-        return None
+        return _seats_of_run(str(int(value)))
     parts = [p for p in re.split(r"[\s,.;/\\\-–—]+", str(value).strip()) if p]
-    if len(parts) == 1 and len(parts[0]) == 3 and parts[0].isdigit() and "0" not in parts[0]:
-        return tuple(int(d) for d in parts[0])
-    seats: list[int] = []
-    for p in parts:
-        if not p.isdigit():
-            return None
-        seats.append(int(p))
-    return tuple(seats)
+    if not all(p.isdigit() for p in parts):
+        return None
+    if len(parts) == 1:
+        return _seats_of_run(parts[0])
+    return tuple(int(p) for p in parts)
 
 
 def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: Preset) -> tuple[Protocol | None, list[Problem]]:
@@ -438,7 +504,7 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
     table = head.number("table", 1, required=False)  # a one-table stage may leave it blank
     judge = head.text("judge")
     checked = head.text("checked_by")
-    winner = head.winner()
+    winner, winner_text = head.winner()
     seats = _read_seat_rows(rd, hr, cols)
     if not head.ok:
         return None, rd.problems
@@ -451,6 +517,7 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
         judge=judge,
         checked_by=checked,
         winner=winner,
+        winner_text=winner_text,
         seats=tuple(seats),
         cells=head.cells,
     )
@@ -516,18 +583,31 @@ class _ProtocolHeader:
         pos = self.position(key)
         return self.rd.text(*pos) if pos else ""
 
-    def winner(self) -> Team | None:
+    def winner(self) -> tuple[Team | None, str]:
+        """(team, the cell's text); an unreadable text is one error (the game is finished, its
+        winner not understood), never also "not finished"."""
         pos = self.position("winner")
         if not pos:
-            return None
+            return None, ""
         winner_text = self.rd.text(*pos)
         if not winner_text:
-            return None
-        key = _words(L.WINNER_WORDS).get(L.norm(winner_text))
-        if key is None:
+            return None, ""
+        team = winner_team(winner_text)
+        if team is None:
             self.rd.add("read.winner", E, *pos, value=winner_text)
-            return None
-        return Team(key)
+        return team, winner_text
+
+
+_VICTORY = frozenset(L.norm(w) for w in L.VICTORY_WORDS)
+_NOT_A_WORD = re.compile(r"[^\w\s]+")
+
+
+def winner_team(value: str) -> Team | None:
+    """The team a judge wrote in the winner cell: a team word, with or without words of victory
+    around it and punctuation ("Мирные", "мирные победили", "Победа: мафия!", "Ч", "red wins")."""
+    words = [w for w in L.norm(_NOT_A_WORD.sub(" ", value)).split() if w not in _VICTORY]
+    key = _words(L.WINNER_WORDS).get(" ".join(words))
+    return Team(key) if key is not None else None
 
 
 _YES = frozenset(L.norm(w) for w in L.YES_WORDS)
@@ -540,12 +620,28 @@ def _read_seat_rows(rd: _Reader, hr: int, cols: Mapping[str, int]) -> list[SeatR
     """Up to ten seat rows below the header row ``hr``; blank rows are skipped."""
     grid = rd.grid
     seats: list[SeatRecord] = []
+    empty_role: list[bool] = []
     r = hr + 1
     while r < len(grid) and len(seats) < 10:
         if not all(is_blank(v) for v in grid[r]):
             seats.append(_read_seat_row(rd, r, cols, expected_seat=len(seats) + 1))
+            role = _cell(grid, r, cols["role"])
+            empty_role.append(is_blank(role) or is_dash(role))
         r += 1
-    return seats
+    return _empty_roles_are_civilians(seats, empty_role)
+
+
+_MARKED_ROLES = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1}
+
+
+def _empty_roles_are_civilians(seats: list[SeatRecord], empty_role: Sequence[bool]) -> list[SeatRecord]:
+    """The paper protocol's convention («Роль: пусто — мирный»): when exactly one don, two mafia
+    and one sheriff are marked, a seat whose role cell is empty is a civilian.  With any other
+    marked roles the empty cells stay unknown (and the roles rule reports them)."""
+    marked = Counter(rec.role for rec in seats if rec.role is not None)
+    if any(marked[role] != n for role, n in _MARKED_ROLES.items()):
+        return seats
+    return [replace(rec, role=Role.CIVILIAN) if empty else rec for rec, empty in zip(seats, empty_role)]
 
 
 def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_seat: int) -> SeatRecord:
@@ -556,19 +652,19 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
             rd.add("read.seat_number", E, r, cols["seat"], expected=expected_seat, value=seat_no)
     player = rd.text(r, cols["player"]) or None
     role = None
-    role_text = rd.text(r, cols["role"])
+    role_text = "" if is_dash(_cell(rd.grid, r, cols["role"])) else rd.text(r, cols["role"])
     if role_text:
         key = _words(L.ROLE_WORDS).get(L.norm(role_text).rstrip("."))
         if key is None:
             rd.add("read.role", E, r, cols["role"], value=role_text)
         else:
             role = Role(key)
-    fouls = rd.integer(r, cols.get("fouls"))
-    killed = rd.integer(r, cols.get("killed_night"))
-    voted = rd.integer(r, cols.get("voted_day"))
+    fouls = rd.seat_number(r, cols.get("fouls"))
+    killed = rd.seat_number(r, cols.get("killed_night"))
+    voted = rd.seat_number(r, cols.get("voted_day"))
     removal, removal_day = _read_removal(rd, r, cols["removal"]) if "removal" in cols else (None, None)
     best_move = _read_best_move(rd, r, cols["best_move"]) if "best_move" in cols else ()
-    extra, _ok = rd.decimal(r, cols.get("extra_points"))
+    extra = rd.seat_number(r, cols.get("extra_points"), read_decimal)
     auto_taken = False
     if "auto_extra_taken" in cols:
         auto_taken = L.norm(rd.text(r, cols["auto_extra_taken"])) in _AUTO_EXTRA_TAKEN
@@ -594,6 +690,8 @@ def _read_removal(rd: _Reader, r: int, c: int) -> tuple[Removal | None, int | No
     ("да 3", "д2"), a team-defeat word, or a no word."""
     raw = _cell(rd.grid, r, c)
     if is_blank(raw):
+        return None, None
+    if rd.typed(r, c) is None:  # a date the spreadsheet guessed (reported), or a dash: not removed
         return None, None
     if isinstance(raw, (int, float)) and not isinstance(raw, bool):
         n, rule = read_int(raw)
@@ -622,8 +720,9 @@ def _read_best_move(rd: _Reader, r: int, c: int) -> tuple[int, ...]:
     parsed = _parse_best_move(raw)
     if parsed is not None:
         return parsed
-    if isinstance(raw, (datetime, date)):
-        rd.add("read.date_guessed", E, r, c, value=shown(raw))
+    when = guessed_date(raw)
+    if when is not None:
+        rd.add("read.date_guessed", E, r, c, value=shown(when))
     else:
         rd.add("read.best_move", E, r, c, value=shown(raw))
     return ()

@@ -3,17 +3,21 @@
 A problem never stops a run: every reader and rule returns all problems it finds
 (like pypa/packaging's metadata validation), and the sync shows them all at once.
 Messages are templates in both languages with the values involved filled in.
+
+A problem that involves several cells (two dons, two players shot in one night, the winner and
+the departure that contradicts it) has one ``location`` — where it is listed — and the other
+cells in ``related``; the sync marks every one of them.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from scoring.model import Location
 
-__all__ = ["Severity", "Problem", "MESSAGES", "problem", "Text"]
+__all__ = ["Severity", "Problem", "MESSAGES", "problem", "Text", "cell_names", "reading_order"]
 
 
 class Severity(enum.Enum):
@@ -46,8 +50,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{value}' is not a role (civilian, sheriff, mafia, don)",
     ),
     "read.winner": (
-        "«{value}» — непонятный победитель (мирные / мафия)",
-        "'{value}' is not a winner (red / black)",
+        "«{value}» — непонятный победитель: пишите «Мирные» (красные, К) или «Мафия» (чёрные, Ч)",
+        "'{value}' is not a winner: write 'Red' (civilians, R) or 'Black' (mafia, B)",
     ),
     "read.stage": ("«{value}» — неизвестный этап", "'{value}' is not a stage"),
     "read.removal": (
@@ -200,6 +204,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Победа «{winner}» противоречит протоколу: {reason}",
         "Winner '{winner}' contradicts the protocol: {reason}",
     ),
+    "winner.incomplete": (
+        "Победа «{winner}» не подтверждается протоколом: {missing}",
+        "Winner '{winner}' is not confirmed by the protocol: {missing}",
+    ),
     "winner.undated_removal": (
         "Место {seat}: удаление без номера дня, и ни при каком дне протокол не сходится ({reason})",
         "Seat {seat}: a removal without a day, and no day makes the protocol consistent ({reason})",
@@ -227,6 +235,12 @@ class Problem:
     severity: Severity
     location: Location | None
     params: Mapping[str, object] = field(default_factory=dict)
+    related: tuple[Location, ...] = ()  # the other cells involved (marked too)
+
+    @property
+    def locations(self) -> tuple[Location, ...]:
+        """Every cell of the problem: where it is listed first, then the related ones."""
+        return (self.location, *self.related) if self.location is not None else ()
 
     @property
     def sheet(self) -> str:
@@ -278,7 +292,24 @@ class _Missing(dict):
         return "{" + key + "}"
 
 
-def problem(rule: str, severity: Severity, location: Location | None, **params: object) -> Problem:
+def reading_order(locations: Iterable[Location], sheet: str) -> list[Location]:
+    """Cells of ``sheet`` first, top to bottom and left to right, then those of other tabs."""
+    from scoring.cells import parse_a1
+
+    return sorted(locations, key=lambda loc: (loc.sheet != sheet, loc.sheet, parse_a1(loc.cell)))
+
+
+def cell_names(locations: Iterable[Location], sheet: str) -> str:
+    """Cells as a person reads them, in reading order: ``C11, C12`` in ``sheet``,
+    ``'Тур 1 Стол 2'!B12`` elsewhere."""
+    return ", ".join(loc.cell if loc.sheet == sheet else str(loc) for loc in reading_order(locations, sheet))
+
+
+def problem(rule: str, severity: Severity, location: Location | None, *, related: tuple[Location, ...] = (),
+            **params: object) -> Problem:
+    """A problem at ``location``; ``related``: the other cells involved (duplicates and the
+    location itself are dropped, the order kept)."""
     if rule not in MESSAGES:
         raise KeyError(f"no message for rule {rule!r}")
-    return Problem(rule=rule, severity=severity, location=location, params=params)
+    others = tuple(dict.fromkeys(loc for loc in related if loc is not None and loc != location))
+    return Problem(rule=rule, severity=severity, location=location, params=params, related=others)

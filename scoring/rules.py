@@ -2,7 +2,9 @@
 
 Each rule has an id (the key of its message in :mod:`scoring.problems`) and a severity:
 an error keeps the game out of the standings until fixed, a warning counts but is listed.
-Every problem points at the cell the judge must look at.
+Every problem points at the cell the judge must look at; a problem that involves several cells
+(two dons, two players shot in one night, a winner and the departure contradicting it) names
+the others as ``related`` — every one of them may be the cell to fix.
 """
 
 from __future__ import annotations
@@ -54,6 +56,16 @@ def _loc(protocol: Protocol, seat: int | None, column: str) -> Location:
     return protocol.cells.get(column) or protocol.cells.get("stage") or Location(protocol.sheet, "A1")
 
 
+def _cells(protocol: Protocol, seats: Iterable[int], column: str) -> tuple[Location, ...]:
+    """The cells of ``column`` in the rows of ``seats`` (those the protocol has)."""
+    out = []
+    for seat in seats:
+        rec = protocol.seats[seat - 1] if 0 < seat <= len(protocol.seats) else None
+        if rec is not None and column in rec.cells:
+            out.append(rec.cells[column])
+    return tuple(out)
+
+
 ProtocolRule = Callable[[Protocol, Context], Iterator[Problem]]
 RULES: dict[str, ProtocolRule] = {}
 
@@ -86,7 +98,8 @@ def players_present(p: Protocol, ctx: Context) -> Iterator[Problem]:
             seats_of[rec.player].append(rec.seat)
     for name, seats in seats_of.items():
         if len(seats) > 1:
-            yield problem("player.duplicate", E, _loc(p, seats[1], "player"), player=name, seats=seats)
+            yield problem("player.duplicate", E, _loc(p, seats[1], "player"), related=_cells(p, seats, "player"),
+                          player=name, seats=seats)
 
 
 @rule
@@ -97,9 +110,11 @@ def roles(p: Protocol, ctx: Context) -> Iterator[Problem]:
     for rec in p.seats:
         if rec.role is None and rec.player:
             yield problem("roles.missing", E, _loc(p, rec.seat, "role"), seat=rec.seat)
-    want = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1, Role.CIVILIAN: 6}
-    if any(counts.get(r, 0) != n for r, n in want.items()) and all(rec.role for rec in p.seats):
-        yield problem("roles.composition", E, _loc(p, 1, "role"), don=counts.get(Role.DON, 0),
+    if any(counts.get(r, 0) != n for r, n in _WANT.items()) and all(rec.role for rec in p.seats):
+        # the cells of every role there are too many of: any one of them may be the mistake
+        surplus = _cells(p, (rec.seat for rec in p.seats if counts[rec.role] > _WANT[rec.role]), "role")
+        where = surplus or (_loc(p, 1, "role"),)
+        yield problem("roles.composition", E, where[0], related=where, don=counts.get(Role.DON, 0),
                       mafia=counts.get(Role.MAFIA, 0), sheriff=counts.get(Role.SHERIFF, 0),
                       civilian=counts.get(Role.CIVILIAN, 0))
 
@@ -164,13 +179,16 @@ def kills(p: Protocol, ctx: Context) -> Iterator[Problem]:
             yield problem("vote.day_range", E, _loc(p, rec.seat, "voted_day"), seat=rec.seat, day=rec.voted_day)
         if rec.removal is not None and rec.removal_day is not None and not 0 <= rec.removal_day <= 10:
             yield problem("removal.day_range", E, _loc(p, rec.seat, "removal"), seat=rec.seat, day=rec.removal_day)
-        hows = [h for h, v in ((_SHOT, rec.killed_night), (_VOTED, rec.voted_day), (_REMOVED, rec.removal)) if v is not None]
-        if len(hows) > 1:
+        ways = [(h, column) for h, v, column in ((_SHOT, rec.killed_night, "killed_night"), (_VOTED, rec.voted_day, "voted_day"),
+                                                  (_REMOVED, rec.removal, "removal")) if v is not None]
+        if len(ways) > 1:
             yield problem("leave.twice", E, _loc(p, rec.seat, "voted_day" if rec.voted_day is not None else "removal"),
-                          seat=rec.seat, how=hows)
+                          related=tuple(loc for _, column in ways for loc in _cells(p, [rec.seat], column)),
+                          seat=rec.seat, how=[h for h, _ in ways])
     for night, seats in sorted(by_night.items()):
         if len(seats) > 1:
-            yield problem("kill.night_twice", E, _loc(p, seats[1], "killed_night"), night=night, seats=seats)
+            yield problem("kill.night_twice", E, _loc(p, seats[1], "killed_night"), related=_cells(p, seats, "killed_night"),
+                          night=night, seats=seats)
 
 
 _SHOT = Text("убит ночью", "shot at night")
@@ -200,8 +218,10 @@ class _Replay:
     end: tuple[int, int] | None = None
     late: list[_Event] | None = None  # events after the game was decided
     four_left: list[tuple[int, list[int]]] | None = None  # (day, seats) votes of two or more at four players
+    decisive: tuple[_Event, ...] = ()  # the departures that decided the game (none after three quiet nights)
     red: int = 0
     black: int = 0
+    black_left: tuple[int, ...] = ()  # seats of the black players still at the table at the end
 
 
 def _what(ev: _Event) -> Text:
@@ -245,17 +265,17 @@ def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
         black = sum(1 for s in alive if roles[s] is not None and roles[s].team is Team.BLACK)
         return len(alive) - black, black
 
-    def natural(time: tuple[int, int]) -> None:
+    def natural(time: tuple[int, int], batch: Sequence[_Event]) -> None:
         red, black = counts()
         if black == 0:
-            decide(Team.RED, Text("все чёрные выбыли", "every black player is out"), time)
+            decide(Team.RED, Text("все чёрные выбыли", "every black player is out"), time, batch)
         elif black >= red:
             decide(Team.BLACK, Text(f"чёрных ({black}) не меньше, чем красных ({red})",
-                                    f"blacks ({black}) are at least as many as reds ({red})"), time)
+                                    f"blacks ({black}) are at least as many as reds ({red})"), time, batch)
 
-    def decide(team: Team, reason: Text, time: tuple[int, int]) -> None:
+    def decide(team: Team, reason: Text, time: tuple[int, int], batch: Sequence[_Event] = ()) -> None:
         if out.winner is None:
-            out.winner, out.reason, out.end = team, reason, time
+            out.winner, out.reason, out.end, out.decisive = team, reason, time, tuple(batch)
 
     last = max((e.time[0] for e in events), default=0)
     quiet = 0
@@ -272,10 +292,10 @@ def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
                 if len(alive) == 4 and len(batch) >= 2:
                     out.four_left.append((n, [e.record.seat for e in batch]))
                 alive.difference_update(e.record.seat for e in batch)
-                natural((n, phase))
+                natural((n, phase), batch)
             elif phase == _NIGHT:
                 alive.difference_update(e.record.seat for e in batch)
-                natural((n, phase))
+                natural((n, phase), batch)
             else:
                 for e in batch:
                     if out.winner is not None:
@@ -287,39 +307,59 @@ def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
                     other = _OTHER[role.team] if role is not None else None
                     seat = e.record.seat
                     if other is not None and e.record.removal is Removal.TEAM_DEFEAT:
-                        decide(other, Text(f"ППК игроку на месте {seat}", f"team defeat of seat {seat}"), (n, phase))
+                        decide(other, Text(f"ППК игроку на месте {seat}", f"team defeat of seat {seat}"), (n, phase), [e])
                     elif other is not None and before in (3, 4):
                         decide(other, Text(f"удаление на месте {seat} при {before} игроках за столом",
-                                           f"seat {seat} removed with {before} players at the table"), (n, phase))
+                                           f"seat {seat} removed with {before} players at the table"), (n, phase), [e])
                     else:
-                        natural((n, phase))
+                        natural((n, phase), [e])
         if n >= 1 and out.winner is None:
             quiet = quiet + 1 if len(alive) == at_start else 0
             if quiet >= 3:
                 decide(Team.RED, Text(f"три ночи подряд без выбывших (ночи {n - 2}–{n})",
                                       f"three nights in a row with nobody leaving (nights {n - 2}–{n})"), (n, _NIGHT))
     out.red, out.black = counts()
+    out.black_left = tuple(sorted(s for s in alive if roles[s] is not None and roles[s].team is Team.BLACK))
     return out
 
 
 def _replay_problems(p: Protocol, r: _Replay) -> list[Problem]:
+    """The replay against the protocol: errors where the recorded departures contradict each
+    other or the winner (every cell involved named), a warning where they merely do not record
+    enough to confirm the winner — for either winner alike."""
     found: list[Problem] = []
+    decisive = tuple(_loc(p, ev.record.seat, _column(ev.kind)) for ev in r.decisive)
     for day, seats in r.four_left or ():
-        found.append(problem("vote.four_left", E, _loc(p, seats[1], "voted_day"), day=day, seats=seats))
+        found.append(problem("vote.four_left", E, _loc(p, seats[1], "voted_day"), related=_cells(p, seats, "voted_day"),
+                             day=day, seats=seats))
     for ev in r.late or ():
-        found.append(problem("leave.after_end", E, _loc(p, ev.record.seat, _column(ev.kind)), seat=ev.record.seat,
-                             event=_what(ev), reason=r.reason))
+        found.append(problem("leave.after_end", E, _loc(p, ev.record.seat, _column(ev.kind)), related=decisive,
+                             seat=ev.record.seat, event=_what(ev), reason=r.reason))
     if p.winner is not None:
+        where = p.cells.get("winner") or _loc(p, None, "stage")
         if r.winner is not None and r.winner is not p.winner:
-            found.append(problem("winner.contradiction", E, p.cells.get("winner") or _loc(p, None, "stage"),
+            found.append(problem("winner.contradiction", E, where, related=decisive,
                                  winner=_TEAM[p.winner], reason=Text(f"{r.reason.ru} — победа «{_TEAM[r.winner].ru}»",
                                                                      f"{r.reason.en}: {_TEAM[r.winner].en} win")))
-        elif r.winner is None and p.winner is Team.BLACK:
-            found.append(problem("winner.contradiction", E, p.cells.get("winner") or _loc(p, None, "stage"),
-                                 winner=_TEAM[p.winner],
-                                 reason=Text(f"за столом остались красных: {r.red}, чёрных: {r.black}",
-                                             f"left at the table: {r.red} red, {r.black} black")))
+        elif r.winner is None:
+            found.append(problem("winner.incomplete", W, where, winner=_TEAM[p.winner], missing=_missing(p.winner, r)))
     return found
+
+
+def _missing(winner: Team, r: _Replay) -> Text:
+    """What the protocol would have to record for ``winner`` to have won (the replay found no end)."""
+    left = ", ".join(map(str, r.black_left))
+    if winner is Team.RED:  # every black player out (or three quiet nights, which leave no trace)
+        n = len(r.black_left)
+        return Text(f"у {n} {'чёрного игрока' if n == 1 else 'чёрных игроков'} не записано выбывание "
+                    f"({'место' if n == 1 else 'места'} {left})",
+                    f"{n} black {'player has' if n == 1 else 'players have'} no departure recorded "
+                    f"({'seat' if n == 1 else 'seats'} {left})")
+    n = r.red - r.black  # blacks at least as many as reds: at least this many more reds out
+    return Text(f"не записано выбывание ещё минимум {n} {'красного игрока' if n == 1 else 'красных игроков'} "
+                f"(за столом остались красных: {r.red}, чёрных: {r.black})",
+                f"at least {n} more red {'player' if n == 1 else 'players'} must have left, but no departure is recorded "
+                f"(left at the table: {r.red} red, {r.black} black)")
 
 
 @rule
@@ -349,7 +389,8 @@ def winner(p: Protocol, ctx: Context) -> Iterator[Problem]:
     outcomes: list[list[Problem]] = []
     for days in _placements(len(undated), last):
         found = _replay_problems(p, replay(p, {rec.seat: d for rec, d in zip(undated, days)}))
-        if not found:
+        if not any(f.severity is E for f in found):
+            yield from found  # a day that fits: what it leaves unconfirmed, if anything
             return
         outcomes.append(found)
     best = min(outcomes, key=len)[0]
@@ -385,7 +426,8 @@ def header(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 @rule
 def finished(p: Protocol, ctx: Context) -> Iterator[Problem]:
-    if not p.finished and any(rec.role for rec in p.seats):
+    """No winner yet (a winner written but not understood is the reader's one error instead)."""
+    if not p.finished and not p.winner_text and any(rec.role for rec in p.seats):
         yield problem("protocol.not_finished", W, p.cells.get("winner") or _loc(p, None, "stage"))
 
 

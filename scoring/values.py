@@ -4,15 +4,20 @@ A judge types `0,5`, `0.5`, `½`, ` 1 `; a spreadsheet may hand back a float, an
 a date it guessed, or a formula.  Each reader returns ``(value, problem_rule, shown)``:
 a value, or the rule id of a clear problem and the text to quote in its message.
 Nothing is ever read as a silent zero.
+
+Two things a spreadsheet does to what a judge typed are recognised here: a date it guessed
+(Excel hands back a ``datetime``; Google, read with ``SERIAL_NUMBER`` dates, a day number —
+:func:`guessed_date`), and a lone dash a judge writes for "nothing" (:func:`is_dash`).
 """
 
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["MAX_TEXT", "is_blank", "text", "read_decimal", "read_int", "shown"]
+__all__ = ["MAX_TEXT", "is_blank", "is_dash", "text", "read_decimal", "read_int", "shown", "serial_date", "guessed_date",
+           "DATE_SERIALS"]
 
 MAX_TEXT = 1000  # longer cell text is refused: nobody's nickname or comment is that long
 
@@ -24,6 +29,39 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 def is_blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
+
+
+def is_dash(value: object) -> bool:
+    """A lone dash (``-``, ``–``, ``—``, ``−``): what judges write on paper for "nothing"."""
+    return isinstance(value, str) and value.strip() in ("-", *_MINUS)
+
+
+_EPOCH = date(1899, 12, 30)  # day 0 of spreadsheet serial dates (Excel and Google Sheets)
+# Day numbers a date typed into a protocol becomes: 2000-01-01 (a two-digit year such as "8.9.10")
+# to 2099-12-31.  No whole number a protocol cell legitimately holds is that large (a run of
+# three seats is at most four digits), and a date typed without a year lands in the current year.
+DATE_SERIALS = range(36526, 73051)
+
+
+def serial_date(number: int) -> date:
+    """The date of a spreadsheet day number (1 = 31 Dec 1899 in Google Sheets, 1 Jan 1900 in
+    Excel; they agree from 1 Mar 1900 on)."""
+    return _EPOCH + timedelta(days=number)
+
+
+def guessed_date(value: object) -> date | None:
+    """The date a spreadsheet made of what was typed into a cell meant for a small number or
+    seats: a date or datetime value (Excel), or a whole number in :data:`DATE_SERIALS` (Google
+    Sheets read with ``dateTimeRenderOption=SERIAL_NUMBER``).  None for anything else."""
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return serial_date(int(value)) if int(value) in DATE_SERIALS else None
 
 
 def shown(value: object, limit: int = 40) -> str:

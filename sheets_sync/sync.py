@@ -19,7 +19,7 @@ from pathlib import Path
 from scoring import labels as L
 from scoring.parse import owned_titles, read_settings
 from scoring.preset import Preset
-from scoring.problems import Problem, Severity, problem
+from scoring.problems import Problem, Severity, cell_names, problem
 from sheets_sync.backends.base import (
     STATE_TAB,
     Backend,
@@ -40,24 +40,33 @@ from sheets_sync.outcome import (
 from sheets_sync.publish import publish_files
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
+from sheets_sync.render.words import ru_en
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
            "input_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
 def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
-    grouped: dict[tuple[str, str], list[Problem]] = {}
+    """Fill and note for every cell of every problem; a problem of several cells marks each of
+    them, and each note names the problem's other cells."""
+    grouped: dict[tuple[str, str], list[tuple[Severity, str]]] = {}
     for p in problems:
-        if p.location is None or p.location.sheet not in input_tabs:
-            continue
-        grouped.setdefault((p.location.sheet, p.location.cell), []).append(p)
+        for loc in p.locations:
+            if loc.sheet not in input_tabs:
+                continue
+            line = p.message(language)
+            others = [o for o in p.locations if o != loc]
+            if others:
+                line += "\n" + ru_en("Другие ячейки этой проблемы: ", "Other cells of this problem: ", language) \
+                    + cell_names(others, loc.sheet)
+            grouped.setdefault((loc.sheet, loc.cell), []).append((p.severity, line))
     marks = {}
     for (sheet, cell), items in grouped.items():
-        severity = "error" if any(p.severity is Severity.ERROR for p in items) else "warning"
+        severity = "error" if any(sev is Severity.ERROR for sev, _ in items) else "warning"
         # errors first; the note is kept to what every backend stores unchanged, so that the
         # state tab compares equal on the next sync and an unchanged mark is not rewritten
-        items = sorted(items, key=lambda p: p.severity is not Severity.ERROR)
-        note = "\n".join(dict.fromkeys(p.message(language) for p in items))
+        items = sorted(items, key=lambda item: item[0] is not Severity.ERROR)
+        note = "\n".join(dict.fromkeys(line for _, line in items))
         note = _NOTE_UNSAFE.sub("\ufffd", note)
         if len(note) > _NOTE_MAX:
             note = note[: _NOTE_MAX - 1] + "…"

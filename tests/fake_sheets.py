@@ -21,9 +21,41 @@ Every cell is stored as a Sheets ``CellData``-like dict (``userEnteredValue``,
 masks apply exactly as in the real API.  A ``:batchUpdate`` is applied to a copy and
 committed only when every request succeeded (all-or-nothing).
 
+What a person types (``USER_ENTERED``, and :meth:`FakeSheetsServer.set_values`) is coerced
+the way Google Sheets coerces it in the spreadsheet's locale — the cases sheets-sync relies on,
+each with where the behaviour comes from (see :func:`_user_entered`):
+
+* a cell formatted as plain text (``userEnteredFormat.numberFormat.type = TEXT``) keeps what is
+  typed as text — Sheets API reference, ``NumberFormatType.TEXT`` ("Text formatting, e.g
+  1000.12", no grouping applied); FlowmapBlue/FlowmapBlue discussion #66 ("Google Sheets will
+  automatically show separators unless you change the cell format to 'Plain text'");
+* a leading ``'`` keeps the rest as text — Docs Editors Help, TO_TEXT
+  (support.google.com/docs/answer/3094285): "equivalent to prefixing a number with an apostrophe";
+* ``=…`` is a formula, ``TRUE``/``FALSE`` a boolean — Sheets API reference, ValueInputOption
+  USER_ENTERED ("parsed as if the user typed them into the UI");
+* a decimal comma (ru_RU ``0,5`` → 0.5) or point (en_US ``0.5`` → 0.5) by the locale's
+  decimal separator — ValueInputOption USER_ENTERED; observed by the project (tests pinned since
+  the first Google backend);
+* ru_RU digit grouping with spaces, loosely: ``1 000`` → 1000, and also ``2 5 8`` → 258 and
+  ``8 9 10`` → 8910 — project issue 13 (37 of 150 protocols of a ru_RU tournament arrived as
+  such numbers); the groups are not checked for three digits.  In en_US only well-formed comma
+  groups are taken (``1,000`` → 1000): whether Sheets also takes ``1,5`` for 15 is an assumption
+  left out (the reader reads the text ``1,5``, and 15 would be an out-of-range value it reports);
+* dates: ru_RU ``D.M`` / ``D.M.Y`` (``1.2`` → 1 February of this year; ``0.5`` is no date and
+  stays text), en_US ``M/D[/Y]`` and month, day, year separated by spaces (``3 5`` → 5 March,
+  ``8 9 10`` → 9 August 2010) — getodk/getodk#463 ("Google Docs is interpreting space-separated
+  numbers as date fields": ``3 5`` became 3/5/2011); two-digit years 00–29 are 20xx, 30–99 19xx
+  (an assumption, as in Excel).  A date is stored as its day number (serial) with a DATE format:
+  what sheets-sync reads back (``UNFORMATTED_VALUE``, ``SERIAL_NUMBER``) is that number, so the
+  reader is built for both readings (text, or the day number);
+* anything else (``½``, ``да 3``, ``ППК 3``, ``-``, ``2,5,8`` in ru_RU) stays text — an
+  assumption for ``½`` (no source says Sheets parses Unicode fractions; the reader reads ``½``
+  and 0.5 alike).
+Percentages, currencies and times are not modelled: nothing typed into a protocol needs them.
+
 Test helpers: :attr:`FakeSheetsServer.request_log`, :attr:`request_count` (Sheets/Drive
 API requests, the token endpoint not counted), :meth:`reset_counts`, :meth:`cells`,
-:meth:`values`, :meth:`create_spreadsheet`, :meth:`set_values`, :meth:`rename_tab`,
+:meth:`values`, :meth:`create_spreadsheet`, :meth:`set_values`, :meth:`set_number_format`, :meth:`rename_tab`,
 :meth:`share`; fault injection through :attr:`faults` (a queue of :class:`Fault`) and
 :attr:`fault_rates` (probabilities per status).
 
@@ -35,6 +67,7 @@ from __future__ import annotations
 import argparse
 import base64
 import copy
+import datetime as dt
 import json
 import math
 import random
@@ -460,27 +493,93 @@ def _number(value: Any) -> int | float:
     return value
 
 
-def _user_entered(value: Any, locale: str) -> dict:
-    """What the Sheets UI makes of a value typed by a person (USER_ENTERED)."""
+# locales whose digit grouping is a space (ru_RU "1 000"); other comma-decimal locales group with "."
+SPACE_GROUPING_LOCALES = ("ru", "uk", "be", "kk", "fr", "pl", "cs", "sk", "sv", "fi", "nb", "no", "bg", "lt", "lv", "et")
+_SERIAL_EPOCH = dt.date(1899, 12, 30)
+
+
+def _language(locale: str) -> str:
+    return locale.replace("-", "_").split("_")[0].lower()
+
+
+def _typed_number(text: str, locale: str) -> int | float | None:
+    """The number a typed text is in ``locale`` (see the module's notes), or None."""
+    if _decimal_sep(locale) == ",":
+        if _language(locale) in SPACE_GROUPING_LOCALES:  # loose groups: "1 000", "2 5 8", "8 9 10"
+            m = re.fullmatch(r"([+-]?)(\d+(?:[ \u00a0]\d+)*)(?:,(\d+))?", text)
+        else:
+            m = re.fullmatch(r"([+-]?)(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?", text)
+        if m:
+            whole = re.sub(r"[ \u00a0.]", "", m.group(2))
+            return _number(float(f"{m.group(1)}{whole}.{m.group(3) or 0}"))
+        return None
+    m = re.fullmatch(r"([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?", text)
+    if m:
+        return _number(float(f"{m.group(1)}{m.group(2).replace(',', '')}.{m.group(3) or 0}"))
+    return None
+
+
+def _typed_date(text: str, locale: str, today: dt.date) -> dt.date | None:
+    """The date a typed text is in ``locale`` (see the module's notes), or None."""
+    if _decimal_sep(locale) == ",":
+        m = re.fullmatch(r"(\d{1,2})\.(\d{1,2})(?:\.(\d{1,4}))?", text)
+        parts = (m.group(1), m.group(2), m.group(3)) if m else None  # day, month, year
+    else:
+        m = re.fullmatch(r"(\d{1,2})/(\d{1,2})(?:/(\d{1,4}))?", text) or \
+            re.fullmatch(r"(\d{1,2}) (\d{1,2})(?: (\d{1,4}))?", text)
+        parts = (m.group(2), m.group(1), m.group(3)) if m else None
+    if parts is None:
+        return None
+    day, month, year = parts
+    y = today.year if year is None else int(year)
+    if year is not None and len(year) <= 2:
+        y += 2000 if y < 30 else 1900
+    try:
+        return dt.date(y, int(month), int(day))
+    except ValueError:
+        return None
+
+
+def _user_entered(value: Any, locale: str, *, plain_text: bool = False,
+                  today: dt.date | None = None) -> tuple[dict, str | None]:
+    """What the Sheets UI makes of a value typed by a person (USER_ENTERED) into a cell
+    (``plain_text``: a cell formatted as plain text): (userEnteredValue, the number format type
+    Sheets gives the cell, or None to leave it)."""
     if isinstance(value, bool):
-        return {"boolValue": value}
+        return {"boolValue": value}, None
     if isinstance(value, (int, float)):
-        return {"numberValue": value}
+        return {"numberValue": value}, None
     if value is None:
-        return {}
+        return {}, None
     text = str(value)
+    if plain_text:
+        return {"stringValue": text}, None
     if text.startswith("'"):
-        return {"stringValue": text[1:]}
+        return {"stringValue": text[1:]}, None
     if text.startswith("=") and len(text) > 1:
-        return {"formulaValue": text}
-    if text.strip().upper() in ("TRUE", "FALSE"):
-        return {"boolValue": text.strip().upper() == "TRUE"}
-    sep = _decimal_sep(locale)
+        return {"formulaValue": text}, None
     candidate = text.strip()
-    pattern = r"[+-]?\d+(?:\,\d+)?" if sep == "," else r"[+-]?\d+(?:\.\d+)?"
-    if re.fullmatch(pattern, candidate):
-        return {"numberValue": _number(float(candidate.replace(",", ".")))}
-    return {"stringValue": text}
+    if candidate.upper() in ("TRUE", "FALSE"):
+        return {"boolValue": candidate.upper() == "TRUE"}, None
+    number = _typed_number(candidate, locale)
+    if number is not None:
+        return {"numberValue": number}, None
+    day = _typed_date(candidate, locale, today or dt.date.today())
+    if day is not None:
+        return {"numberValue": (day - _SERIAL_EPOCH).days}, "DATE"
+    return {"stringValue": text}, None
+
+
+def _type_into(cell: dict, value: Any, locale: str, *, raw: bool, today: dt.date | None) -> None:
+    """Store ``value`` typed into ``cell`` (RAW, or USER_ENTERED honouring the cell's format)."""
+    if raw:
+        uev, kind = _raw_value(value), None
+    else:
+        plain = cell.get("userEnteredFormat", {}).get("numberFormat", {}).get("type") == "TEXT"
+        uev, kind = _user_entered(value, locale, plain_text=plain, today=today)
+    _set_path(cell, ["userEnteredValue"], uev or None)
+    if kind is not None:
+        _set_path(cell, ["userEnteredFormat", "numberFormat"], {"type": kind})
 
 
 def _raw_value(value: Any) -> dict:
@@ -507,6 +606,7 @@ class FakeSheetsServer:
         self.faults: deque[Fault] = deque()
         self.fault_rates: dict[int, float] = {}  # status -> probability per request
         self.rng = random.Random(1234)
+        self.today: dt.date | None = None  # "today" for dates typed without a year (None: the real one)
         self.lock = threading.RLock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -601,9 +701,18 @@ class FakeSheetsServer:
             for i, row in enumerate(rows):
                 for j, value in enumerate(row):
                     self._grow(sheet, r0 + i + 1, c0 + j + 1)
-                    uev = _raw_value(value) if raw else _user_entered(value, book.props["locale"])
                     cell = sheet.cells.setdefault((r0 + i, c0 + j), {})
-                    _set_path(cell, ["userEnteredValue"], uev or None)
+                    _type_into(cell, value, book.props["locale"], raw=raw, today=self.today)
+
+    def set_number_format(self, spreadsheet_id: str, tab: str, cell: str, kind: str) -> None:
+        """Format one cell as Format › Number does (``kind``: ``TEXT`` for plain text, ``NUMBER``…)."""
+        with self.lock:
+            sheet = self.spreadsheets[spreadsheet_id].sheet_by_title(tab)
+            if sheet is None:
+                raise KeyError(tab)
+            r, _, c, _ = _parse_cells(cell)
+            self._grow(sheet, r + 1, c + 1)
+            _set_path(sheet.cells.setdefault((r, c), {}), ["userEnteredFormat", "numberFormat"], {"type": kind})
 
     def add_tab(self, spreadsheet_id: str, title: str) -> int:
         with self.lock:
@@ -932,8 +1041,8 @@ class FakeSheetsServer:
                 for j, value in enumerate(row):
                     if value is None:
                         continue
-                    uev = _raw_value(value) if option == "RAW" else _user_entered(value, work.props["locale"])
-                    _set_path(sheet.cells.setdefault((r0 + i, c0 + j), {}), ["userEnteredValue"], uev or None)
+                    _type_into(sheet.cells.setdefault((r0 + i, c0 + j), {}), value, work.props["locale"],
+                               raw=option == "RAW", today=self.today)
             responses.append({
                 "spreadsheetId": book.id,
                 "updatedRange": _range_name(sheet, r0, r0 + height, c0, c0 + width),

@@ -9,8 +9,12 @@ objects in memory:
   ``ш``, ``мирный``, fouls, night/day numbers, ``да 2`` for a removal, ``2 5 8`` for a best
   move, ``0,3`` for extra points (the Russian decimal comma), ``Мирные``/``Мафия``.
 * :class:`ExcelDesk` stores typed text as Russian Excel does (``0,3`` and ``7`` become numbers,
-  everything else stays text) and saves the file; :class:`GoogleDesk` types through the fake
-  Sheets server's USER_ENTERED parsing in the spreadsheet's locale (ru_RU).
+  ``1.2`` and ``8.9.10`` dates, everything else stays text) and saves the file; :class:`GoogleDesk`
+  types through the fake Sheets server's USER_ENTERED parsing in the spreadsheet's locale
+  (ru_RU or en_US: see tests/fake_sheets.py for what Google makes of each input).
+* :func:`table_tournament` is a one-round tournament of many tables, every protocol holding the
+  same valid game, for typing one case into each table; :func:`write_xlsx` saves tabs as an
+  .xlsx the way an organizer's file holds them (text stays text).
 
 Cells are found by the labels people see (``Игрок``, ``Роль``, ``Судья``, ``Победа``), never by
 hard-coded coordinates.
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +33,8 @@ import openpyxl
 from scoring.cells import a1
 from scoring.model import Protocol, Removal, Role, Team
 
-__all__ = ["typed_protocol", "seated_players", "ExcelDesk", "GoogleDesk", "excel_ru_entered"]
+__all__ = ["typed_protocol", "seated_players", "ExcelDesk", "GoogleDesk", "excel_ru_entered", "table_tournament",
+           "write_xlsx"]
 
 _ROLE_TYPED = {Role.DON: "д", Role.MAFIA: "м", Role.SHERIFF: "ш", Role.CIVILIAN: "мирный"}
 _COLUMNS = {"игрок": "player", "роль": "role", "фолы": "fouls", "убит ночью": "killed", "заголосован днём": "voted",
@@ -95,14 +101,28 @@ def typed_protocol(grid: list[list[Any]], game: Protocol, *, judge: str) -> dict
     return out
 
 
-def excel_ru_entered(text: str) -> Any:
+def excel_ru_entered(text: str, today: date | None = None) -> Any:
     """What Excel with Russian regional settings stores when a person types ``text``: whole
-    numbers and decimal-comma numbers become numbers, everything else stays text."""
+    numbers and decimal-comma numbers become numbers; a day and month with dots (``1.2``,
+    ``8.9.10``) a date (this year when none is typed; two-digit years 00–29 are 20xx, 30–99 19xx,
+    as Microsoft documents for Excel); everything else stays text (``0.5``, ``8 9 10``, ``½``, ``-``),
+    and a leading apostrophe only says "text" (``'8.9.10``)."""
+    if text.startswith("'"):
+        return text[1:]
     t = text.strip()
     if re.fullmatch(r"[+-]?\d+", t):
         return int(t)
     if re.fullmatch(r"[+-]?\d+,\d+", t):
         return float(t.replace(",", "."))
+    m = re.fullmatch(r"(\d{1,2})\.(\d{1,2})(?:\.(\d{2}|\d{4}))?", t)
+    if m:
+        year = int(m.group(3)) if m.group(3) else (today or date.today()).year
+        if m.group(3) and len(m.group(3)) == 2:
+            year += 2000 if year < 30 else 1900
+        try:
+            return datetime(year, int(m.group(2)), int(m.group(1)))
+        except ValueError:
+            return text
     return text
 
 
@@ -130,10 +150,11 @@ class ExcelDesk:
     def tabs(self) -> list[str]:
         return self._workbook().sheetnames
 
-    def type(self, edits: Mapping[tuple[str, str], str]) -> None:
+    def type(self, edits: Mapping[tuple[str, str], str | None]) -> None:
+        """Type each text (None: the judge clears the cell), then save."""
         wb = openpyxl.load_workbook(self.path)
         for (tab, cell), text in edits.items():
-            wb[tab][cell].value = excel_ru_entered(text)
+            wb[tab][cell].value = None if text is None else excel_ru_entered(text)
         wb.save(self.path)
 
 
@@ -153,6 +174,49 @@ class GoogleDesk:
     def tabs(self) -> list[str]:
         return self.server.tabs(self.sid)
 
-    def type(self, edits: Mapping[tuple[str, str], str]) -> None:
+    def type(self, edits: Mapping[tuple[str, str], str | None]) -> None:
+        """Type each text (None: the judge clears the cell)."""
         for (tab, cell), text in edits.items():
             self.server.set_values(self.sid, tab, [[text]], start=cell)
+
+
+def table_tournament(tables: int, *, language: str = "ru", roles: list[str] | None = None,
+                     game: Mapping[str, Any] | None = None, winner: str = "Мирные") -> dict[str, list[list[Any]]]:
+    """A one-round tournament of ``tables`` games (tabs ``Тур 1 Стол k``), each with its own ten
+    players and the same protocol: the rulebook's valid red win (tests/rulebook.py) unless
+    ``game``/``roles``/``winner`` say otherwise.  Cells as the rulebook lays them out."""
+    from scoring.cells import parse_a1
+    from tests.rulebook import NAMES, RED_GAME, ROLES, protocol_grid
+
+    names = {k: [f"{n} {k}" for n in NAMES] for k in range(1, tables + 1)}
+    tabs: dict[str, list[list[Any]]] = {
+        "Турнир": [["Название", "Кубок"], ["Регламент", "gmo-2016"], ["Язык", language]],
+        "Игроки": [["Игрок", "Клуб", "Город", "Статус", "Пропуск"]] + [[n] for k in names for n in names[k]],
+        "Рассадка": [["Этап", "Тур", "Стол", *range(1, 11)]] + [["Отбор", 1, k, *names[k]] for k in names],
+        "Штрафы": [["Игрок", "Этап", "Тур", "Причина", "Опоздание, мин", "Баллы"]],
+    }
+    for k in names:
+        grid = protocol_grid(names[k], roles or ROLES, table=k, winner=winner)
+        for ref, value in (RED_GAME if game is None else game).items():
+            r, c = parse_a1(ref)
+            while len(grid[r]) <= c:
+                grid[r].append(None)
+            grid[r][c] = value
+        tabs[f"Тур 1 Стол {k}"] = grid
+    return tabs
+
+
+def write_xlsx(path: Path, tabs: Mapping[str, list[list[Any]]]) -> Path:
+    """``tabs`` saved as an .xlsx (strings stored as text, numbers as numbers)."""
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for title, rows in tabs.items():
+        ws = wb.create_sheet(title)
+        for r, row in enumerate(rows, start=1):
+            for c, value in enumerate(row, start=1):
+                if value is not None and value != "":
+                    cell = ws.cell(row=r, column=c, value=value)
+                    if isinstance(value, str):
+                        cell.data_type = "s"
+    wb.save(path)
+    return path

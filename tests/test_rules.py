@@ -26,11 +26,17 @@ CASES = [
     pytest.param(dict(base=BLACK_GAME, winner='Мафия'), {}, [
     ], id='valid_black'),
     pytest.param(dict(), {'C12': 'мафия'}, [
-        ('roles.composition', 'error', 'C10', 'Roles: 1 don, 3 mafia, 1 sheriff, 5 civilians; need 1, 2, 1, 6', 'Роли: 1 дон, 3 мафии, 1 шериф, 5 мирных; нужно 1, 2, 1, 6'),
+        ('roles.composition', 'error', 'C11', 'Roles: 1 don, 3 mafia, 1 sheriff, 5 civilians; need 1, 2, 1, 6', 'Роли: 1 дон, 3 мафии, 1 шериф, 5 мирных; нужно 1, 2, 1, 6'),
     ], id='roles.composition'),
-    pytest.param(dict(), {'C14': None}, [
-        ('roles.missing', 'error', 'C14', 'Seat 5: no role', 'Место 5: роль не указана'),
+    pytest.param(dict(), {'C13': None}, [
+        ('roles.missing', 'error', 'C13', 'Seat 4: no role', 'Место 4: роль не указана'),
     ], id='roles.missing'),
+    pytest.param(dict(), {'C14': None, 'C10': '', 'C19': '-'}, [
+    ], id='roles.empty_is_civilian'),
+    pytest.param(dict(), {'C13': None, 'C14': None}, [
+        ('roles.missing', 'error', 'C13', 'Seat 4: no role', 'Место 4: роль не указана'),
+        ('roles.missing', 'error', 'C14', 'Seat 5: no role', 'Место 5: роль не указана'),
+    ], id='roles.missing_no_sheriff_marked'),
     pytest.param(dict(), {'C14': 'мафиозник'}, [
         ('read.role', 'error', 'C14', "'мафиозник' is not a role (civilian, sheriff, mafia, don)", '«мафиозник» — неизвестная роль (мирный, шериф, мафия, дон)'),
         ('roles.missing', 'error', 'C14', 'Seat 5: no role', 'Место 5: роль не указана'),
@@ -117,10 +123,11 @@ CASES = [
         ('winner.contradiction', 'error', 'B6', "Winner 'Red' contradicts the protocol: blacks (3) are at least as many as reds (3): Black win", 'Победа «Мирные» противоречит протоколу: чёрных (3) не меньше, чем красных (3) — победа «Мафия»'),
     ], id='winner.red_but_black'),
     pytest.param(dict(winner='Мафия'), {'F17': None}, [
-        ('winner.contradiction', 'error', 'B6', "Winner 'Black' contradicts the protocol: left at the table: 4 red, 1 black", 'Победа «Мафия» противоречит протоколу: за столом остались красных: 4, чёрных: 1'),
+        ('winner.incomplete', 'warning', 'B6', "Winner 'Black' is not confirmed by the protocol: at least 3 more red players must have left, but no departure is recorded (left at the table: 4 red, 1 black)", 'Победа «Мафия» не подтверждается протоколом: не записано выбывание ещё минимум 3 красных игроков (за столом остались красных: 4, чёрных: 1)'),
     ], id='winner.black_not_over'),
     pytest.param(dict(), {'F17': None}, [
-    ], id='winner.red_open_ok'),
+        ('winner.incomplete', 'warning', 'B6', "Winner 'Red' is not confirmed by the protocol: 1 black player has no departure recorded (seat 8)", 'Победа «Мирные» не подтверждается протоколом: у 1 чёрного игрока не записано выбывание (место 8)'),
+    ], id='winner.red_open'),
     pytest.param(dict(base=BASE4), {'G18': 'да 5'}, [
         ('winner.contradiction', 'error', 'B6', "Winner 'Red' contradicts the protocol: seat 9 removed with 4 players at the table: Black win", 'Победа «Мирные» противоречит протоколу: удаление на месте 9 при 4 игроках за столом — победа «Мафия»'),
     ], id='winner.removal_red_4_left'),
@@ -129,9 +136,10 @@ CASES = [
     pytest.param(dict(base=BASE4), {'G17': 'да 5'}, [
     ], id='winner.removal_black_4_left_ok'),
     pytest.param(dict(base={'E10': 1, 'F11': 2, 'E12': 2, 'F15': 3, 'E14': 3}), {'G18': 'да 4'}, [
-    ], id='winner.removal_5_left_ok'),
+        ('winner.incomplete', 'warning', 'B6', "Winner 'Red' is not confirmed by the protocol: 1 black player has no departure recorded (seat 8)", 'Победа «Мирные» не подтверждается протоколом: у 1 чёрного игрока не записано выбывание (место 8)'),
+    ], id='winner.removal_5_left'),
     pytest.param(dict(base={'E10': 1, 'F11': 2, 'E12': 2, 'F15': 3, 'E14': 3}, winner='Мафия'), {'G18': 'да 4'}, [
-        ('winner.contradiction', 'error', 'B6', "Winner 'Black' contradicts the protocol: left at the table: 3 red, 1 black", 'Победа «Мафия» противоречит протоколу: за столом остались красных: 3, чёрных: 1'),
+        ('winner.incomplete', 'warning', 'B6', "Winner 'Black' is not confirmed by the protocol: at least 2 more red players must have left, but no departure is recorded (left at the table: 3 red, 1 black)", 'Победа «Мафия» не подтверждается протоколом: не записано выбывание ещё минимум 2 красных игроков (за столом остались красных: 3, чёрных: 1)'),
     ], id='winner.removal_5_left_black'),
     pytest.param(dict(base={'E10': 1}), {'G11': 'ППК 2'}, [
     ], id='winner.ppk_black_red_ok'),
@@ -141,9 +149,11 @@ CASES = [
     pytest.param(dict(base={'E10': 1}), {'G11': 'ППК'}, [
     ], id='winner.ppk_undated_ok'),
     pytest.param(dict(base={'E10': 1, 'F12': 2, 'E13': 2, 'F15': 3, 'E14': 3}), {'F15': None, 'E14': None, 'G15': 'да', 'G14': None, 'F17': 3, 'E18': 3}, [
+        ('winner.incomplete', 'warning', 'B6', "Winner 'Red' is not confirmed by the protocol: 1 black player has no departure recorded (seat 2)", 'Победа «Мирные» не подтверждается протоколом: у 1 чёрного игрока не записано выбывание (место 2)'),
     ], id='winner.undated_fits'),
     pytest.param(dict(base={'E10': 1, 'F12': 2}), {}, [
-    ], id='winner.three_quiet_red'),
+        ('winner.incomplete', 'warning', 'B6', "Winner 'Red' is not confirmed by the protocol: 3 black players have no departure recorded (seats 2, 6, 8)", 'Победа «Мирные» не подтверждается протоколом: у 3 чёрных игроков не записано выбывание (места 2, 6, 8)'),
+    ], id='winner.red_nothing_decisive'),
     pytest.param(dict(base={'E10': 1, 'F12': 2}), {'E13': 6}, [
         ('leave.after_end', 'error', 'E13', 'Seat 4: shot on night 6, but the game was already over: three nights in a row with nobody leaving (nights 3–5)', 'Место 4: убит в ночь 6, но игра уже закончилась: три ночи подряд без выбывших (ночи 3–5)'),
     ], id='leave.after_end_quiet'),
@@ -181,8 +191,7 @@ CASES = [
         ('read.removal', 'error', 'G16', "'может быть': 'Removed' takes 'yes' or 'team defeat' (optionally with the day)", '«может быть»: в «Удалён» пишут «да» или «ППК» (можно с номером дня)'),
     ], id='read.removal'),
     pytest.param(dict(winner='ничья'), {}, [
-        ('protocol.not_finished', 'warning', 'B6', 'Game not finished: no winner', 'Игра не завершена: победитель не указан'),
-        ('read.winner', 'error', 'B6', "'ничья' is not a winner (red / black)", '«ничья» — непонятный победитель (мирные / мафия)'),
+        ('read.winner', 'error', 'B6', "'ничья' is not a winner: write 'Red' (civilians, R) or 'Black' (mafia, B)", '«ничья» — непонятный победитель: пишите «Мирные» (красные, К) или «Мафия» (чёрные, Ч)'),
     ], id='read.winner'),
     pytest.param(dict(), {'A12': 7}, [
         ('read.seat_number', 'error', 'A12', "Seat number must be 3, not '7'", 'Номер места должен быть 3, а не «7»'),

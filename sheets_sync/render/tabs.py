@@ -15,7 +15,7 @@ from scoring import labels as L
 from scoring.items import ITEMS
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
-from scoring.problems import Problem, Severity
+from scoring.problems import Problem, Severity, cell_names, reading_order
 from scoring.standings import Results, Standing
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, TabWrite
@@ -220,13 +220,14 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> 
     rows: list[tuple] = [header]
     severity_word = {Severity.ERROR: ru_en("ошибка", "error", language), Severity.WARNING: ru_en("предупреждение", "warning", language)}
     for p in sorted(problems, key=Problem.sort_key):
-        cell: object = p.cell or None
+        # a problem of several cells is listed once, naming them all; the link goes to the first
+        cell: object = cell_names(p.locations, p.sheet) or None
         if links and p.location is not None:
-            cell = Link(text=p.cell, sheet=p.sheet, cell=p.cell)
+            cell = Link(text=str(cell), sheet=p.sheet, cell=reading_order(p.locations, p.sheet)[0].cell)
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
     if len(rows) == 1:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
-    return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 8, 14, 80, 22),
+    return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, 80, 22),
                     frozen_rows=1, bold_rows=(0,))
 
 
