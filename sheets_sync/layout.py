@@ -36,7 +36,10 @@ PROTOCOL_WIDTHS = {"seat": 11, "player": 22, "role": 9, "fouls": 9, "killed_nigh
 _TEXT_COLUMNS = ("player", "removal", "best_move", "comment", "nominated")
 _LEFT_COLUMNS = ("player", "comment")  # the rest of the seat table is centred
 _LEGEND_COLUMN = 4  # E: beyond the reader's reach for a header value (label in A, value in B–D)
-_INPUT_ROWS = 500  # rows of a typed-into tab that get the text format and the dropdowns
+# Rows below a list's last entry that get the text format: room to type more.  In an .xlsx
+# every formatted cell is a stored cell the sync reads on every cycle, so not the whole column.
+_SPARE_ROWS = 60
+_PENALTY_ROWS = 100
 
 
 def _text_cells(first_col: int, last_col: int, rows: int) -> Style:
@@ -79,7 +82,7 @@ def players_tab(players: Sequence[Player], language: str) -> TabWrite:
     n = max(len(players) + 50, 100)
     return TabWrite(title=L.tab("players", language), rows=tuple(rows), owned=False, column_widths=(22, 18, 16, 18, 14),
                     frozen_rows=1, bold_rows=(0,), validations=(Validation(cells=f"D2:D{n}", values=statuses),),
-                    styles=(_text_cells(0, 4, max(n, _INPUT_ROWS)),), page=_list_page())
+                    styles=(_text_cells(0, 4, n),), page=_list_page())
 
 
 def seating_tab(entries: Sequence[SeatingEntry], preset: Preset, language: str) -> TabWrite:
@@ -88,7 +91,7 @@ def seating_tab(entries: Sequence[SeatingEntry], preset: Preset, language: str) 
     rows = [header]
     for e in entries:
         rows.append((preset.stage(e.stage).name(language), e.round, e.table, *e.players))
-    n = max(len(rows) + 100, _INPUT_ROWS)
+    n = len(rows) + _SPARE_ROWS
     return TabWrite(title=L.tab("seating", language), rows=tuple(rows), owned=False,
                     column_widths=(12, 6, 6, *([14] * 10)), frozen_rows=1, frozen_cols=3, bold_rows=(0,),
                     styles=(_text_cells(0, 0, n), _text_cells(3, 12, n), Style(cells=f"B1:M{n}", align="center")),
@@ -101,8 +104,8 @@ def penalties_tab(language: str) -> TabWrite:
     reasons = tuple(L.word(k, language) for k in ("missed_round", "late", "other"))
     return TabWrite(title=L.tab("penalties", language), rows=(header,), owned=False,
                     column_widths=(22, 12, 6, 14, 14, 8), frozen_rows=1, bold_rows=(0,),
-                    validations=(Validation(cells=f"D2:D{_INPUT_ROWS}", values=reasons),),
-                    styles=(_text_cells(0, 1, _INPUT_ROWS), _text_cells(3, 3, _INPUT_ROWS)), page=_list_page())
+                    validations=(Validation(cells="D2:D500", values=reasons),),
+                    styles=(_text_cells(0, 1, _PENALTY_ROWS), _text_cells(3, 3, _PENALTY_ROWS)), page=_list_page())
 
 
 def protocol_title(preset: Preset, stage: str, round_no: int, table: int, language: str) -> str:

@@ -197,8 +197,8 @@ def _check_init_look(look: dict[str, dict[str, set[str]]]) -> None:
     assert _cells("A2:B7") | _cells("A9:M19") <= p["frame"] and "A1" not in p["frame"]
     assert _cells("A10:A19") <= p["center"] and not _cells("B10:B19") & p["center"]
     assert _cells("A2:E100") <= look["Игроки"]["text"]
-    assert _cells("D2:M200") <= look["Рассадка"]["text"] and _cells("A2:A200") <= look["Рассадка"]["text"]
-    assert not _cells("B2:C200") & look["Рассадка"]["text"]
+    assert _cells("D2:M80") <= look["Рассадка"]["text"] and _cells("A2:A80") <= look["Рассадка"]["text"]
+    assert not _cells("B2:C80") & look["Рассадка"]["text"]
     assert {"A2", "B2", "D2"} <= look["Штрафы"]["text"]
 
 
