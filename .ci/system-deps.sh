@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Debian packages the tests use as real clients: Chromium (renders the site), LibreOffice
-# (opens and re-saves the workbook), DejaVu fonts (Cyrillic in the VK picture).
+# (opens and re-saves the workbook, prints its tabs to PDF), poppler-utils (pdfinfo, pdftotext and
+# pdftoppm count, read and picture those pages), DejaVu fonts (Cyrillic in the VK picture).
 # Installed only when missing; without root or a package mirror the tests that need them skip
 # with a reason instead of failing.
 set -u
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc-nogui)
+command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then

@@ -67,6 +67,10 @@ PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
     "extra_points": ("Доп. баллы", "Extra points", "ДБ", "Доп баллы", "Extra"),
     "auto_extra_taken": ("Без авто", "No auto", "−авто", "-авто", "Worst move"),
     "comment": ("Комментарий", "Comment", "Примечание"),
+    # optional, as on the paper protocol: read (their cells are known) but not scored
+    "nominated": ("Выставлен", "Nominated", "Выставлен (день)", "Выставления"),
+    "sheriff_check": ("Проверка шерифа", "Sheriff's check", "Sheriff check", "Проверен шерифом"),
+    "don_check": ("Проверка дона", "Don's check", "Don check", "Проверен доном"),
 }
 REQUIRED_PROTOCOL_COLUMNS = ("player", "role")
 

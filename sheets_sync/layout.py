@@ -1,8 +1,15 @@
-"""Where things sit in the tabs people type into, in Russian or English.
+"""Where things sit in the tabs people type into, in Russian or English, and how they look.
 
 Builds the grids of the Tournament, Players, Seating, Penalties and protocol tabs (for
 ``init``, ``draw`` and the example tournament).  The reader in :mod:`scoring.parse`
 finds everything by label, so these positions are a convention, not a contract.
+
+The look is written once, when a tab is created: column widths, plain-text format where
+people type names and lists (``8 9 10`` must not become the number 8910), print settings
+(A4; the Seating tab ten seats across one page width), and for a protocol tab the FIIM
+paper protocol — framed table, shaded labels and column headers, centred seat numbers, one
+landscape page.  The printed blank (:mod:`sheets_sync.render.protocols`) takes its columns,
+labels and legend from here, so the paper and the tab show the same fields.
 """
 
 from __future__ import annotations
@@ -13,12 +20,35 @@ from decimal import Decimal
 from scoring import labels as L
 from scoring.model import Player, PlayerStatus, Protocol, Removal, SeatingEntry
 from scoring.preset import Preset
-from sheets_sync.backends.base import TabWrite, Validation
+from sheets_sync.backends.base import PageSetup, Style, TabWrite, Validation, column_letter
+from sheets_sync.render.words import ru_en
 
 __all__ = ["tournament_tab", "players_tab", "seating_tab", "penalties_tab", "protocol_tab", "protocol_title",
-           "PROTOCOL_TABLE_ROW"]
+           "PROTOCOL_TABLE_ROW", "PROTOCOL_HEADER_KEYS", "protocol_columns", "protocol_legend", "PROTOCOL_WIDTHS"]
 
 PROTOCOL_TABLE_ROW = 8  # 0-based row of the seat table's header
+PROTOCOL_HEADER_KEYS = ("stage", "round", "table", "judge", "winner", "checked_by")  # rows 2–7, label | value
+# the seat table's columns (Excel character units); the blank prints them in the same proportions
+PROTOCOL_WIDTHS = {"seat": 11, "player": 22, "role": 9, "fouls": 9, "killed_night": 8, "voted_day": 12, "removal": 8,
+                   "best_move": 9, "extra_points": 8, "auto_extra_taken": 8, "comment": 22, "nominated": 11,
+                   "sheriff_check": 10, "don_check": 10}  # fouls: room for four tick boxes on the blank
+# what people type as text: names and lists ("8 9 10", "да 3") must not become numbers
+_TEXT_COLUMNS = ("player", "removal", "best_move", "comment", "nominated")
+_LEFT_COLUMNS = ("player", "comment")  # the rest of the seat table is centred
+_LEGEND_COLUMN = 4  # E: beyond the reader's reach for a header value (label in A, value in B–D)
+# Rows below a list's last entry that get the text format: room to type more.  In an .xlsx
+# every formatted cell is a stored cell the sync reads on every cycle, so not the whole column.
+_SPARE_ROWS = 60
+_PENALTY_ROWS = 100
+
+
+def _text_cells(first_col: int, last_col: int, rows: int) -> Style:
+    return Style(cells=f"{column_letter(first_col)}2:{column_letter(last_col)}{rows}", text=True)
+
+
+def _list_page() -> PageSetup:
+    """A list people type into: portrait, one page wide, the header row on every page."""
+    return PageSetup(repeat_rows=1)
 
 
 def _lbl(spellings: tuple[str, ...], language: str) -> str:
@@ -36,7 +66,8 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
         (_lbl(T["confirmed"], language), None),
         (_lbl(T["released"], language), None),
     )
-    return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=())
+    return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),
+                    page=PageSetup())
 
 
 def players_tab(players: Sequence[Player], language: str) -> TabWrite:
@@ -50,7 +81,8 @@ def players_tab(players: Sequence[Player], language: str) -> TabWrite:
     statuses = tuple(L.word(k, language) for k in ("withdrawn", "disqualified", "reserve"))
     n = max(len(players) + 50, 100)
     return TabWrite(title=L.tab("players", language), rows=tuple(rows), owned=False, column_widths=(22, 18, 16, 18, 14),
-                    frozen_rows=1, bold_rows=(0,), validations=(Validation(cells=f"D2:D{n}", values=statuses),))
+                    frozen_rows=1, bold_rows=(0,), validations=(Validation(cells=f"D2:D{n}", values=statuses),),
+                    styles=(_text_cells(0, 4, n),), page=_list_page())
 
 
 def seating_tab(entries: Sequence[SeatingEntry], preset: Preset, language: str) -> TabWrite:
@@ -59,8 +91,11 @@ def seating_tab(entries: Sequence[SeatingEntry], preset: Preset, language: str) 
     rows = [header]
     for e in entries:
         rows.append((preset.stage(e.stage).name(language), e.round, e.table, *e.players))
+    n = len(rows) + _SPARE_ROWS
     return TabWrite(title=L.tab("seating", language), rows=tuple(rows), owned=False,
-                    column_widths=(12, 6, 6, *([16] * 10)), frozen_rows=1, frozen_cols=3, bold_rows=(0,))
+                    column_widths=(12, 6, 6, *([14] * 10)), frozen_rows=1, frozen_cols=3, bold_rows=(0,),
+                    styles=(_text_cells(0, 0, n), _text_cells(3, 12, n), Style(cells=f"B1:M{n}", align="center")),
+                    page=PageSetup(landscape=True, repeat_rows=1))
 
 
 def penalties_tab(language: str) -> TabWrite:
@@ -69,7 +104,8 @@ def penalties_tab(language: str) -> TabWrite:
     reasons = tuple(L.word(k, language) for k in ("missed_round", "late", "other"))
     return TabWrite(title=L.tab("penalties", language), rows=(header,), owned=False,
                     column_widths=(22, 12, 6, 14, 14, 8), frozen_rows=1, bold_rows=(0,),
-                    validations=(Validation(cells="D2:D500", values=reasons),))
+                    validations=(Validation(cells="D2:D500", values=reasons),),
+                    styles=(_text_cells(0, 1, _PENALTY_ROWS), _text_cells(3, 3, _PENALTY_ROWS)), page=_list_page())
 
 
 def protocol_title(preset: Preset, stage: str, round_no: int, table: int, language: str) -> str:
@@ -83,31 +119,56 @@ def _number(value: Decimal) -> int | float | Decimal:
     return int(value) if value == value.to_integral_value() else value
 
 
+def protocol_columns(preset: Preset) -> tuple[str, ...]:
+    """The seat table's columns, left to right (keys of :data:`scoring.labels.PROTOCOL_COLUMNS`).
+
+    The last three are optional, as on the paper: the days a player was nominated and the
+    nights the sheriff and the don checked him; the reader knows them and scores nothing from them."""
+    columns = ["seat", "player", "role", "fouls", "killed_night", "voted_day", "removal", "best_move", "extra_points"]
+    if preset.auto_extra:
+        columns.append("auto_extra_taken")
+    return (*columns, "comment", "nominated", "sheriff_check", "don_check")
+
+
+_LEGEND = (
+    ("Роль: пусто — мирный, ш — шериф, м — мафия, д — дон. Фолы: 0–4.",
+     "Role: empty civilian, s sheriff, m mafia, d don. Fouls: 0–4."),
+    ("Убит ночью, Заголосован днём: номер ночи, дня (1 — первая). Удалён: да или ППК, можно с днём (да 3).",
+     "Killed night, Voted day: the night's, the day's number (1 = first). Removed: yes or td, with the day (yes 3)."),
+    ("ЛХ: три номера мест (2 5 8) в строке убитого первой ночью. Доп. баллы: 0,5 или 0.5.",
+     "Best move: three seats (2 5 8) in the row of the player shot first. Extra points: 0,5 or 0.5."),
+    ("Выставлен: дни (1 3). Проверка шерифа, дона: номер ночи. Эти три столбца не обязательны.",
+     "Nominated: the days (1 3). Sheriff's, don's check: the night. These three columns are optional."),
+)
+
+
+def protocol_legend(language: str) -> tuple[str, ...]:
+    """How to fill the protocol, in a few lines: beside the header block on the tab and on the blank."""
+    return tuple(ru_en(ru, en, language) for ru, en in _LEGEND)
+
+
+def _number(value: Decimal) -> int | float | Decimal:
+    return int(value) if value == value.to_integral_value() else value
+
+
 def protocol_tab(*, title: str, stage_name: str, round_no: int, table: int, players: Sequence[str | None],
                  language: str, preset: Preset, protocol: Protocol | None = None) -> TabWrite:
     """A protocol tab laid out like the FIIM paper protocol, pre-filled or (``protocol``) complete."""
     H, C = L.PROTOCOL_HEADER, L.PROTOCOL_COLUMNS
-    columns = ["seat", "player", "role", "fouls", "killed_night", "voted_day", "removal", "best_move", "extra_points"]
-    if preset.auto_extra:
-        columns.append("auto_extra_taken")
-    columns.append("comment")
-    winner = None
-    judge = None
+    columns = protocol_columns(preset)
+    header_values: dict[str, object] = {"stage": stage_name, "round": round_no, "table": table}
     if protocol is not None:
-        judge = protocol.judge or None
+        header_values["judge"] = protocol.judge or None
         if protocol.winner is not None:
-            winner = L.word(protocol.winner.value, language)
-    rows: list[tuple] = [
-        (_lbl(L.PROTOCOL_TITLE, language),),
-        (_lbl(H["stage"], language), stage_name),
-        (_lbl(H["round"], language), round_no),
-        (_lbl(H["table"], language), table),
-        (_lbl(H["judge"], language), judge),
-        (_lbl(H["winner"], language), winner),
-        (_lbl(H["checked_by"], language), None),
-        (),
-        tuple(_lbl(C[c], language) for c in columns),
-    ]
+            header_values["winner"] = L.word(protocol.winner.value, language)
+    legend = protocol_legend(language)
+    rows: list[tuple] = [(_lbl(L.PROTOCOL_TITLE, language),)]
+    for i, key in enumerate(PROTOCOL_HEADER_KEYS):
+        row: list[object] = [_lbl(H[key], language), header_values.get(key)]
+        if i < len(legend):
+            row += [None] * (_LEGEND_COLUMN - 2) + [legend[i]]
+        rows.append(tuple(row))
+    rows += [(), tuple(_lbl(C[c], language) for c in columns)]
     for seat in range(1, 11):
         rec = protocol.seats[seat - 1] if protocol is not None else None
         values: dict[str, object] = {"seat": seat, "player": players[seat - 1] if seat - 1 < len(players) else None}
@@ -125,24 +186,46 @@ def protocol_tab(*, title: str, stage_name: str, round_no: int, table: int, play
             values["extra_points"] = _number(rec.extra_points) if rec.extra_points else None
             values["comment"] = rec.comment or None
         rows.append(tuple(values.get(c) for c in columns))
-    first, last = PROTOCOL_TABLE_ROW + 2, PROTOCOL_TABLE_ROW + 11
-    role_col = "ABCDEFGHIJKL"[columns.index("role")]
-    removal_col = "ABCDEFGHIJKL"[columns.index("removal")]
+    header = PROTOCOL_TABLE_ROW + 1  # 1-based rows of the sheet from here on
+    first, last = header + 1, header + 10
+    end = column_letter(len(columns) - 1)
+
+    def col(key: str) -> str:
+        return column_letter(columns.index(key))
+
     roles = tuple(L.word(k, language) for k in ("civilian", "sheriff", "mafia", "don"))
     winners = (L.word("red", language), L.word("black", language))
     removals = (L.word("yes", language), L.word("team_defeat", language))
-    widths = {"seat": 4, "player": 22, "role": 10, "fouls": 6, "killed_night": 10, "voted_day": 12, "removal": 9,
-              "best_move": 9, "extra_points": 10, "auto_extra_taken": 9, "comment": 28}
+    head_last = 1 + len(PROTOCOL_HEADER_KEYS)
+    value_row = {key: 2 + i for i, key in enumerate(PROTOCOL_HEADER_KEYS)}
+    styles = [
+        Style(cells="A1", bold=True, size=14),
+        Style(cells=f"A2:A{head_last}", frame=True, shade=True, bold=True, middle=True),
+        Style(cells=f"B2:B{head_last}", frame=True, bold=True, align="left", middle=True),
+        *(Style(cells=f"B{value_row[k]}", text=True) for k in ("judge", "checked_by")),
+        Style(cells=f"{column_letter(_LEGEND_COLUMN)}2:{column_letter(_LEGEND_COLUMN)}{1 + len(legend)}", muted=True,
+              size=9),
+        Style(cells=f"A{header}:{end}{header}", frame=True, shade=True, bold=True, size=10, align="center",
+              middle=True, wrap=True),
+        Style(cells=f"A{first}:{end}{last}", frame=True, align="center", middle=True),
+        Style(cells=f"A{first}:A{last}", bold=True),
+        *(Style(cells=f"{col(c)}{first}:{col(c)}{last}", align="left") for c in _LEFT_COLUMNS),
+        *(Style(cells=f"{col(c)}{first}:{col(c)}{last}", text=True) for c in _TEXT_COLUMNS),
+    ]
+    heights = (24.0, *([20.0] * len(PROTOCOL_HEADER_KEYS)), 8.0, 30.0, *([28.0] * 10))
     return TabWrite(
         title=title,
         rows=tuple(rows),
         owned=False,
-        column_widths=tuple(widths[c] for c in columns),
+        column_widths=tuple(PROTOCOL_WIDTHS[c] for c in columns),
+        row_heights=heights,
         frozen_rows=PROTOCOL_TABLE_ROW + 1,
         bold_rows=(0, PROTOCOL_TABLE_ROW),
         validations=(
-            Validation(cells=f"{role_col}{first}:{role_col}{last}", values=roles),
-            Validation(cells="B6", values=winners),
-            Validation(cells=f"{removal_col}{first}:{removal_col}{last}", values=removals),
+            Validation(cells=f"{col('role')}{first}:{col('role')}{last}", values=roles),
+            Validation(cells=f"B{value_row['winner']}", values=winners),
+            Validation(cells=f"{col('removal')}{first}:{col('removal')}{last}", values=removals),
         ),
+        styles=tuple(styles),
+        page=PageSetup(landscape=True, fit_height=True, area=f"A1:{end}{last}"),
     )

@@ -13,7 +13,8 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
 * ``POST /v4/spreadsheets/{id}/values:batchUpdate`` ``valueInputOption`` RAW / USER_ENTERED
 * ``POST /v4/spreadsheets/{id}:batchUpdate``       addSheet, deleteSheet, updateCells, repeatCell,
                                                    setDataValidation, updateSheetProperties,
-                                                   updateDimensionProperties, appendDimension
+                                                   updateDimensionProperties, appendDimension,
+                                                   updateBorders
 * ``POST /drive/v3/files/{id}/permissions``        sharing (recorded only)
 
 Every cell is stored as a Sheets ``CellData``-like dict (``userEnteredValue``,
@@ -328,6 +329,7 @@ class _Sheet:
         self.props = props
         self.cells: dict[tuple[int, int], dict] = {}
         self.col_widths: dict[int, int] = {}
+        self.row_heights: dict[int, int] = {}
 
     @property
     def id(self) -> int:
@@ -1145,6 +1147,7 @@ class FakeSheetsServer:
             raise _bad("Invalid requests: updateCells needs start or range")
         for r, c, cell in targets:
             _check_cell(cell)
+            _check_format(cell.get("userEnteredFormat"))
             stored = sheet.cells.setdefault((r, c), {})
             _apply_mask(stored, cell, fields, CELL_FIELDS)
             if not stored:
@@ -1154,6 +1157,7 @@ class FakeSheetsServer:
         sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
         cell = body.get("cell", {})
         _check_cell(cell)
+        _check_format(cell.get("userEnteredFormat"))
         for r in range(r0, r1):
             for c in range(c0, c1):
                 stored = sheet.cells.setdefault((r, c), {})
@@ -1222,9 +1226,34 @@ class FakeSheetsServer:
         start, end = rng.get("startIndex", 0), rng.get("endIndex", limit)
         if end > limit or start < 0 or end <= start:
             raise _bad(f"Invalid requests: Invalid dimension range [{start}, {end}) (limit {limit})")
-        if rng["dimension"] == "COLUMNS":
-            for i in range(start, end):
-                sheet.col_widths[i] = body["properties"]["pixelSize"]
+        sizes = sheet.col_widths if rng["dimension"] == "COLUMNS" else sheet.row_heights
+        for i in range(start, end):
+            sizes[i] = body["properties"]["pixelSize"]
+
+    def _req_updateBorders(self, book: _Spreadsheet, body: dict) -> None:
+        """Borders are stored as the API stores them: in each cell's ``userEnteredFormat.borders``
+        (an inner border is the bottom/right of one cell and the top/left of the next)."""
+        sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+        sides = ("top", "bottom", "left", "right", "innerHorizontal", "innerVertical")
+        unknown = set(body) - {"range", *sides}
+        if unknown:
+            raise _bad(f"Invalid JSON payload received. Unknown name \"{sorted(unknown)[0]}\" at 'requests[0].update_borders'")
+        for side in sides:
+            if side in body:
+                _check_border(body[side])
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                edges = {"top": body.get("top") if r == r0 else body.get("innerHorizontal"),
+                         "bottom": body.get("bottom") if r == r1 - 1 else body.get("innerHorizontal"),
+                         "left": body.get("left") if c == c0 else body.get("innerVertical"),
+                         "right": body.get("right") if c == c1 - 1 else body.get("innerVertical")}
+                stored = sheet.cells.setdefault((r, c), {})
+                for edge, border in edges.items():
+                    if border is not None:
+                        value = None if border.get("style") == "NONE" else border
+                        _set_path(stored, ["userEnteredFormat", "borders", edge], value)
+                if not stored:
+                    del sheet.cells[(r, c)]
 
     def _req_appendDimension(self, book: _Spreadsheet, body: dict) -> None:
         sheet = book.sheet_by_id(body.get("sheetId", 0))
@@ -1250,6 +1279,52 @@ def _check_cell(cell: dict) -> None:
             raise _bad(f"Invalid value at 'string_value' (TYPE_STRING), {value!r}")
         if kind == "formulaValue" and not (isinstance(value, str) and value.startswith("=")):
             raise _bad("Invalid requests: formulaValue must start with '='")
+
+
+_FORMAT_ENUMS = {
+    "horizontalAlignment": ("LEFT", "CENTER", "RIGHT"),
+    "verticalAlignment": ("TOP", "MIDDLE", "BOTTOM"),
+    "wrapStrategy": ("OVERFLOW_CELL", "LEGACY_WRAP", "CLIP", "WRAP"),
+}
+_NUMBER_FORMAT_TYPES = ("TEXT", "NUMBER", "PERCENT", "CURRENCY", "DATE", "TIME", "DATE_TIME", "SCIENTIFIC")
+_FORMAT_KEYS = ("numberFormat", "backgroundColor", "backgroundColorStyle", "borders", "padding",
+                "horizontalAlignment", "verticalAlignment", "wrapStrategy", "textDirection", "textFormat",
+                "hyperlinkDisplayType", "textRotation")
+_BORDER_STYLES = ("DOTTED", "DASHED", "SOLID", "SOLID_MEDIUM", "SOLID_THICK", "NONE", "DOUBLE")
+
+
+def _check_colour(colour: Any, where: str) -> None:
+    if not isinstance(colour, dict) or set(colour) - {"red", "green", "blue", "alpha"} or any(
+            not isinstance(v, (int, float)) or not 0 <= v <= 1 for v in colour.values()):
+        raise _bad(f"Invalid value at '{where}' (type.googleapis.com/google.type.Color), {colour!r}")
+
+
+def _check_format(fmt: dict | None) -> None:
+    """The shape of a ``CellFormat``: known keys, enum values, colours in 0..1."""
+    if fmt is None:
+        return
+    for key, value in fmt.items():
+        if key not in _FORMAT_KEYS:
+            raise _bad(f"Invalid JSON payload received. Unknown name \"{key}\" at 'cell.user_entered_format'")
+        if key in _FORMAT_ENUMS and value not in _FORMAT_ENUMS[key]:
+            raise _bad(f"Invalid value at 'cell.user_entered_format.{key}', {value!r}")
+    number = fmt.get("numberFormat")
+    if number is not None and number.get("type") not in _NUMBER_FORMAT_TYPES:
+        raise _bad(f"Invalid value at 'cell.user_entered_format.number_format.type', {number.get('type')!r}")
+    if "backgroundColor" in fmt:
+        _check_colour(fmt["backgroundColor"], "cell.user_entered_format.background_color")
+    text = fmt.get("textFormat", {})
+    if "foregroundColor" in text:
+        _check_colour(text["foregroundColor"], "cell.user_entered_format.text_format.foreground_color")
+    if "fontSize" in text and not isinstance(text["fontSize"], int):
+        raise _bad(f"Invalid value at 'cell.user_entered_format.text_format.font_size' (TYPE_INT32), {text['fontSize']!r}")
+
+
+def _check_border(border: Any) -> None:
+    if not isinstance(border, dict) or border.get("style") not in _BORDER_STYLES:
+        raise _bad(f"Invalid value at 'requests[0].update_borders', {border!r}")
+    if "color" in border:
+        _check_colour(border["color"], "requests[0].update_borders.color")
 
 
 def _trim_row(row: list) -> list:

@@ -36,11 +36,14 @@ __all__ = [
     "Grid",
     "Snapshot",
     "Validation",
+    "Style",
+    "PageSetup",
     "TabWrite",
     "Mark",
     "Patch",
     "Backend",
     "MARK_COLOURS",
+    "SHADE_COLOUR",
     "STATE_TAB",
 ]
 
@@ -89,6 +92,9 @@ Grid = tuple[tuple[CellValue, ...], ...]
 
 # Fill colours (RGB hex, no '#') of the marks the sync leaves in protocol cells.
 MARK_COLOURS: Mapping[str, str] = {"error": "F4B6B6", "warning": "FFE699"}
+# The grey of the paper protocol's label cells and header rows.  Layouts shade only cells no
+# mark can land on (labels, column headers), so clearing a mark never removes this shading.
+SHADE_COLOUR = "D9D9D9"
 
 # Hidden owned tab where the sync remembers which cells it marked, so that it can
 # remove exactly those marks later without ever touching a judge's own formatting.
@@ -118,6 +124,38 @@ class Validation:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Style:
+    """How the cells of ``cells`` (an A1 range such as ``A9:M19``) look.
+
+    Each attribute left at its default leaves that property of the cells alone; several
+    styles may cover one cell (their properties add up, a later one wins on a conflict).
+    """
+
+    cells: str
+    frame: bool = False  # thin black lines around and between the cells: the paper's grid
+    shade: bool = False  # the grey background of labels and headers (SHADE_COLOUR)
+    bold: bool = False
+    size: float | None = None  # font size in points
+    muted: bool = False  # grey text (hints beside the table)
+    align: str | None = None  # "left" | "center" | "right"
+    middle: bool = False  # vertically centred (tall rows written by hand)
+    wrap: bool = False  # long text wraps inside the cell (column headers)
+    text: bool = False  # plain-text number format (Sheets TEXT, Excel "@"): "8 9 10" stays text
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PageSetup:
+    """How a tab prints on A4.  Excel and LibreOffice keep all of it in the file; a Google
+    Sheet keeps none of it (the print dialog asks each time; see docs/google.md)."""
+
+    landscape: bool = False
+    fit_width: bool = True  # every column on one page width
+    fit_height: bool = False  # and every row on one page: the whole tab on one sheet of paper
+    repeat_rows: int = 0  # the first N rows printed again at the top of every page
+    area: str | None = None  # the A1 range printed; None: whatever the tab holds
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class TabWrite:
     """Content for one tab.
 
@@ -126,6 +164,10 @@ class TabWrite:
     ``owned=False``: an input tab people type into; it is created with ``rows`` if missing,
     and if it exists only the non-``None`` cells of ``rows`` are written (pre-filling by
     ``init``/``draw``; the sync itself never writes input tabs).
+
+    The look (widths, heights, ``styles``, dropdowns, ``page``) is written when the tab is
+    created, and every time for an owned tab; an input tab that exists keeps the look people
+    gave it.
     """
 
     title: str
@@ -137,6 +179,9 @@ class TabWrite:
     bold_rows: tuple[int, ...] = ()  # 0-based row indices drawn bold
     validations: tuple[Validation, ...] = ()
     hidden: bool = False
+    row_heights: tuple[float | None, ...] = ()  # in points, by row from the first; None: the default
+    styles: tuple[Style, ...] = ()
+    page: PageSetup | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -43,19 +43,24 @@ from pathlib import Path
 import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, MergedCell
 from openpyxl.comments import Comment
-from openpyxl.styles import Font, PatternFill
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.hyperlink import Hyperlink
+from openpyxl.worksheet.page import PageMargins
+from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.workbook.workbook import Workbook
 
 from sheets_sync.backends.base import (
     MARK_COLOURS,
+    SHADE_COLOUR,
     BackendError,
     Link,
+    PageSetup,
     Patch,
     PermissionDenied,
     Snapshot,
+    Style,
     TabWrite,
     UnsafeWorkbook,
     WorkbookChanged,
@@ -73,7 +78,11 @@ _TMP_SUFFIX = ".sheets-sync-tmp"
 
 NOTE_AUTHOR = "sheets-sync"
 _NO_FILL = PatternFill(fill_type=None)
-_BOLD = Font(bold=True)
+_DEFAULT_FONT = Font(name="Calibri", size=11)  # openpyxl's (and Excel's) default
+_THIN = Side(style="thin", color="000000")
+_GRID = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
+_SHADE = PatternFill(fill_type="solid", start_color=SHADE_COLOUR, end_color=SHADE_COLOUR)
+_MUTED = "595959"
 # zip members openpyxl cannot round-trip: saving would silently drop them
 _UNSAFE_PARTS = {
     "xl/slicers/": "slicers",
@@ -367,11 +376,18 @@ class ExcelBackend:
         if write.bold_rows:
             for r in write.bold_rows:
                 for cell in ws[r + 1] if r < len(write.rows) else ():
-                    cell.font = _BOLD
+                    cell.font = _font(cell.font, bold=True)
         if not new:
             return
         for i, width in enumerate(write.column_widths, start=1):
             ws.column_dimensions[get_column_letter(i)].width = width
+        for i, height in enumerate(write.row_heights, start=1):
+            if height:
+                ws.row_dimensions[i].height = height
+        for style in write.styles:
+            _style(ws, style)
+        if write.page is not None:
+            _page(ws, write.page)
         if write.frozen_rows or write.frozen_cols:
             ws.freeze_panes = ws.cell(row=write.frozen_rows + 1, column=write.frozen_cols + 1)
         for v in write.validations:
@@ -552,6 +568,64 @@ def unsafe_message(path: Path, parts: tuple[str, ...]) -> str:
         "the judges keep typing into this one), or remove these objects from the workbook, or use a Google "
         "spreadsheet."
     )
+
+
+def _cells(ws, ref: str):
+    """Every cell of an A1 range (created when missing)."""
+    cells = ws[ref]
+    if not isinstance(cells, tuple):
+        return (cells,)
+    if cells and not isinstance(cells[0], tuple):
+        return cells
+    return tuple(c for row in cells for c in row)
+
+
+def _font(f: Font, *, bold: bool | None = None, size: float | None = None, color: str | None = None) -> Font:
+    """``f`` with some properties changed; the typeface stays (a font without a name would be
+    shown in the reader's default face, often a serif one)."""
+    return Font(name=f.name or _DEFAULT_FONT.name, family=f.family, scheme=f.scheme, italic=f.italic,
+                underline=f.underline, strike=f.strike, vertAlign=f.vertAlign, charset=f.charset,
+                bold=f.bold if bold is None else bold, size=size or f.size or _DEFAULT_FONT.size,
+                color=color or f.color)
+
+
+def _style(ws, style: Style) -> None:
+    """Apply a :class:`Style`; what it leaves at its default stays as the cell has it."""
+    for cell in _cells(ws, style.cells):
+        if isinstance(cell, MergedCell):
+            continue
+        if style.frame:
+            cell.border = _GRID
+        if style.shade:
+            cell.fill = _SHADE
+        if style.bold or style.size or style.muted:
+            cell.font = _font(cell.font, bold=style.bold or None, size=style.size, color=_MUTED if style.muted else None)
+        if style.align or style.middle or style.wrap:
+            a = cell.alignment
+            cell.alignment = Alignment(horizontal=style.align or a.horizontal,
+                                       vertical="center" if style.middle else a.vertical,
+                                       wrap_text=True if style.wrap else a.wrap_text,
+                                       shrink_to_fit=a.shrink_to_fit, indent=a.indent, text_rotation=a.text_rotation)
+        if style.text:
+            cell.number_format = "@"
+
+
+def _page(ws, page: PageSetup) -> None:
+    """Print settings: A4, orientation, fit to the page width (and height), repeated rows, print area."""
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = "landscape" if page.landscape else "portrait"
+    if page.fit_width or page.fit_height:
+        if ws.sheet_properties.pageSetUpPr is None:
+            ws.sheet_properties.pageSetUpPr = PageSetupProperties()
+        ws.sheet_properties.pageSetUpPr.fitToPage = True
+        ws.page_setup.fitToWidth = 1 if page.fit_width else 0
+        ws.page_setup.fitToHeight = 1 if page.fit_height else 0  # 0: as many pages tall as needed
+    ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.5, bottom=0.5, header=0.25, footer=0.25)
+    ws.print_options.horizontalCentered = True
+    if page.repeat_rows:
+        ws.print_title_rows = f"1:{page.repeat_rows}"
+    if page.area:
+        ws.print_area = page.area
 
 
 def _anchor(ws, ref: str):

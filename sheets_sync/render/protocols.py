@@ -1,8 +1,11 @@
 """Printable protocol blanks: one A4 page per table of a round, laid out like the FIIM paper protocol.
 
-Tournament, stage, round, table and the seated players (from the Seating tab) are filled
-in; everything the judge writes during the game is left blank.  HTML with print CSS; a PDF
-is made with headless Chromium when one is installed (``--print-to-pdf``).
+The blank is the protocol tab on paper: the same header block, the same legend and the same
+seat table (columns, words and proportions come from :mod:`sheets_sync.layout`), so what a
+judge writes on paper goes into the tab field by field.  Tournament, stage, round, table and
+the seated players (from the Seating tab) are filled in; everything the judge writes during
+the game is left blank.  HTML with print CSS (landscape A4, like the tab's print settings); a
+PDF is made with headless Chromium when one is installed (``--print-to-pdf``).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from scoring.errors import SheetsSyncError
 from scoring import labels as L
 from scoring.model import SeatingEntry, Tournament
 from scoring.preset import Preset
+from sheets_sync.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_WIDTHS, protocol_columns, protocol_legend
 from sheets_sync.render.templates import environment, slug
-from sheets_sync.render.words import ru_en, ui
+from sheets_sync.render.words import ui
 
 __all__ = ["stage_for", "blanks_html", "blanks_filename", "find_chromium", "html_to_pdf", "CHROMIUM_FLAGS", "BlankError"]
 
@@ -52,31 +56,23 @@ def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, lan
     entries = _entries(t, stage, round_no)
     if not entries:
         raise BlankError(f"no seating for stage {stage}, round {round_no}")
+    columns = protocol_columns(preset)
+    total = sum(PROTOCOL_WIDTHS[c] for c in columns)
+    table = [{"key": c, "label": L.label(L.PROTOCOL_COLUMNS[c], language),
+              "width": round(100 * PROTOCOL_WIDTHS[c] / total, 2)} for c in columns]
+    stage_name = preset.stage(stage).name(language)
     games = []
     for e in entries:
         seats = [{"seat": i + 1, "player": (e.players[i] if i < len(e.players) and e.players[i] else "")} for i in range(10)]
-        games.append({"table": e.table, "seats": seats})
-    words = {k: ui(k, language) for k in ("protocol", "stage", "table", "judge", "checked_by", "player", "role", "fouls",
-                                          "killed_night", "voted_day", "removal", "extra", "comment", "best_move",
-                                          "winner", "red", "black")}
-    words.update({
-        "nominated": ru_en("Выставлены (день)", "Nominated (day)", language),
-        "voted_out": ru_en("Заголосован (день)", "Voted out (day)", language),
-        "shot": ru_en("Отстрел (ночь)", "Shot (night)", language),
-        "don_check": ru_en("Проверка дона", "Don's check", language),
-        "sheriff_check": ru_en("Проверка шерифа", "Sheriff's check", language),
-        "team_defeat": ru_en("ППК", "Team defeat", language),
-        "legend": ru_en("Роль: пусто — мирный, ш — шериф, м — мафия, д — дон. Фолы: отметьте клетку за каждый; 4-й — удаление. "
-                        "Убит ночью / заголосован днём: номер ночи / дня. ЛХ: три номера мест, пишет убитый в первую ночь.",
-                        "Role: empty civilian, s sheriff, m mafia, d don. Fouls: tick a box for each; the 4th removes the player. "
-                        "Shot / voted out: the number of the night / day. Best move: three seats, named by the player shot first.",
-                        language),
-    })
+        values = {"stage": stage_name, "round": round_no, "table": e.table}
+        head = [{"key": k, "label": L.label(L.PROTOCOL_HEADER[k], language), "value": values.get(k, "")}
+                for k in PROTOCOL_HEADER_KEYS]
+        games.append({"table": e.table, "head": head, "seats": seats})
     first = stage == preset.stage_keys[0]
-    round_word = ui("round", language) if first else ui("game", language)
     return environment().get_template("protocols/blanks.html").render(
-        lang=language, t=words, tournament=t.name, date=t.date, stage=preset.stage(stage).name(language),
-        round_word=round_word, round=round_no, games=games)
+        lang=language, title=L.label(L.PROTOCOL_TITLE, language), tournament=t.name, date=t.date, stage=stage_name,
+        round_word=ui("round", language) if first else ui("game", language), round=round_no, games=games,
+        columns=table, legend=protocol_legend(language), winners=(L.word("red", language), L.word("black", language)))
 
 
 def blanks_filename(stage: str, round_no: int) -> str:

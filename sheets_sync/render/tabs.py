@@ -18,11 +18,25 @@ from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
 from scoring.standings import Results, Standing
 from scoring.stats import PlayerStats
-from sheets_sync.backends.base import Link, TabWrite
+from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
 from sheets_sync.render.words import ru_en
 
-__all__ = ["owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
+__all__ = ["TABLE_PAGE", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
            "ci_text", "nomination_rows"]
+
+
+# a wide table: landscape, every column on one page width, its header row on every page
+TABLE_PAGE = PageSetup(landscape=True, repeat_rows=1)
+
+
+HEADER_HEIGHT = (28.0,)  # the header row: two lines of the small bold header font
+
+
+def _header(columns: int) -> tuple[Style, ...]:
+    """A table's header row: shaded, small, centred and wrapped on two lines, so that narrow columns
+    keep their names readable on screen and in print (owned tabs: no mark ever lands here)."""
+    return (Style(cells=f"A1:{column_letter(columns - 1)}1", shade=True, size=9, align="center", middle=True,
+                  wrap=True),)
 
 
 def number(value: Decimal) -> Decimal:
@@ -93,7 +107,7 @@ def standings_tab(results: Results, language: str) -> TabWrite:
     widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
               *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
-                    frozen_cols=2, bold_rows=(0,))
+                    frozen_cols=2, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
 
 
 def _stages_played(results: Results, player: str) -> set[str]:
@@ -132,7 +146,7 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
             rows.append((ru_en("Равенство на границе:", "Tied at the cut line:", language), ", ".join(cut.tied)))
     widths = (7, 22, 16, 9, 9, *([8] * len(rounds)), 9, 40)
     return TabWrite(title=rule.name(language), rows=tuple(rows), column_widths=widths, frozen_rows=1, frozen_cols=2,
-                    bold_rows=(0,))
+                    bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
 
 
 def statistics_tab(results: Results, language: str) -> TabWrite:
@@ -188,7 +202,7 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
         bold.append(len(rows))
         rows.extend(nom)
     return TabWrite(title=L.tab("statistics", language), rows=tuple(rows), column_widths=(30, 10, 10, 12, 14, 40),
-                    bold_rows=tuple(bold))
+                    bold_rows=tuple(bold), page=PageSetup())
 
 
 def nomination_rows(results: Results, language: str, *, top: int = 3) -> list[tuple]:
@@ -228,7 +242,7 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> 
     if len(rows) == 1:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
     return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, 80, 22),
-                    frozen_rows=1, bold_rows=(0,))
+                    frozen_rows=1, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
 
 
 def owned_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool) -> list[TabWrite]:

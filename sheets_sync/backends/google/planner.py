@@ -19,7 +19,17 @@ from datetime import date, datetime, time as dtime
 from decimal import Decimal
 from typing import Any
 
-from sheets_sync.backends.base import MARK_COLOURS, Link, Patch, TabWrite, Validation, column_letter, parse_a1
+from sheets_sync.backends.base import (
+    MARK_COLOURS,
+    SHADE_COLOUR,
+    Link,
+    Patch,
+    Style,
+    TabWrite,
+    Validation,
+    column_letter,
+    parse_a1,
+)
 from sheets_sync.backends.google.metadata import DEFAULT_COLS, DEFAULT_ROWS, SpreadsheetMetadata, TabProperties
 
 __all__ = ["plan_batch_update", "hyperlink_formula"]
@@ -89,6 +99,50 @@ def _grid_range(sheet_id: int, cells: str) -> dict[str, int]:
 def _pixels(width: float) -> int:
     """Excel character units -> pixels (8.43 -> 64, Excel's default column)."""
     return max(1, round(width * 7 + 5))
+
+
+def _row_pixels(points: float) -> int:
+    """Row height in points -> pixels (15 pt -> 20 px, the default row)."""
+    return max(1, round(points * 4 / 3))
+
+
+_SOLID = {"style": "SOLID", "color": {"red": 0, "green": 0, "blue": 0}}
+_ALIGN = {"left": "LEFT", "center": "CENTER", "right": "RIGHT"}
+_MUTED = "595959"
+
+
+def _style_format(style: Style) -> tuple[dict, list[str]]:
+    """The ``userEnteredFormat`` of a :class:`Style` and the field mask of what it sets (borders apart)."""
+    fmt: dict[str, Any] = {}
+    fields: list[str] = []
+    if style.shade:
+        fmt["backgroundColor"] = _rgb(SHADE_COLOUR)
+        fields.append("backgroundColor")
+    text: dict[str, Any] = {}
+    if style.bold:
+        text["bold"] = True
+        fields.append("textFormat.bold")
+    if style.size:
+        text["fontSize"] = round(style.size)
+        fields.append("textFormat.fontSize")
+    if style.muted:
+        text["foregroundColor"] = _rgb(_MUTED)
+        fields.append("textFormat.foregroundColor")
+    if text:
+        fmt["textFormat"] = text
+    if style.align:
+        fmt["horizontalAlignment"] = _ALIGN[style.align]
+        fields.append("horizontalAlignment")
+    if style.middle:
+        fmt["verticalAlignment"] = "MIDDLE"
+        fields.append("verticalAlignment")
+    if style.wrap:
+        fmt["wrapStrategy"] = "WRAP"
+        fields.append("wrapStrategy")
+    if style.text:
+        fmt["numberFormat"] = {"type": "TEXT"}
+        fields.append("numberFormat")
+    return fmt, ["userEnteredFormat." + f for f in fields]
 
 
 class _Planner:
@@ -186,8 +240,9 @@ class _Planner:
             bump(w.title, w.frozen_rows + 1, w.frozen_cols + 1)
             bump(w.title, 1, len(w.column_widths))
             bump(w.title, max(w.bold_rows, default=-1) + 1, 1)
-            for v in w.validations:
-                rng = _grid_range(0, v.cells)
+            bump(w.title, len(w.row_heights), 1)
+            for cells in [v.cells for v in w.validations] + [s.cells for s in w.styles]:
+                rng = _grid_range(0, cells)
                 bump(w.title, rng["endRowIndex"], rng["endColumnIndex"])
         for m in self.patch.set_marks:
             r, c = parse_a1(m.cell)
@@ -282,19 +337,7 @@ class _Planner:
 
     def layout(self, tab: TabProperties, w: TabWrite) -> None:
         sid = tab.sheet_id
-        widths = list(w.column_widths)
-        i = 0
-        while i < len(widths):
-            j = i
-            while j + 1 < len(widths) and widths[j + 1] == widths[i]:
-                j += 1
-            if widths[i] and widths[i] > 0:
-                self.content.append({"updateDimensionProperties": {
-                    "range": {"sheetId": sid, "dimension": "COLUMNS", "startIndex": i, "endIndex": j + 1},
-                    "properties": {"pixelSize": _pixels(widths[i])},
-                    "fields": "pixelSize",
-                }})
-            i = j + 1
+        self.dimension(sid, "COLUMNS", w.column_widths, _pixels)
         width = max(1, max((len(r) for r in w.rows), default=0))
         rows = sorted(set(w.bold_rows))
         i = 0
@@ -309,6 +352,34 @@ class _Planner:
                 "fields": "userEnteredFormat.textFormat.bold",
             }})
             i = j + 1
+        self.dimension(sid, "ROWS", w.row_heights, _row_pixels)
+        for style in w.styles:
+            self.style(sid, style)
+
+    def dimension(self, sid: int, dimension: str, sizes: tuple[float | None, ...], pixels) -> None:
+        """Column widths or row heights, one request per run of equal sizes (None or 0: left alone)."""
+        i = 0
+        while i < len(sizes):
+            j = i
+            while j + 1 < len(sizes) and sizes[j + 1] == sizes[i]:
+                j += 1
+            if sizes[i] and sizes[i] > 0:
+                self.content.append({"updateDimensionProperties": {
+                    "range": {"sheetId": sid, "dimension": dimension, "startIndex": i, "endIndex": j + 1},
+                    "properties": {"pixelSize": pixels(sizes[i])},
+                    "fields": "pixelSize",
+                }})
+            i = j + 1
+
+    def style(self, sid: int, style: Style) -> None:
+        rng = _grid_range(sid, style.cells)
+        fmt, fields = _style_format(style)
+        if fields:
+            self.content.append({"repeatCell": {"range": rng, "cell": {"userEnteredFormat": fmt},
+                                                "fields": ",".join(fields)}})
+        if style.frame:
+            self.content.append({"updateBorders": {"range": rng, **{side: _SOLID for side in (
+                "top", "bottom", "left", "right", "innerHorizontal", "innerVertical")}}})
 
     def validations(self, sid: int, validations: tuple[Validation, ...]) -> None:
         for v in validations:

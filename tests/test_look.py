@@ -1,0 +1,339 @@
+"""How the tabs look: a TabWrite's styles, row heights and print settings on both backends,
+the protocol tab laid out like the FIIM paper protocol, and the printed blank showing the
+same fields.  (How they print is measured with LibreOffice in tests/test_libreoffice.py.)"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from html import unescape
+from pathlib import Path
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+from openpyxl.styles import PatternFill
+
+from scoring import labels as L
+from scoring.cells import parse_a1
+from sheets_sync.backends.base import SHADE_COLOUR, Mark, PageSetup, Patch, Style, TabWrite
+from sheets_sync.backends.excel import ExcelBackend
+from sheets_sync.backends.google import ENDPOINT_ENV
+from sheets_sync.backends.google.metadata import SpreadsheetMetadata, TabProperties
+from sheets_sync.backends.google.planner import plan_batch_update
+from sheets_sync.cli import main
+from sheets_sync.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_TABLE_ROW, protocol_legend, protocol_tab
+from sheets_sync.presets import load_preset
+from sheets_sync.render.protocols import blanks_html
+from sheets_sync.sync import sync_once
+from tests.google_support import google_backend
+
+GMO, _ = load_preset("gmo-2016")
+NAMES = [f"Игрок {i:02d}" for i in range(1, 41)]
+PROTOCOL = "Тур 1 Стол 1"
+
+
+def _protocol(preset=GMO, language="ru") -> TabWrite:
+    return protocol_tab(title=PROTOCOL, stage_name="Отбор", round_no=1, table=1, players=NAMES[:10],
+                        language=language, preset=preset)
+
+
+def _cells(ref: str) -> set[str]:
+    """Every A1 cell of a range."""
+    first, _, last = ref.partition(":")
+    (r0, c0), (r1, c1) = parse_a1(first), parse_a1(last or first)
+    return {f"{openpyxl.utils.get_column_letter(c + 1)}{r + 1}" for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
+
+
+def _styled(write: TabWrite, **want) -> set[str]:
+    """The cells of ``write`` whose styles set every attribute in ``want``."""
+    out: set[str] = set()
+    for s in write.styles:
+        if all(getattr(s, k) == v for k, v in want.items()):
+            out |= _cells(s.cells)
+    return out
+
+
+# -- both backends translate a TabWrite's look ------------------------------------------------------
+LOOK = TabWrite(title="Вид", rows=(("Заголовок", "x"), ("a", "8 9 10")), owned=False, column_widths=(10, 20),
+                row_heights=(30.0, None, 20.0),
+                styles=(Style(cells="A1:B1", frame=True, shade=True, bold=True, size=12, align="center", middle=True,
+                              wrap=True),
+                        Style(cells="B2:B3", text=True, muted=True, align="left")),
+                page=PageSetup(landscape=True, fit_height=True, repeat_rows=1, area="A1:B3"))
+
+
+def test_excel_writes_styles_heights_and_print_settings(tmp_path):
+    path = tmp_path / "look.xlsx"
+    ExcelBackend(path).apply(Patch(writes=(LOOK,)), base=None)
+    ws = openpyxl.load_workbook(path)["Вид"]
+    a1 = ws["A1"]
+    assert {a1.border.left.style, a1.border.right.style, a1.border.top.style, a1.border.bottom.style} == {"thin"}
+    assert a1.fill.fill_type == "solid" and a1.fill.fgColor.rgb.endswith(SHADE_COLOUR)
+    assert a1.font.b and a1.font.sz == 12 and a1.font.name == "Calibri"  # a bold font keeps its typeface
+    assert (a1.alignment.horizontal, a1.alignment.vertical, a1.alignment.wrap_text) == ("center", "center", True)
+    assert ws["B2"].number_format == ws["B3"].number_format == "@" and ws["B2"].value == "8 9 10"
+    assert ws["B2"].font.color.rgb.endswith("595959") and ws["B2"].alignment.horizontal == "left"
+    assert ws["A2"].number_format == "General" and ws["A2"].border.left.style is None
+    assert ws.row_dimensions[1].height == 30 and ws.row_dimensions[3].height == 20
+    setup = ws.page_setup
+    assert (setup.orientation, int(setup.paperSize), int(setup.fitToWidth), int(setup.fitToHeight)) == ("landscape", 9, 1, 1)
+    assert ws.sheet_properties.pageSetUpPr.fitToPage
+    assert ws.print_title_rows == "$1:$1" and ws.print_area == "'Вид'!$A$1:$B$3"
+
+
+def test_planner_writes_styles_and_heights_in_the_one_batch_update():
+    body, _ = plan_batch_update(Patch(writes=(LOOK,)), SpreadsheetMetadata(title="T", locale="ru_RU"))
+    kinds = [next(iter(r)) for r in body["requests"]]
+    assert kinds[0] == "addSheet" and "updateBorders" in kinds
+    cells = [r["repeatCell"] for r in body["requests"] if "repeatCell" in r]
+    header = next(c for c in cells if c["range"]["endRowIndex"] == 1 and "backgroundColor" in c["cell"]["userEnteredFormat"])
+    fmt = header["cell"]["userEnteredFormat"]
+    assert fmt["horizontalAlignment"] == "CENTER" and fmt["verticalAlignment"] == "MIDDLE"
+    assert fmt["wrapStrategy"] == "WRAP" and fmt["textFormat"] == {"bold": True, "fontSize": 12}
+    text = next(c for c in cells if "numberFormat" in c["cell"]["userEnteredFormat"])
+    assert text["cell"]["userEnteredFormat"]["numberFormat"] == {"type": "TEXT"}
+    assert (text["range"]["startRowIndex"], text["range"]["endRowIndex"], text["range"]["startColumnIndex"]) == (1, 3, 1)
+    # a field mask names exactly what a style sets: nothing else of the cells is touched
+    assert set(text["fields"].split(",")) == {"userEnteredFormat.numberFormat", "userEnteredFormat.textFormat.foregroundColor",
+                                             "userEnteredFormat.horizontalAlignment"}
+    borders = next(r["updateBorders"] for r in body["requests"] if "updateBorders" in r)
+    assert {k for k in borders if k != "range"} == {"top", "bottom", "left", "right", "innerHorizontal", "innerVertical"}
+    rows = [r["updateDimensionProperties"] for r in body["requests"]
+            if r.get("updateDimensionProperties", {}).get("range", {}).get("dimension") == "ROWS"]
+    assert [(d["range"]["startIndex"], d["properties"]["pixelSize"]) for d in rows] == [(0, 40), (2, 27)]
+
+
+def test_planner_leaves_the_look_of_an_existing_input_tab_alone():
+    """An input tab that exists gets only its given values: never a width, style or dropdown again."""
+    meta = SpreadsheetMetadata(title="T", locale="ru_RU", tabs=[TabProperties(7, PROTOCOL)])
+    body, _ = plan_batch_update(Patch(writes=(_protocol(),)), meta)
+    kinds = {next(iter(r)) for r in body["requests"]}
+    assert kinds <= {"updateCells", "setDataValidation"}, kinds  # (the dropdowns are set again, as before)
+    assert all(r["updateCells"]["fields"] == "userEnteredValue" for r in body["requests"] if "updateCells" in r)
+
+
+def test_planner_restyles_an_owned_tab_after_clearing_it():
+    owned = replace(LOOK, owned=True)
+    meta = SpreadsheetMetadata(title="T", locale="ru_RU", tabs=[TabProperties(7, "Вид")])
+    body, _ = plan_batch_update(Patch(writes=(owned,)), meta)
+    kinds = [next(iter(r)) for r in body["requests"]]
+    assert kinds.index("updateCells") < kinds.index("repeatCell") and "updateBorders" in kinds
+
+
+def test_fake_server_stores_borders_and_refuses_bad_formats(fake_server, sa_key):
+    sid = fake_server.create_spreadsheet("T", tabs={"A": []})
+    backend = google_backend(fake_server, sa_key, sid)
+    backend.apply(Patch(writes=(replace(LOOK, title="Вид"),)), base=None)
+    cells = fake_server.cells(sid, "Вид")
+    borders = cells["A1"].raw["userEnteredFormat"]["borders"]
+    assert set(borders) == {"top", "bottom", "left", "right"} and borders["top"]["style"] == "SOLID"
+    assert cells["A1"].background == SHADE_COLOUR and cells["B2"].number_format == "TEXT"
+    assert fake_server.spreadsheets[sid].sheet_by_title("Вид").row_heights == {0: 40, 2: 27}
+    from tests.fake_sheets import ApiError
+
+    book = fake_server.spreadsheets[sid]
+    sheet_id = book.sheet_by_title("Вид").id
+    for bad in ({"repeatCell": {"range": {"sheetId": sheet_id}, "cell": {"userEnteredFormat": {"numberFormat": {"type": "PLAIN"}}},
+                                "fields": "userEnteredFormat.numberFormat"}},
+                {"repeatCell": {"range": {"sheetId": sheet_id}, "cell": {"userEnteredFormat": {"horizontalAlignment": "CENTRE"}},
+                                "fields": "userEnteredFormat.horizontalAlignment"}},
+                {"updateBorders": {"range": {"sheetId": sheet_id}, "top": {"style": "THIN"}}}):
+        with pytest.raises(ApiError):
+            fake_server._batch_update(book, {"requests": [bad]})
+
+
+# -- init and draw write the look on both backends ---------------------------------------------------
+def _excel_look(path: Path) -> dict[str, dict[str, set[str]]]:
+    out = {}
+    for ws in openpyxl.load_workbook(path).worksheets:
+        look: dict[str, set[str]] = {"text": set(), "shade": set(), "frame": set(), "center": set()}
+        for row in ws.iter_rows():
+            for c in row:
+                if c.number_format == "@":
+                    look["text"].add(c.coordinate)
+                if c.fill.fill_type == "solid" and c.fill.fgColor.rgb.endswith(SHADE_COLOUR):
+                    look["shade"].add(c.coordinate)
+                if all(getattr(c.border, side).style == "thin" for side in ("left", "right", "top", "bottom")):
+                    look["frame"].add(c.coordinate)
+                if c.alignment.horizontal == "center":
+                    look["center"].add(c.coordinate)
+        out[ws.title] = look
+    return out
+
+
+def _google_look(server, sid: str) -> dict[str, dict[str, set[str]]]:
+    out = {}
+    for tab in server.tabs(sid):
+        look: dict[str, set[str]] = {"text": set(), "shade": set(), "frame": set(), "center": set()}
+        for a1, cell in server.cells(sid, tab).items():
+            fmt = cell.raw.get("userEnteredFormat", {})
+            if cell.number_format == "TEXT":
+                look["text"].add(a1)
+            if cell.background == SHADE_COLOUR:
+                look["shade"].add(a1)
+            if all(fmt.get("borders", {}).get(side, {}).get("style") == "SOLID" for side in ("left", "right", "top", "bottom")):
+                look["frame"].add(a1)
+            if fmt.get("horizontalAlignment") == "CENTER":
+                look["center"].add(a1)
+        out[tab] = look
+    return out
+
+
+@pytest.fixture
+def players_csv(tmp_path) -> Path:
+    path = tmp_path / "players.csv"
+    path.write_text("Игрок;Клуб\n" + "\n".join(f"{n};К{i % 4}" for i, n in enumerate(NAMES)), encoding="utf-8-sig")
+    return path
+
+
+def _check_init_look(look: dict[str, dict[str, set[str]]]) -> None:
+    p = look[PROTOCOL]
+    # what people type as text: nicknames, Удалён, ЛХ, comments, nominations; the judge's names
+    for col in "BGHJK":
+        assert _cells(f"{col}10:{col}19") <= p["text"], col
+    assert {"B5", "B7"} <= p["text"] and not _cells("C10:F19") & p["text"]  # roles and numbers stay numbers
+    assert p["shade"] == _cells("A2:A7") | _cells("A9:M9")  # labels and column headers, nothing a mark can land on
+    assert _cells("A2:B7") | _cells("A9:M19") <= p["frame"] and "A1" not in p["frame"]
+    assert _cells("A10:A19") <= p["center"] and not _cells("B10:B19") & p["center"]
+    assert _cells("A2:E100") <= look["Игроки"]["text"]
+    assert _cells("D2:M80") <= look["Рассадка"]["text"] and _cells("A2:A80") <= look["Рассадка"]["text"]
+    assert not _cells("B2:C80") & look["Рассадка"]["text"]
+    assert {"A2", "B2", "D2"} <= look["Штрафы"]["text"]
+
+
+def test_init_writes_the_look_on_both_backends(fake_server, sa_key, players_csv, tmp_path, monkeypatch):
+    monkeypatch.setenv(ENDPOINT_ENV, fake_server.url)
+    runner = CliRunner()
+    xlsx = tmp_path / "cup.xlsx"
+    assert runner.invoke(main, ["init", str(xlsx), "--players", str(players_csv)]).exit_code == 0
+    before = set(fake_server.spreadsheets)
+    result = runner.invoke(main, ["init", "gsheet:new", "--players", str(players_csv), "--credentials", sa_key])
+    assert result.exit_code == 0, result.output
+    (sid,) = set(fake_server.spreadsheets) - before
+    excel, google = _excel_look(xlsx), _google_look(fake_server, sid)
+    _check_init_look(excel)
+    assert google == excel  # the same look, cell for cell, owned tabs included
+
+
+def test_draw_writes_the_look_and_keeps_what_a_person_changed(players_csv, tmp_path):
+    xlsx = tmp_path / "cup.xlsx"
+    assert CliRunner().invoke(main, ["init", str(xlsx), "--players", str(players_csv)]).exit_code == 0
+    wb = openpyxl.load_workbook(xlsx)
+    ws = wb[PROTOCOL]
+    ws["A2"].fill = PatternFill(fill_type="solid", start_color="00B0F0", end_color="00B0F0")  # a judge's colour
+    ws["H10"].number_format = "General"
+    ws.column_dimensions["J"].width = 50
+    del wb["Тур 7 Стол 4"]  # a protocol tab the draw will create again
+    wb.save(xlsx)
+    result = CliRunner().invoke(main, ["draw", str(xlsx), "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    look = _excel_look(xlsx)
+    wb = openpyxl.load_workbook(xlsx)
+    ws = wb[PROTOCOL]
+    assert ws["A2"].fill.fgColor.rgb == "0000B0F0" and ws["H10"].number_format == "General"
+    assert ws.column_dimensions["J"].width == 50
+    assert "A2" not in look[PROTOCOL]["shade"] and "H10" not in look[PROTOCOL]["text"]
+    _check_init_look({**look, PROTOCOL: look["Тур 7 Стол 4"]})  # the recreated tab has the whole look
+    assert wb["Тур 7 Стол 4"].print_area == "'Тур 7 Стол 4'!$A$1:$M$19"
+
+
+# -- marks show and clear over the shading ---------------------------------------------------------
+def test_shading_never_covers_a_cell_a_mark_can_land_on():
+    """Marks land on A1 (a missing label or table), on header values (column B) and on seat cells;
+    clearing one removes its fill, so none of them may be shaded."""
+    for preset_id in ("gmo-2016", "fiim-2023"):
+        preset, _ = load_preset(preset_id)
+        tab = _protocol(preset)
+        shaded = _styled(tab, shade=True)
+        assert shaded and "A1" not in shaded
+        assert all(parse_a1(a1)[1] == 0 or parse_a1(a1)[0] == PROTOCOL_TABLE_ROW for a1 in shaded), shaded
+        assert not {a1 for a1 in shaded if parse_a1(a1)[0] > PROTOCOL_TABLE_ROW}
+
+
+def test_marks_set_and_clear_over_the_framed_table(players_csv, tmp_path):
+    xlsx = tmp_path / "cup.xlsx"
+    assert CliRunner().invoke(main, ["init", str(xlsx), "--players", str(players_csv)]).exit_code == 0
+    wb = openpyxl.load_workbook(xlsx)
+    wb[PROTOCOL]["B6"] = "ничья"  # not a winner
+    wb[PROTOCOL]["D12"] = 7  # seven fouls
+    wb.save(xlsx)
+    sync_once(ExcelBackend(xlsx), out_dir=None)
+    ws = openpyxl.load_workbook(xlsx)[PROTOCOL]
+    for a1 in ("B6", "D12"):
+        assert ws[a1].comment is not None and ws[a1].fill.fgColor.rgb.endswith("F4B6B6"), a1
+        assert ws[a1].border.left.style == "thin"  # the frame stays under the mark
+    wb = openpyxl.load_workbook(xlsx)
+    wb[PROTOCOL]["B6"] = None
+    wb[PROTOCOL]["D12"] = 1
+    wb.save(xlsx)
+    sync_once(ExcelBackend(xlsx), out_dir=None)
+    look = _excel_look(xlsx)[PROTOCOL]
+    ws = openpyxl.load_workbook(xlsx)[PROTOCOL]
+    assert ws["B6"].comment is None and ws["D12"].comment is None
+    assert ws["B6"].fill.fill_type is None and ws["D12"].fill.fill_type is None
+    assert look["shade"] == _cells("A2:A7") | _cells("A9:M9") and _cells("A2:B7") <= look["frame"]
+
+
+def test_google_marks_leave_the_frame_and_shading(fake_server, sa_key):
+    sid = fake_server.create_spreadsheet("T", tabs={"A": []})
+    backend = google_backend(fake_server, sa_key, sid)
+    backend.apply(Patch(writes=(_protocol(),)), base=None)
+    mark = Mark(sheet=PROTOCOL, cell="B6", severity="error", note="?")
+    backend.apply(Patch(set_marks=(mark,)), base=None)
+    backend.apply(Patch(clear_marks=((PROTOCOL, "B6"),)), base=None)
+    look = _google_look(fake_server, sid)[PROTOCOL]
+    assert "B6" in look["frame"] and look["shade"] == _cells("A2:A7") | _cells("A9:M9")
+    assert fake_server.cells(sid, PROTOCOL)["B6"].background is None
+
+
+# -- the paper and the tab show the same fields ------------------------------------------------------
+def _blank_fields(html: str) -> tuple[list[str], list[str]]:
+    section = html.split('<section class="sheet">')[1]
+    head = re.findall(r'<td class="label shade">([^<]*)</td>', section)
+    columns = re.findall(r'<th class="shade">([^<]*)</th>', section)
+    return [unescape(h) for h in head], [unescape(c) for c in columns]
+
+
+@pytest.mark.parametrize("preset_id,language", [("gmo-2016", "ru"), ("fiim-2023", "ru"), ("gmo-2016", "en")])
+def test_blank_and_tab_show_the_same_fields(preset_id, language):
+    from tests.test_site import example_outcome
+
+    preset, _ = load_preset(preset_id)
+    tournament = example_outcome().results.tournament
+    html = blanks_html(tournament, preset, round_no=1, stage="qualifying", language=language)
+    head, columns = _blank_fields(html)
+    tab = _protocol(preset, language)
+    assert head == [tab.rows[1 + i][0] for i in range(len(PROTOCOL_HEADER_KEYS))]
+    assert columns == list(tab.rows[PROTOCOL_TABLE_ROW])
+    assert (L.label(L.PROTOCOL_COLUMNS["auto_extra_taken"], language) in columns) == bool(preset.auto_extra)
+    for line in protocol_legend(language):
+        assert line in unescape(html)
+        assert line in {v for row in tab.rows for v in row if isinstance(v, str)}
+    assert "@page { size: A4 landscape" in html and tab.page.landscape and tab.page.fit_height
+
+
+def test_the_reader_accepts_the_optional_columns():
+    """Выставлен, Проверка шерифа, Проверка дона: filled in or not, the game reads the same."""
+    from scoring.parse import parse_tournament, read_settings
+    from tests.rulebook import TAB, workbook
+
+    def parse(backend):
+        snapshot = backend.read()
+        parsed = parse_tournament(snapshot.tabs, snapshot.order, GMO, read_settings(snapshot.tabs))
+        protocol = next(p for p in parsed.tournament.protocols if p.sheet == TAB)
+        return protocol, [p for p in parsed.problems if p.sheet == TAB]
+
+    plain, problems = parse(workbook())
+    assert problems == []
+    backend = workbook()
+    grid = backend.tabs[TAB]
+    grid[PROTOCOL_TABLE_ROW] += ["Выставлен", "Проверка шерифа", "Проверка дона"]
+    for s, extra in enumerate([("1 3", None, None), ("2", 1, None), ("", None, 2), ("1", None, 1)]):
+        row = grid[PROTOCOL_TABLE_ROW + 1 + s]
+        grid[PROTOCOL_TABLE_ROW + 1 + s] = row + [None] * (10 - len(row)) + list(extra)
+    filled, problems = parse(backend)
+    assert problems == []
+    assert filled.seats[0].cells["nominated"].cell == "K10" and filled.seats[1].cells["don_check"].cell == "M11"
+    assert [replace(s, cells={}) for s in filled.seats] == [replace(s, cells={}) for s in plain.seats]
+    assert replace(filled, seats=(), cells={}) == replace(plain, seats=(), cells={})
