@@ -11,12 +11,13 @@ from typing import Any
 
 from scoring.preset import Preset, PresetError, apply_overrides
 from scoring.preset_settings import with_settings_table
+from sheets_sync.resources import REPO_ROOT, shipped
 
 __all__ = ["CONFIG_DIR", "SETTINGS_DOC", "known_presets", "read_preset_dict", "load_preset", "write_settings_docs",
            "PresetError"]
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
-SETTINGS_DOC = CONFIG_DIR.parent / "docs" / "presets.md"
+CONFIG_DIR = shipped("config")  # the shipped presets: config/ in the checkout, inside the package when installed
+SETTINGS_DOC = REPO_ROOT / "docs" / "presets.md"
 
 
 def known_presets() -> list[str]:
