@@ -207,9 +207,10 @@ def locked_message(report: SyncReport, ref: str, language: str) -> str:
     lock = report.locked
     assert lock is not None
     path = Path(str(lock.path or ref))
-    output = path.with_name(f"{path.stem}-results.xlsx")
+    typed = Path(ref)  # the separate workbook beside the judges' one, spelled the way the organizer spelt it
+    output = typed.with_name(f"{typed.stem}-results.xlsx") if not is_google_ref(ref) else Path("results.xlsx")
     return text("report.locked", language, name=path.name, lock=Path(str(lock.lock or "?")).name,
-                ref=shell_word(ref), output=shell_word(os.path.relpath(output)) if not is_google_ref(ref) else output.name)
+                ref=shell_word(ref), output=shell_word(output))
 
 
 def print_report(report: SyncReport, console: Console, *, top: int = 10, language: str | None = None,

@@ -201,11 +201,12 @@ class Watcher:
 
 
 def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0, cycles: int | None = None,
-              console: Console | None = None, sleep: Callable[[float], None] = time.sleep,
+              console: Console | None = None, sleep: Callable[[float], None] | None = None,
               workbook: str | None = None, language: str | None = None) -> Watcher:
     """Poll every ``interval`` seconds until Ctrl-C (or ``cycles`` polls).  A workbook that is
     missing or unreadable at the first poll ends the watch with its error (raised)."""
     console = console or Console(highlight=False)
+    sleep = sleep or time.sleep
     watcher = Watcher(backend, out_dir=out_dir, say=console.print, workbook=workbook or str(backend.source),
                       language=language)
     watcher.intro = (str(backend.source), interval)

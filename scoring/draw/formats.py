@@ -190,8 +190,8 @@ def plan_format(players: int, *, tables: int | None = None, rounds: int | None =
     seats = TABLE_SIZE * t
     if games is not None and games < 1 or rounds is not None and rounds < 1:
         raise refuse("At least one game is needed.", "Нужна хотя бы одна игра.")
-    if rounds is None:
-        assert games is not None
+    asked_rounds = rounds
+    if games is not None:
         if (field * games) % seats:
             need = field * games / seats
             raise refuse(f"{players} players at {t} tables cannot all play {games} games: that takes {need:.2f} rounds; "
@@ -209,10 +209,10 @@ def plan_format(players: int, *, tables: int | None = None, rounds: int | None =
                      f"{_ru_plural(t, 'столом', 'столами', 'столами')} за {_ru_plural(rounds, 'тур', 'тура', 'туров')}"
                      f" — это {_ru_number(g)} игры на человека; у всех должно быть одно и то же целое число игр.")
     planned = Format(players, t, rounds, reserves)
-    if games is not None and planned.games != games:
-        raise refuse(f"{games} games and {rounds} rounds disagree: {planned.describe('en')}.",
-                     f"{_ru_plural(games, 'игра', 'игры', 'игр')} и {_ru_plural(rounds, 'тур', 'тура', 'туров')} "
-                     f"не сходятся: {planned.describe('ru')}.")
+    if asked_rounds is not None and asked_rounds != rounds:
+        raise refuse(f"{games} games and {asked_rounds} rounds disagree: {planned.describe('en')}.",
+                     f"{_ru_plural(games or 0, 'игра', 'игры', 'игр')} и "
+                     f"{_ru_plural(asked_rounds, 'тур', 'тура', 'туров')} не сходятся: {planned.describe('ru')}.")
     if rounds > MAX_ROUNDS:
         raise refuse(f"{rounds} rounds are more than {MAX_ROUNDS}.", f"{rounds} туров — больше {MAX_ROUNDS}.")
     return planned

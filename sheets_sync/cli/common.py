@@ -23,8 +23,9 @@ EXIT_USER_ERROR = 2
 EXIT_WORKBOOK_LOCKED = 75  # EX_TEMPFAIL: sync wrote the files, the workbook's tabs wait until it is closed
 EXIT_INTERNAL_ERROR = 70  # EX_SOFTWARE: an internal error
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+# soft wrap: a long line (a command to copy, a path) is never broken by inserted newlines
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 @dataclass
