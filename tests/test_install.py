@@ -107,3 +107,7 @@ def test_a_built_wheel_installs_into_a_fresh_venv_and_runs_outside_the_checkout(
     assert doc["games_counted"] == 38
     assert (example / "site" / "index.html").is_file() and (example / "vk-post.png").is_file()
 
+    # a mistake is a message and exit 2 from the installed tool too
+    mistake = subprocess.run([tool, "sync", str(work)], cwd=work, env=env, capture_output=True, text=True, timeout=120)
+    assert mistake.returncode == 2 and "Traceback" not in mistake.stdout + mistake.stderr
+    assert "is a folder" in mistake.stderr or "это папка" in mistake.stderr
