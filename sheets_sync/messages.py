@@ -47,8 +47,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "'{ref}' is not a Google spreadsheet: give its address, "
                        "https://docs.google.com/spreadsheets/d/ID/edit, or gsheet:ID (the ID is the long string "
                        "of letters, digits, - and _ in the spreadsheet's address)"),
-    "ref.output_folder": ("--output {path} — это папка: укажите файл .xlsx для вкладок с итогами",
-                          "--output {path} is a folder: give an .xlsx file for the results tabs"),
     # the players CSV
     "csv.not_text": ("{file}: это не текст в UTF-8 или cp1251 — сохраните список как «CSV UTF-8»",
                      "{file}: not UTF-8 or cp1251 text — save the list as 'CSV UTF-8'"),
@@ -98,27 +96,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "укажите gsheet:new или добавьте --force, чтобы заменить вкладки турнира",
                        "{source} is not empty (tabs with data: {tabs}); init fills a new or empty spreadsheet — use "
                        "gsheet:new, or --force to replace the tournament's tabs"),
-    "init.games_and_rounds": ("--games {games} и --rounds {rounds} не сходятся: {players} игроков за {tables} столами "
-                              "за {rounds} туров играют по {per_player} игр; укажите что-то одно",
-                              "--games {games} and --rounds {rounds} disagree: {players} players at {tables} tables "
-                              "over {rounds} rounds play {per_player} games each; give one of the two"),
     # formats
-    "format.line": ("отбор: игроков {players}, столов {tables}, туров {rounds}, игр у каждого {games}{rest}{reserves}",
-                    "qualifying: {players} players, {tables} tables, {rounds} rounds, {games} games each"
-                    "{rest}{reserves}"),
-    "format.rest": (", отдыхают в каждом туре {rest}", ", {rest} rest each round"),
-    "format.reserves": (", запасных за столами {reserves}", ", {reserves} reserves seated"),
-    "format.too_few": ("игроков {players}: это меньше одного стола ({size})",
-                       "{players} players cannot fill one table of {size}"),
-    "format.no_rounds": ("нужен хотя бы один тур", "at least one round is needed"),
-    "format.uneven": ("игроков {players} за {tables} столами за {rounds} туров — по {per_player} игры на человека; у всех "
-                      "должно быть одно и то же целое число игр",
-                      "{players} players at {tables} tables over {rounds} rounds would give {per_player} games per "
-                      "player; the number of games must be the same whole number for everybody"),
-    "format.too_many_tables": ("{tables} столов — это {seats} мест, а игроков {players}: не хватит запасных "
-                               "({reserves} — больше одного на стол)",
-                               "{tables} tables are {seats} seats for {players} players: that needs {reserves} "
-                               "reserves, more than one a table"),
     "format.reserves_missing": ("столов {tables}, мест {seats}: играют {players}, запасных на вкладке Игроки {have}, а "
                                 "нужно {need} — добавьте запасных (статус «запасной») или уменьшите число столов "
                                 "({key} на вкладке Турнир)",
@@ -128,7 +106,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "format.nearest": ("Ближайшие форматы, которые получаются:", "The nearest formats that work:"),
     "format.nearest_tab": ("Ближайшие форматы, которые получаются (вкладка Турнир):",
                            "The nearest formats that work (the Tournament tab):"),
-    "format.option": ("  {command}\n      {summary}", "  {command}\n      {summary}"),
     # the sync's report
     "report.counted": ("засчитано игр: {games}; ошибок: {errors}, предупреждений: {warnings}",
                        "{games} games counted; {errors} errors, {warnings} warnings"),

@@ -144,17 +144,26 @@ def check_format(n_players: int, rounds: int, table_size: int = TABLE_SIZE, tabl
                               ru=f"{_ru_plural(n, 'игрок', 'игрока', 'игроков')} не заполнят "
                                  f"{_ru_plural(t, 'стол', 'стола', 'столов')} на {k}.")
     if (k * t * rounds) % n:
-        g = k * t * rounds / n
-        raise DrawFormatError(
-            f"{n} players at {t} table(s) of {k} over {rounds} rounds would give "
-            f"{g:.2f} games per player; the number of games must be the same whole number "
-            f"for everybody.", _suggest(n, rounds, k),
-            ru=f"{_ru_plural(n, 'игрок', 'игрока', 'игроков')} за {t} стол(ами) за "
-               f"{_ru_plural(rounds, 'тур', 'тура', 'туров')} — это {_ru_number(g)} игры на человека; у всех должно "
-               "быть одно и то же целое число игр.")
+        en, ru = _uneven_rounds(n, t, rounds, k * t * rounds / n)
+        raise DrawFormatError(en, _suggest(n, rounds, k), ru=ru)
 
 
 # --------------------------------------------------------------------- an organizer's format
+
+_SAME_GAMES = ("everybody must play the same whole number of games.", "у всех должно быть одно и то же целое число игр.")
+
+
+def _at_tables(players: int, tables: int) -> tuple[str, str]:
+    """("36 players at 3 tables", "36 игроков за 3 столами")."""
+    return (f"{players} players at {tables} tables",
+            f"{_ru_plural(players, 'игрок', 'игрока', 'игроков')} за {_ru_plural(tables, 'столом', 'столами', 'столами')}")
+
+
+def _uneven_rounds(players: int, tables: int, rounds: int, per_player: float) -> tuple[str, str]:
+    en, ru = _at_tables(players, tables)
+    return (f"{en} over {rounds} rounds would give {per_player:.2f} games per player; {_SAME_GAMES[0]}",
+            f"{ru} за {_ru_plural(rounds, 'тур', 'тура', 'туров')} — это {_ru_number(per_player)} игры на человека; "
+            f"{_SAME_GAMES[1]}")
 
 def _reserves_for(players: int, tables: int) -> int | None:
     """Reserves needed to fill `tables` for `players` (0 when some rest); None: more than one a table."""
@@ -194,20 +203,13 @@ def plan_format(players: int, *, tables: int | None = None, rounds: int | None =
     if games is not None:
         if (field * games) % seats:
             need = field * games / seats
-            raise refuse(f"{players} players at {t} tables cannot all play {games} games: that takes {need:.2f} rounds; "
-                         "everybody must play the same whole number of games.",
-                         f"{_ru_plural(players, 'игрок', 'игрока', 'игроков')} за "
-                         f"{_ru_plural(t, 'столом', 'столами', 'столами')} не могут все сыграть по "
-                         f"{_ru_plural(games, 'игре', 'игры', 'игр')}: для этого нужно {_ru_number(need)} тура; у всех "
-                         "должно быть одно и то же целое число игр.")
+            en, ru = _at_tables(players, t)
+            raise refuse(f"{en} cannot all play {games} games: that takes {need:.2f} rounds; {_SAME_GAMES[0]}",
+                         f"{ru} не могут все сыграть по {_ru_plural(games, 'игре', 'игры', 'игр')}: для этого нужно "
+                         f"{_ru_number(need)} тура; {_SAME_GAMES[1]}")
         rounds = field * games // seats
     if (seats * rounds) % field:
-        g = seats * rounds / field
-        raise refuse(f"{players} players at {t} tables over {rounds} rounds would give {g:.2f} games per player; "
-                     "everybody must play the same whole number of games.",
-                     f"{_ru_plural(players, 'игрок', 'игрока', 'игроков')} за "
-                     f"{_ru_plural(t, 'столом', 'столами', 'столами')} за {_ru_plural(rounds, 'тур', 'тура', 'туров')}"
-                     f" — это {_ru_number(g)} игры на человека; у всех должно быть одно и то же целое число игр.")
+        raise refuse(*_uneven_rounds(players, t, rounds, seats * rounds / field))
     planned = Format(players, t, rounds, reserves)
     if asked_rounds is not None and asked_rounds != rounds:
         raise refuse(f"{games} games and {asked_rounds} rounds disagree: {planned.describe('en')}.",
