@@ -4,7 +4,7 @@ VENV    ?= .venv
 BIN      = $(VENV)/bin
 STAMP    = $(VENV)/.installed
 
-.PHONY: demo test test-fast bench venv clean example system-deps
+.PHONY: demo test test-fast install-check bench venv clean example system-deps
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,6 +24,11 @@ test: $(STAMP)
 # the quick loop while coding: no slow, browser or LibreOffice tests, fewer Hypothesis examples (< 1 min)
 test-fast: $(STAMP)
 	HYPOTHESIS_PROFILE=fast $(BIN)/python -m pytest -n 2 -m "not slow and not browser and not libreoffice"
+
+# what organizers get: build the wheel, install it into a fresh venv in a temporary folder and run
+# init, draw and sync there, outside the checkout (about a minute; also part of make test)
+install-check: $(STAMP)
+	$(BIN)/python -m pytest tests/test_install.py
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run

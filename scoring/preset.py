@@ -67,9 +67,10 @@ class StageRule:
     key: str
     name_ru: str
     name_en: str
-    games: int  # rounds (games per player) in the stage
+    games: int  # rounds in the stage (games per player when nobody rests)
     players: int  # 0 = every registered player
     coefficient: Decimal
+    tables: int = 0  # tables a round (first stage); 0 = as many as the players fill
 
     def name(self, language: str) -> str:
         return self.name_en if language == "en" else self.name_ru
@@ -400,6 +401,8 @@ def _stages(r: _Reader, data: Mapping[str, Any]) -> tuple[StageRule, ...]:
             r.err(f"stages[{i}].players", f"{s.players} is not a multiple of 10 (tables of ten)")
         if i > 0 and s.players == 0:
             r.err(f"stages[{i}].players", "a later stage needs a number of players")
+        if i > 0 and s.tables not in (0, s.players // 10):
+            r.err(f"stages[{i}].tables", f"a later stage seats its players at {s.players // 10} tables: use 0")
         if i > 1 and stages[i - 1].players and s.players > stages[i - 1].players:
             r.err(f"stages[{i}].players", f"{s.players} is more than the previous stage's {stages[i - 1].players}")
     if stages and stages[0].players != 0:

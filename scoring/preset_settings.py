@@ -199,8 +199,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("stages[].name", Kind.TABLE, "the stage's name, `{ ru = \"…\", en = \"…\" }`"),
     Setting("stages[].name.ru", Kind.TEXT, "Russian name", default=SameAs("stages[].key")),
     Setting("stages[].name.en", Kind.TEXT, "English name", default=SameAs("stages[].key")),
-    Setting("stages[].games", Kind.INTEGER, "rounds (games per player)", low=1, high=40,
-            aliases=("игр", "игры", "туров")),
+    Setting("stages[].games", Kind.INTEGER, "rounds (games per player when nobody rests)", low=1, high=40,
+            aliases=("игр", "игры", "туров", "rounds")),
+    Setting("stages[].tables", Kind.INTEGER, "tables a round in the first stage: 0 (⌊players/10⌋), fewer (more rest), "
+            "or one more (reserves fill the empty seats); later stages seat players/10", default=0, low=0, high=1000,
+            aliases=("столов", "столы")),
     Setting("stages[].players", Kind.INTEGER, "players: 0 (everyone) in the first stage, then fewer, multiples of 10",
             default=0, low=0, high=10000, aliases=("игроков",)),
     Setting("stages[].coefficient", Kind.DECIMAL, "multiplies the points of the stage's games", low=Decimal("0.01"),

@@ -1,63 +1,143 @@
-"""What the CLI commands do, kept apart from argument parsing so tests can call them."""
+"""What the CLI commands do, kept apart from argument parsing so tests can call them.
+
+``init`` plans the qualifying format from the players and ``--games``/``--rounds``/``--tables``
+(the preset's numbers by default); when they do not fit it refuses with the nearest formats
+that do, each as the exact command to run.  Whatever differs from the preset is written on
+the Tournament tab (``отбор.туров``, ``отбор.столов``), where ``draw`` finds it again.
+``--preset my-cup.toml`` is written there as a path from the workbook's folder.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from scoring.draw import draw_qualifying
-from scoring.model import SeatingEntry
+from scoring.draw.formats import DrawFormatError, Format, plan_format
+from scoring.model import Player, PlayerStatus, SeatingEntry
 from scoring.problems import Severity
 from sheets_sync.backends import open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
-from sheets_sync.draw_commands import seating_from_draw
-from sheets_sync.presets import load_preset
-from sheets_sync.refs import is_google_ref
+from sheets_sync.draw_commands import (
+    default_tables,
+    format_refusal,
+    format_settings,
+    playing_players,
+    seating_from_draw,
+)
+from sheets_sync.messages import fail, shell_word, text
+from sheets_sync.presets import is_preset_file, load_preset
+from sheets_sync.refs import check_workbook_ref, is_google_ref, workbook_folder
 from sheets_sync.render.json_out import points
 from sheets_sync.sync import SyncReport, sync_once
 from sheets_sync.tournament_setup import read_players_csv, workbook_patch
 
-__all__ = ["init_workbook", "run_sync", "print_report"]
+__all__ = ["init_workbook", "run_sync", "print_report", "locked_message", "QualifyingRequest"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class QualifyingRequest:
+    """The organizer's numbers for the qualifying stage (None: the preset's)."""
+
+    games: int | None = None  # games each player plays
+    rounds: int | None = None
+    tables: int | None = None
+    # the exact init command for another format (the CLI knows what was typed); None: no commands
+    command: Callable[[Format, str], str] | None = None
+
+
+def _preset_reference(ref: str, workbook: str) -> str:
+    """What the Tournament tab names for ``--preset ref``: a shipped id as is; a file as its
+    path from the workbook's folder (where the sync looks), or as typed for a Google spreadsheet."""
+    if not is_preset_file(ref):
+        return ref.strip().lower()
+    folder = workbook_folder(workbook)
+    if folder is None:
+        return ref
+    target = Path(ref).expanduser().resolve()
+    try:
+        return Path(os.path.relpath(target, folder)).as_posix()
+    except ValueError:  # another drive (Windows)
+        return str(target)
+
+
+def _with_reserves(players: list[Player], needed: int, language: str) -> tuple[list[Player], list[str]]:
+    """``players`` with placeholder reserves added until ``needed`` are registered; and their names."""
+    have = sum(1 for p in players if p.status is PlayerStatus.RESERVE)
+    taken = {p.nickname for p in players}
+    added: list[str] = []
+    n = 0
+    while have + len(added) < needed:
+        n += 1
+        name = f"{'Запасной' if language == 'ru' else 'Reserve'} {n}"
+        if name not in taken:
+            added.append(name)
+    return players + [Player(nickname=a, status=PlayerStatus.RESERVE) for a in added], added
+
+
+def _plan_qualifying(players: Sequence[Player], stage_games: int, stage_tables: int, request: QualifyingRequest,
+                     language: str) -> Format:
+    playing = len(playing_players(players))
+    rounds = request.rounds if request.rounds is not None or request.games is not None else stage_games
+    try:
+        return plan_format(playing, tables=request.tables or stage_tables or None, rounds=rounds, games=request.games)
+    except DrawFormatError as exc:
+        if request.command is None:
+            raise
+        raise format_refusal(exc, "format.nearest", request.command, language) from None
 
 
 def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | None, language: str, date: str = "",
                   seed: int = 1, force: bool = False, credentials: str | None = None,
-                  share_with: Sequence[str] = (), console: Console | None = None) -> Backend:
+                  share_with: Sequence[str] = (), console: Console | None = None,
+                  qualifying: QualifyingRequest = QualifyingRequest()) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
     with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL)."""
     google = is_google_ref(ref)
     if share_with and not google:
-        raise BackendError("--share-with is for Google spreadsheets: use gsheet:new (or gsheet:ID) as the workbook")
+        raise fail(BackendError, "init.share_with_file", language=language)
+    if not is_new_spreadsheet_ref(ref):
+        check_workbook_ref(ref, language=language, must_exist=False)
     if not google:
         path = Path(ref)
         if path.exists() and not force:  # before anything else: never a half-done init
-            raise BackendError(f"{path} already exists (use --force to replace it)")
-    preset, _ = load_preset(preset_ref)
-    players = read_players_csv(players_csv)
-    playing = [p.nickname for p in players if p.ranked]
+            raise fail(BackendError, "init.exists", language=language, path=path)
+    preset, _ = load_preset(preset_ref)  # an unknown preset is refused with the nearest id
+    players = read_players_csv(players_csv, language=language)
     first = preset.stages[0]
-    clubs = {p.nickname: p.club for p in players if p.ranked and p.club}
-    seating = _first_seating(playing, first.key, first.games, seed, clubs)
+    fmt = _plan_qualifying(players, first.games, first.tables, qualifying, language)
+    players, added = _with_reserves(players, fmt.reserves, language)
+    field = playing_players(players) + [p.nickname for p in players if p.status is PlayerStatus.RESERVE][:fmt.reserves]
+    clubs = {p.nickname: p.club for p in players if p.nickname in set(field) and p.club}
+    seating = _first_seating(field, first.key, fmt.rounds, seed, clubs, tables=fmt.tables)
     title = name or (Path(ref).stem if not google else ("Турнир" if language == "ru" else "Tournament"))
-    patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=seating, date=date)
+    reference = _preset_reference(preset_ref, ref)
+    patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=seating, date=date,
+                           preset_ref=reference, settings=format_settings(fmt, first, language))
     if google:
         backend, patch = _google_target(ref, title=title, language=language, credentials=credentials,
                                         share_with=share_with, force=force, patch=patch, console=console)
     else:
         if path.exists():
             path.unlink()
-        backend = open_backend(ref, credentials=credentials)
+        backend = open_backend(ref, credentials=credentials, must_exist=False)
     backend.apply(patch, base=None)
     report = sync_once(backend, out_dir=None)
     if console is not None:
-        console.print(f"created {backend.source}: {len(players)} players, {len(seating)} protocol tabs "
-                      f"({first.games} rounds); preset {preset.id}")
-        print_report(report, console)
+        console.print(text("init.created", language, source=backend.source, players=len(playing_players(players)),
+                           tabs=len(seating), preset=reference))
+        console.print(fmt.describe(language))
+        if is_preset_file(preset_ref):
+            console.print(text("init.preset_ref", language, ref=reference))
+        if added:
+            console.print(text("init.reserves_added", language, names=", ".join(added)))
+        print_report(report, console, language=language)
     return backend
 
 
@@ -84,18 +164,18 @@ def _google_target(ref: str, *, title: str, language: str, credentials: str | No
         blank = backend.read().order  # the new spreadsheet's default tab ("Sheet1", "Лист1")
         if console is not None:
             who = ", ".join(share_with)
-            console.print(f"new spreadsheet {backend.source}" + (f", shared with {who} (editor)" if who else ""))
+            console.print(text("init.new_spreadsheet", language, source=backend.source)
+                          + (text("init.shared", language, who=who) if who else ""))
             if not share_with and backend.account_email:
-                console.print(f"[yellow]note:[/yellow] it belongs to the service account {backend.account_email}; "
-                              "pass --share-with YOUR_EMAIL to open it in your browser")
+                console.print(f"[yellow]{escape(text('init.owner_note', language, email=backend.account_email))}"
+                              "[/yellow]")
         return backend, replace(patch, delete_tabs=tuple(t for t in blank if t not in written))
     backend = GoogleBackend(ref, credentials=credentials)
     snapshot = backend.read()
     filled = [t for t in snapshot.order if any(any(v not in (None, "") for v in row) for row in snapshot.tabs[t])]
     if filled and not force:
-        raise BackendError(
-            f"{backend.source} is not empty (tabs with data: {', '.join(filled[:5])}{' …' if len(filled) > 5 else ''}); "
-            "init fills a new or empty spreadsheet — use gsheet:new, or --force to replace the tournament's tabs")
+        raise fail(BackendError, "init.not_empty", language=language, source=backend.source,
+                   tabs=", ".join(filled[:5]) + (" …" if len(filled) > 5 else ""))
     if share_with:
         backend.share(tuple(share_with))
     blank = [t for t in snapshot.order if t not in filled]
@@ -105,25 +185,40 @@ def _google_target(ref: str, *, title: str, language: str, credentials: str | No
 
 
 def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
-                   clubs: Mapping[str, str] | None = None) -> list[SeatingEntry]:
+                   clubs: Mapping[str, str] | None = None, *, tables: int | None = None) -> list[SeatingEntry]:
     """The qualifying seating ``init`` pre-fills: the balanced draw of ``players``, club mates
     apart (``draw`` can redo it with another seed or a time limit)."""
-    return seating_from_draw(draw_qualifying(players, rounds=rounds, seed=seed, clubs=clubs), stage)
+    return seating_from_draw(draw_qualifying(players, rounds=rounds, tables=tables, seed=seed, clubs=clubs), stage)
 
 
 def run_sync(ref: str, *, out_dir: Path, dry_run: bool = False, credentials: str | None = None,
-             backups: int | None = None, output: str | None = None, console: Console | None = None) -> int:
+             backups: int | None = None, output: str | None = None, console: Console | None = None,
+             language: str | None = None) -> SyncReport:
+    """One sync; with a console, its report (in ``language``, else the tournament's)."""
     backend = open_backend(ref, credentials=credentials, backups=backups, output=output)
     report = sync_once(backend, out_dir=out_dir, dry_run=dry_run)
     if console is not None:
-        print_report(report, console)
-    return 0
+        print_report(report, console, language=language, ref=ref)
+    return report
 
 
-def print_report(report: SyncReport, console: Console, *, top: int = 10) -> None:
+def locked_message(report: SyncReport, ref: str, language: str) -> str:
+    """What to do about a workbook open in Excel: the files are written, the tabs wait."""
+    lock = report.locked
+    assert lock is not None
+    path = Path(str(lock.path or ref))
+    typed = Path(ref)  # the separate workbook beside the judges' one, spelled the way the organizer spelt it
+    output = typed.with_name(f"{typed.stem}-results.xlsx") if not is_google_ref(ref) else Path("results.xlsx")
+    return text("report.locked", language, name=path.name, lock=Path(str(lock.lock or "?")).name,
+                ref=shell_word(ref), output=shell_word(output))
+
+
+def print_report(report: SyncReport, console: Console, *, top: int = 10, language: str | None = None,
+                 ref: str | None = None) -> None:
     o = report.outcome
     results = o.results
-    en = o.language == "en"
+    lang = language or o.language
+    en = lang == "en"
     table = Table(title=("Standings" if en else "Итоги") + f" — {results.tournament.name}", show_lines=False)
     for col in (("Place", "Место"), ("Player", "Игрок"), ("Total", "Итого"), ("Games", "Игр")):
         table.add_column(col[0] if en else col[1], justify="right" if col[0] != "Player" else "left")
@@ -132,20 +227,24 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10) -> None
     console.print(table)
     errors = [p for p in o.problems if p.severity is Severity.ERROR]
     warnings = [p for p in o.problems if p.severity is Severity.WARNING]
-    console.print(f"{len(results.counted)} games counted; {len(errors)} errors, {len(warnings)} warnings")
+    console.print(text("report.counted", lang, games=len(results.counted), errors=len(errors), warnings=len(warnings)))
     for p in errors[:10]:
-        console.print(f"  [red]✗[/red] {p.sheet}!{p.cell}: {p.message(o.language)}", soft_wrap=True)
+        console.print(f"  [red]✗[/red] {escape(p.sheet)}!{p.cell}: {escape(p.message(lang))}", soft_wrap=True)
     if len(errors) > 10:
-        console.print(f"  … and {len(errors) - 10} more on the {'Problems' if en else 'Проверка'} tab")
-    state = "written" if report.written else "unchanged"
-    timing = ", ".join(f"{k} {v * 1000:.0f} ms" for k, v in report.timings.items())
-    console.print(f"workbook {state}: {report.patch and len(report.patch.writes)} tabs, "
-                  f"{len(report.patch.set_marks)} marks set, {len(report.patch.clear_marks)} cleared ({timing})")
+        console.print(text("report.more", lang, n=len(errors) - 10))
+    state = "report.written" if report.written else "report.not_written" if report.locked else "report.unchanged"
+    timing = ", ".join(f"{text('timing.' + k, lang)} {v * 1000:.0f} {text('timing.ms', lang)}"
+                       for k, v in report.timings.items())
+    console.print(text("report.workbook", lang, state=text(state, lang), tabs=len(report.patch.writes),
+                       set=len(report.patch.set_marks), cleared=len(report.patch.clear_marks), timing=timing))
     if report.advanced:
         console.print(report.advanced)
     if report.files:
         pages = [f for f in report.files if f.suffix == ".html" or f.suffix == ".css"]
         others = [os.path.relpath(f) for f in report.files if f not in pages]
         if pages:
-            others.append(f"{len(pages)} site files")
-        console.print("wrote " + ", ".join(others))
+            others.append(text("report.site_files", lang, n=len(pages)))
+        console.print(text("report.wrote", lang, files=", ".join(others)))
+    if report.locked is not None:
+        console.print(f"[yellow]{escape(locked_message(report, ref or o.results.tournament.name, lang))}[/yellow]",
+                      soft_wrap=True)

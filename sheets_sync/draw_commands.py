@@ -3,7 +3,14 @@
 Each command reads the workbook once, decides with the pure core (``scoring.draw``,
 ``scoring.standings``), and writes one patch: the Seating tab, pre-filled protocol tabs and
 the draw report.  Nothing is written when a command refuses (typed protocols, a tie at the
-cut line, an impossible format); the message says what the organizer must decide.
+cut line, an impossible format); the message says what the organizer must decide, in the
+tournament's language.
+
+``draw`` plans the first stage from the preset as the Tournament tab overrides it
+(``отбор.игр``/``отбор.туров`` rounds, ``отбор.столов`` tables): a format that does not
+fit is refused with the nearest ones that do, as Tournament-tab settings; protocol tabs of
+the old seating that the new one no longer has are removed when nothing was typed into
+them and kept (and named) otherwise.
 """
 
 from __future__ import annotations
@@ -15,19 +22,140 @@ from dataclasses import dataclass, replace
 from scoring import labels as L
 from scoring.advance import Refusal, StagePlan, clubs_of, next_stage, plan_replacement, plan_stage
 from scoring.draw import Draw, DrawFormatError, draw_final, draw_qualifying, draw_stage, evaluate
+from scoring.draw.formats import TABLE_SIZE, Format, plan_format
 from scoring.errors import SheetsSyncError
-from scoring.model import PlayerStatus, SeatingEntry
+from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
+from scoring.preset import Preset, StageRule
+from scoring.preset_settings import STAGE_KEY_ALIASES
 from sheets_sync.backends.base import Backend, Patch, Snapshot, TabWrite
 from sheets_sync.layout import protocol_tab, protocol_title, seating_tab
+from sheets_sync.messages import fail, text
 from sheets_sync.outcome import Outcome, compute, read_workbook
 from sheets_sync.refs import workbook_folder
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
-           "draw_plan", "auto_advance"]
+           "draw_plan", "auto_advance", "playing_players", "default_tables", "stage_setting_label", "format_refusal",
+           "first_stage_format"]
 
 
 class CommandRefused(SheetsSyncError):
     """The command will not write: the message explains why and what to do."""
+
+
+def _refused(en: str, ru: str, language: str) -> CommandRefused:
+    return CommandRefused(en, ru=ru, language=language)
+
+
+# -- the first stage's format --------------------------------------------------------------------
+def playing_players(players: Sequence[Player]) -> list[str]:
+    """Nicknames drawn into the first stage (reserves only fill seats the format leaves empty)."""
+    return [p.nickname for p in players if p.status is PlayerStatus.PLAYING]
+
+
+def default_tables(playing: int) -> int:
+    """Tables a round when the preset and the Tournament tab name none: as many as the players fill."""
+    return max(1, playing // TABLE_SIZE)
+
+
+def stage_setting_label(stage: str, field: str, language: str) -> str:
+    """The Tournament-tab label of a stage's ``"rounds"`` or ``"tables"``: ``отбор.туров``,
+    ``qualifying.tables`` (a stage without a Russian word: ``stages.<key>.games``)."""
+    ru_word = {v: k for k, v in STAGE_KEY_ALIASES.items()}.get(stage)
+    if ru_word is None:
+        return f"stages.{stage}.{'games' if field == 'rounds' else 'tables'}"
+    if language == "ru":
+        return f"{ru_word}.{'туров' if field == 'rounds' else 'столов'}"
+    return f"{stage}.{field}"
+
+
+def format_settings(fmt: Format, stage: StageRule, language: str) -> list[tuple[str, int]]:
+    """The Tournament-tab rows that make ``fmt`` the stage's format (only what differs from the preset)."""
+    rows = []
+    if fmt.rounds != stage.games:
+        rows.append((stage_setting_label(stage.key, "rounds", language), fmt.rounds))
+    if fmt.tables != (stage.tables or default_tables(fmt.players)):
+        rows.append((stage_setting_label(stage.key, "tables", language), fmt.tables))
+    return rows
+
+
+def format_refusal(exc: DrawFormatError, heading: str, render: Callable[[Format, str], str],
+                   language: str) -> CommandRefused:
+    """``exc`` with the nearest formats that work, each as ``render`` spells it (a command to
+    run, the Tournament-tab settings to type), in both languages."""
+    def message(lang: str) -> str:
+        lines = [exc.message(lang)]
+        if exc.formats:
+            lines.append(text(heading, lang))
+            lines += [f"  {render(f, lang)}\n      {f.describe(lang)}" for f in exc.formats]
+        return "\n".join(lines)
+
+    return _refused(message("en"), message("ru"), language)
+
+
+def first_stage_format(players: Sequence[Player], stage: StageRule, language: str) -> Format:
+    """The first stage's format from the preset with the Tournament tab's overrides; refused
+    with the nearest formats, as Tournament-tab settings, when the numbers do not fit."""
+    playing = playing_players(players)
+
+    def settings(fmt: Format, lang: str) -> str:
+        rows = format_settings(fmt, stage, lang) or [(stage_setting_label(stage.key, "rounds", lang), fmt.rounds)]
+        return " · ".join(f"{label} = {value}" for label, value in rows)
+
+    try:
+        return plan_format(len(playing), tables=stage.tables or None, rounds=stage.games)
+    except DrawFormatError as exc:
+        raise format_refusal(exc, "format.nearest_tab", settings, language) from None
+
+
+def _first_stage_field(players: Sequence[Player], fmt: Format, stage: StageRule, language: str) -> list[str]:
+    """Everybody drawn: the players, then as many reserves (Players tab order) as the format seats."""
+    reserves = [p.nickname for p in players if p.status is PlayerStatus.RESERVE]
+    if len(reserves) < fmt.reserves:
+        raise fail(CommandRefused, "format.reserves_missing", language=language, tables=fmt.tables,
+                   seats=TABLE_SIZE * fmt.tables, players=fmt.players, have=len(reserves), need=fmt.reserves,
+                   key=stage_setting_label(stage.key, "tables", language))
+    return playing_players(players) + reserves[:fmt.reserves]
+
+
+# -- protocol tabs the new seating no longer has -----------------------------------------------------
+def _value(v: object) -> str:
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    return "" if v is None else str(v).strip()
+
+
+def _untouched(grid: Sequence[Sequence[object]], blank: Sequence[Sequence[object]]) -> bool:
+    """True when every value in ``grid`` is the one a freshly pre-filled tab (``blank``) has there."""
+    for r, row in enumerate(grid):
+        for c, v in enumerate(row):
+            if _value(v) and (r >= len(blank) or c >= len(blank[r]) or _value(blank[r][c]) != _value(v)):
+                return False
+    return True
+
+
+def _stale_tabs(snapshot: Snapshot, outcome: Outcome, stage: str,
+                entries: Sequence[SeatingEntry]) -> tuple[list[str], list[str]]:
+    """(blank tabs to remove, tabs to keep): protocol tabs of ``stage`` whose game the new
+    seating no longer has.  A tab is blank when it holds exactly what the draw pre-filled for
+    the old seating; anything typed (a role, a judge, another player) keeps it."""
+    wanted = {(e.stage, e.round, e.table) for e in entries}
+    titles = {protocol_title(outcome.preset, e.stage, e.round, e.table, outcome.language) for e in entries}
+    old = {(e.stage, e.round, e.table): e for e in outcome.results.tournament.seating}
+    remove, keep = [], []
+    for p in outcome.results.tournament.protocols:
+        if p.stage != stage or p.key in wanted or p.sheet in titles or p.sheet not in snapshot.tabs:
+            continue
+        (remove if _is_blank(snapshot, outcome, p, old.get(p.key)) else keep).append(p.sheet)
+    return remove, keep
+
+
+def _is_blank(snapshot: Snapshot, outcome: Outcome, p: Protocol, seated: SeatingEntry | None) -> bool:
+    if seated is None:
+        return False
+    blank = protocol_tab(title=p.sheet, stage_name=outcome.preset.stage(p.stage).name(outcome.language),
+                         round_no=p.round, table=p.table, players=seated.players, language=outcome.language,
+                         preset=outcome.preset)
+    return _untouched(snapshot.tabs[p.sheet], blank.rows)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -37,6 +165,9 @@ class DrawOutcome:
     entries: tuple[SeatingEntry, ...]
     patch: Patch
     language: str = "ru"                      # the tournament's language (Tournament tab)
+    format: Format | None = None              # the first stage's format (draw)
+    removed: tuple[str, ...] = ()             # blank protocol tabs the new seating no longer has
+    kept: tuple[str, ...] = ()                # such tabs with something typed in them: left for the organizer
 
 
 def _read(backend: Backend) -> tuple[Snapshot, Outcome]:
@@ -79,29 +210,37 @@ def _stage_patch(outcome: Outcome, stage: str, entries: Sequence[SeatingEntry], 
 
 def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = None, force: bool = False,
                   progress: Callable[[float, int, int], None] | None = None) -> DrawOutcome:
-    """Draw the first stage for everyone playing and write it (refuses over typed protocols)."""
+    """Draw the first stage for everyone playing and write it (refuses over typed protocols).
+
+    The format is the preset's as the Tournament tab overrides it; reserves fill the seats
+    of a table more than the players need.  Protocol tabs of the old seating that the new
+    one no longer has are removed when blank and kept otherwise."""
     snapshot, outcome = _read(backend)
-    preset = outcome.preset
+    preset, language = outcome.preset, outcome.language
     stage = preset.stage_keys[0]
     typed = _typed_protocols(outcome, stage)
     if typed and not force:
-        raise CommandRefused(f"protocols already typed ({', '.join(typed[:5])}{' …' if len(typed) > 5 else ''}); "
-                             "a new draw would move players away from their games — use --force only if you mean it")
-    players = [p.nickname for p in outcome.results.tournament.players if p.status is PlayerStatus.PLAYING]
+        raise fail(CommandRefused, "draw.typed", language=language,
+                   tabs=", ".join(typed[:5]) + (" …" if len(typed) > 5 else ""))
+    players = outcome.results.tournament.players
+    rule = preset.stage(stage)
+    fmt = first_stage_format(players, rule, language)
+    field = _first_stage_field(players, fmt, rule, language)
     # the core reads no clock: the time limit becomes a deadline on the clock passed in
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
-        draw = draw_qualifying(players, rounds=preset.stage(stage).games, seed=seed,
-                               clubs=clubs_of(outcome.results.tournament, players),
+        draw = draw_qualifying(field, rounds=fmt.rounds, tables=fmt.tables, seed=seed,
+                               clubs=clubs_of(outcome.results.tournament, field),
                                progress=progress, deadline=deadline, clock=time.monotonic)
     except DrawFormatError as exc:
-        raise CommandRefused(str(exc)) from exc
+        raise _refused(str(exc), exc.message("ru"), language) from exc
     entries = seating_from_draw(draw, stage)
     patch = _stage_patch(outcome, stage, entries, draw, replace_stage=True)
-    # protocol tabs of a previous draw that no longer exist in this one (fewer tables) are left for the organizer
+    removed, kept = _stale_tabs(snapshot, outcome, stage, entries)
+    patch = replace(patch, delete_tabs=tuple(removed))
     backend.apply(patch, base=snapshot)
-    return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch,
-                       language=outcome.language)
+    return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch, language=language, format=fmt,
+                       removed=tuple(removed), kept=tuple(kept))
 
 
 def draw_plan(plan: StagePlan, *, seed: int) -> Draw:
@@ -118,7 +257,7 @@ def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, st
     snapshot, outcome = _read(backend)
     plan = plan_stage(outcome.results, stage=stage, force=force)
     if isinstance(plan, Refusal):
-        raise CommandRefused(plan.message("en"))
+        raise _refused(plan.message("en"), plan.message("ru"), outcome.language)
     draw = draw_plan(plan, seed=seed)
     entries = seating_from_draw(draw, plan.stage)
     patch = _stage_patch(outcome, plan.stage, entries, draw, replace_stage=True)
@@ -132,7 +271,7 @@ def replace_player(backend: Backend, *, player: str, stage: str | None = None) -
     snapshot, outcome = _read(backend)
     plan = plan_replacement(outcome.results, player, stage=stage)
     if isinstance(plan, Refusal):
-        raise CommandRefused(plan.message("en"))
+        raise _refused(plan.message("en"), plan.message("ru"), outcome.language)
     rounds = [[e.players for e in plan.entries if e.round == r] for r in sorted({e.round for e in plan.entries})]
     report = evaluate(list(plan.players), rounds, plan.clubs)
     draw = Draw(rounds=tuple(tuple(r) for r in rounds), rests=tuple(() for _ in rounds), seed=0, report=report)
@@ -160,7 +299,8 @@ def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str 
     name = outcome.preset.stage(stage).name(outcome.language)
     plan = plan_stage(outcome.results, stage=stage)
     if isinstance(plan, Refusal):
-        return None, f"{name}: not seated — {plan.message('en')}"
+        return None, text("advance.not_seated", outcome.language, stage=name, reason=plan.message(outcome.language))
     draw = draw_plan(plan, seed=seed)
     entries = seating_from_draw(draw, stage)
-    return _stage_patch(outcome, stage, entries, draw, replace_stage=True), f"{name}: seated {len(plan.players)} players"
+    return (_stage_patch(outcome, stage, entries, draw, replace_stage=True),
+            text("advance.auto_seated", outcome.language, stage=name, players=len(plan.players)))

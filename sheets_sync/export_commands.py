@@ -17,7 +17,7 @@ from sheets_sync.refs import workbook_folder
 from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
 from sheets_sync.outcome import Outcome, compute, read_workbook
 
-__all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "Blanks"]
+__all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "Blanks", "Written"]
 
 
 def read_outcome(workbook: str, *, credentials: str | None = None) -> Outcome:
@@ -26,19 +26,28 @@ def read_outcome(workbook: str, *, credentials: str | None = None) -> Outcome:
     return compute(read_workbook(backend), base_dir=workbook_folder(backend.source))
 
 
-def write_workbook_site(workbook: str, *, out: str | None, credentials: str | None = None) -> tuple[Path, list[Path]]:
-    """The site in ``out`` (default: ``site/`` beside the workbook): (its folder, the files that changed)."""
-    public = PublicResults.of(read_outcome(workbook, credentials=credentials))
+@dataclass(frozen=True, slots=True)
+class Written:
+    """Files written for people: their folder, the files that changed, the tournament's language."""
+
+    folder: Path
+    changed: tuple[Path, ...]
+    language: str
+
+
+def write_workbook_site(workbook: str, *, out: str | None, credentials: str | None = None) -> Written:
+    """The site in ``out`` (default: ``site/`` beside the workbook)."""
+    outcome = read_outcome(workbook, credentials=credentials)
     folder = Path(out) if out else out_dir_for(workbook, None) / "site"
-    return folder, write_public_site(public, folder)
+    return Written(folder, tuple(write_public_site(PublicResults.of(outcome), folder)), outcome.language)
 
 
-def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None) -> Path:
-    """vk-post.txt and vk-post.png in ``out`` (default: beside the workbook); returns the folder."""
-    public = PublicResults.of(read_outcome(workbook, credentials=credentials))
+def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None) -> Written:
+    """vk-post.txt and vk-post.png in ``out`` (default: beside the workbook)."""
+    outcome = read_outcome(workbook, credentials=credentials)
     folder = out_dir_for(workbook, out)
-    write_vk_post(public, folder, link=link)
-    return folder
+    write_vk_post(PublicResults.of(outcome), folder, link=link)
+    return Written(folder, (), outcome.language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +56,7 @@ class Blanks:
 
     path: Path
     stage_name: str
+    language: str = "ru"  # the tournament's
 
 
 def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, out: str | None,
@@ -60,4 +70,4 @@ def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, ou
     folder = Path(out) if out else out_dir_for(workbook, None) / "protocols"
     path = folder / blanks_filename(stage_key, round_no)
     write_text_atomic(path, html)
-    return Blanks(path=path, stage_name=preset.stage(stage_key).name(language))
+    return Blanks(path=path, stage_name=preset.stage(stage_key).name(language), language=language)

@@ -4,6 +4,10 @@ scored and ranked.
 :func:`compute` is pure given a snapshot and the preset files.  :func:`workbook_view` is the
 snapshot it computes from: with a separate results workbook (``--output``) the owned tabs
 come from there, so deciding which tabs the sync owns stays here, out of the backends.
+
+A preset that cannot be loaded (an unknown id, a missing or broken file) stops the
+computation (:class:`PresetUnavailable`): nothing is ever computed, written or published
+with another preset in its place.  The error carries the problem for the Problems tab.
 """
 
 from __future__ import annotations
@@ -12,17 +16,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoring import labels as L
+from scoring.errors import SheetsSyncError
 from scoring.model import Location
 from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
 from scoring.preset import Preset, PresetError
-from scoring.problems import Problem, Severity, problem
+from scoring.problems import Problem, Severity, Text, problem
 from scoring.rules import validate
 from scoring.standings import Results, compute as compute_standings
 from sheets_sync.backends.base import Backend, Snapshot
-from sheets_sync.presets import known_presets, load_preset
+from sheets_sync.messages import text
+from sheets_sync.presets import PresetNotFound, load_preset
 from sheets_sync.refs import workbook_folder
 
-__all__ = ["Outcome", "compute", "DEFAULT_PRESET", "owned_tab_titles", "workbook_view", "read_workbook"]
+__all__ = ["Outcome", "compute", "DEFAULT_PRESET", "owned_tab_titles", "workbook_view", "read_workbook",
+           "PresetUnavailable"]
 
 DEFAULT_PRESET = "gmo-2016"
 
@@ -39,21 +46,35 @@ class Outcome:
     language: str
 
 
+class PresetUnavailable(SheetsSyncError):
+    """The Tournament tab names a preset that cannot be loaded; ``problem`` says so on the Problems tab."""
+
+    def __init__(self, message: str, *, ru: str, language: str, problem: Problem):
+        super().__init__(message, ru=ru, language=language)
+        self.problem = problem
+
+
+def _unavailable(exc: PresetError, ref: str, settings: Settings) -> PresetUnavailable:
+    if isinstance(exc, PresetNotFound):
+        en, ru = str(exc), exc.message("ru")
+    else:  # the file is there but broken: the loader names file and key (in English)
+        en, ru = f"preset {ref} cannot be used: {exc}", f"регламент {ref} не загружается: {exc}"
+    en, ru = f"{en}. {text('preset.not_published', 'en')}", f"{ru}. {text('preset.not_published', 'ru')}"
+    where = Location(settings.tab, "B2") if settings.tab else None
+    found = problem("read.bad_setting", Severity.ERROR, where, key=Text("Регламент", "Preset"), reason=Text(ru, en))
+    return PresetUnavailable(en, ru=ru, language=settings.language, problem=found)
+
+
 def _load_preset_for(settings: Settings, base_dir: Path | None) -> tuple[Preset, list[Problem]]:
     """The preset the Tournament tab names (a .toml path relative to ``base_dir``), with every
-    override it accepts; an unknown preset or a bad override is a problem, never a crash."""
+    override it accepts; a bad override is a problem, never a crash.  A preset that cannot be
+    loaded raises :class:`PresetUnavailable`: nothing is computed with another one instead."""
     problems: list[Problem] = []
     ref = settings.preset_id or DEFAULT_PRESET
-    preset_cell = None
-    if settings.tab:
-        preset_cell = Location(settings.tab, "B2")
     try:
         base, _ = load_preset(ref, base_dir=base_dir)
     except PresetError as exc:
-        problems.append(problem("read.unknown_preset", Severity.ERROR, preset_cell, value=ref, known=", ".join(known_presets())))
-        base, _ = load_preset(DEFAULT_PRESET)
-        ref = DEFAULT_PRESET
-        del exc
+        raise _unavailable(exc, ref, settings) from None
     good: list[tuple[str, object]] = []
     for key, value, loc in settings.overrides:
         try:
@@ -84,8 +105,12 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
 
 # -- the workbook as the sync sees it -------------------------------------------------------------
 def owned_tab_titles(snapshot: Snapshot) -> set[str]:
-    """Normalised titles of the tabs the sync owns in this workbook (stage tabs follow its preset)."""
-    preset, _ = _load_preset_for(read_settings(snapshot.tabs), workbook_folder(snapshot.source))
+    """Normalised titles of the tabs the sync owns in this workbook (stage tabs follow its preset;
+    the default preset's while the one named cannot be loaded — the sync then stops anyway)."""
+    try:
+        preset, _ = _load_preset_for(read_settings(snapshot.tabs), workbook_folder(snapshot.source))
+    except PresetUnavailable:
+        preset, _ = load_preset(DEFAULT_PRESET)
     return owned_titles(preset)
 
 

@@ -1,12 +1,28 @@
-"""What a person typed as WORKBOOK: a Google spreadsheet or a workbook file, and the file's folder."""
+"""What a person typed as WORKBOOK: a Google spreadsheet or a workbook file, and the file's folder.
+
+:func:`check_workbook_ref` turns a WORKBOOK that cannot be one — a folder, a file that is
+not an .xlsx, a missing file, a malformed spreadsheet URL or ``gsheet:`` id — into an error
+that says what to type instead (never a traceback).
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-__all__ = ["is_google_ref", "workbook_folder"]
+from scoring.errors import SheetsSyncError
+from sheets_sync.backends.base import WorkbookNotFound
+from sheets_sync.messages import fail
+
+__all__ = ["is_google_ref", "workbook_folder", "spreadsheet_id", "check_workbook_ref", "WorkbookRefError"]
 
 _GOOGLE_PREFIXES = ("gsheet:", "https://docs.google.com/", "http://docs.google.com/", "docs.google.com/")
+_ID = re.compile(r"^[A-Za-z0-9_-]{10,}$")
+_EXCEL_SUFFIXES = (".xlsx", ".xlsm")
+
+
+class WorkbookRefError(SheetsSyncError, ValueError):
+    """WORKBOOK names no workbook sheets-sync can open (a folder, a malformed Google reference…)."""
 
 
 def is_google_ref(ref: str) -> bool:
@@ -20,3 +36,35 @@ def workbook_folder(ref: str) -> Path | None:
     if is_google_ref(str(ref)):
         return None
     return Path(ref).expanduser().resolve().parent
+
+
+def spreadsheet_id(ref: str, *, language: str | None = None) -> str:
+    """The spreadsheet id from a URL, ``gsheet:ID`` or a bare ID; :class:`WorkbookRefError`
+    (also a ``ValueError``) with the forms that work when it is none of them."""
+    value = ref.strip()
+    if value.lower().startswith("gsheet:"):
+        value = value[len("gsheet:"):].strip()
+    elif "://" in value or value.startswith("docs.google.com"):
+        m = re.search(r"/spreadsheets/d/([A-Za-z0-9_-]+)", value) or re.search(r"[?&](?:key|id)=([A-Za-z0-9_-]+)",
+                                                                                value)
+        value = m.group(1) if m else ""
+    if not _ID.match(value):
+        raise fail(WorkbookRefError, "ref.bad_google", language=language, ref=ref)
+    return value
+
+
+def check_workbook_ref(ref: str, *, language: str | None = None, must_exist: bool = True) -> None:
+    """Raise an error saying what to type instead when WORKBOOK ``ref`` cannot be a workbook
+    (``must_exist``: a file must be there; ``gsheet:new`` is for ``init`` and passes)."""
+    if is_google_ref(ref):
+        if ref.strip().lower() != "gsheet:new":
+            spreadsheet_id(ref, language=language)
+        return
+    path = Path(ref).expanduser()
+    if path.is_dir():
+        example = (path / "cup.xlsx") if path.suffix.lower() not in _EXCEL_SUFFIXES else path.with_suffix(".xlsx")
+        raise fail(WorkbookRefError, "ref.folder", language=language, path=ref, example=example)
+    if must_exist and not path.exists():
+        raise fail(WorkbookNotFound, "ref.not_found", language=language, path=ref)
+    if path.suffix.lower() not in _EXCEL_SUFFIXES and (path.exists() or not must_exist):
+        raise fail(WorkbookRefError, "ref.not_xlsx", language=language, path=ref)

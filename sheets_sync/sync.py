@@ -5,6 +5,14 @@ preset files; :func:`build_patch` turns its outcome into a :class:`Patch` of own
 marks; :func:`sync_once` reads, computes, writes the workbook and the public files beside it
 (:mod:`sheets_sync.publish`), and starts over from a fresh read when the workbook changed
 under it.
+
+Two refusals are not failures of the whole cycle:
+
+* a workbook open in Excel or LibreOffice (a lock file beside it) is read and computed as
+  usual and its files are written; only the workbook's own tabs wait (the report's
+  ``locked``) until the file is closed — ``watch`` keeps trying;
+* a preset that cannot be loaded stops the cycle (:class:`~sheets_sync.outcome.PresetUnavailable`):
+  only the Problems tab is written, saying so, and nothing is published.
 """
 
 from __future__ import annotations
@@ -27,12 +35,15 @@ from sheets_sync.backends.base import (
     Patch,
     Snapshot,
     TabWrite,
+    TransientError,
     WorkbookChanged,
+    WorkbookLocked,
 )
 from sheets_sync.draw_commands import auto_advance
 from sheets_sync.outcome import (
     DEFAULT_PRESET,
     Outcome,
+    PresetUnavailable,
     compute,
     read_workbook,
     workbook_view,
@@ -43,7 +54,7 @@ from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
-           "input_fingerprint"]
+           "problems_patch", "input_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
 def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
@@ -144,6 +155,7 @@ class SyncReport:
     attempts: int = 1
     advanced: str | None = None  # what the sync's own advance did (a confirmed stage), for the organizer
     timings: dict[str, float] = field(default_factory=dict)
+    locked: WorkbookLocked | None = None  # the workbook is open in Excel/LibreOffice: its tabs were not written
 
     @property
     def errors(self) -> int:
@@ -154,18 +166,34 @@ class SyncReport:
         return sum(1 for p in self.outcome.problems if p.severity is Severity.WARNING)
 
 
-def internal_error_patch(snapshot: Snapshot, error: str, log: str) -> Patch:
-    """The Problems tab saying that the sync itself failed (``watch`` shows it to the hall
-    instead of dying); every other tab keeps what the last good cycle wrote."""
+def problems_patch(snapshot: Snapshot, problems: Sequence[Problem]) -> Patch:
+    """Only the Problems tab, holding ``problems``: what a cycle that cannot compute the
+    standings shows; every other tab keeps what the last good cycle wrote."""
     from sheets_sync.render.tabs import problems_tab
 
     try:
         language = read_settings(snapshot.tabs).language
     except Exception:  # noqa: BLE001 - reporting a failure must not fail on the same input
         language = "ru"
-    found = problem("internal.error", Severity.ERROR, None, error=error, log=log)
-    tab = problems_tab([found], language, links=False)
+    tab = problems_tab(list(problems), language, links=False)
     return Patch(writes=(tab,) if not _same(snapshot.tabs.get(tab.title), tab.rows) else ())
+
+
+def internal_error_patch(snapshot: Snapshot, error: str, log: str) -> Patch:
+    """The Problems tab saying that the sync itself failed (``watch`` shows it to the hall
+    instead of dying)."""
+    return problems_patch(snapshot, [problem("internal.error", Severity.ERROR, None, error=error, log=log)])
+
+
+def _show_unavailable_preset(backend: Backend, snapshot: Snapshot, exc: PresetUnavailable) -> None:
+    """Say on the Problems tab that the preset cannot be loaded (best effort: the command
+    line says it anyway, and nothing else is written)."""
+    patch = problems_patch(snapshot, [exc.problem])
+    if not patch.empty:
+        try:
+            backend.apply(patch, base=snapshot)
+        except TransientError:
+            pass
 
 
 def tabs_fingerprint(snapshot: Snapshot, skip: set[str]) -> str:
@@ -194,7 +222,12 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
         t0 = time.perf_counter()
         snapshot = read_workbook(backend) if snapshot is None or attempt > 1 else workbook_view(snapshot)
         t1 = time.perf_counter()
-        outcome = compute(snapshot, base_dir=workbook_folder(backend.source))
+        try:
+            outcome = compute(snapshot, base_dir=workbook_folder(backend.source))
+        except PresetUnavailable as exc:
+            if not dry_run:
+                _show_unavailable_preset(backend, snapshot, exc)
+            raise
         patch = build_patch(snapshot, outcome, links=backend.link_supported())
         advanced = None
         if not dry_run:
@@ -204,6 +237,7 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                               clear_marks=patch.clear_marks, delete_tabs=patch.delete_tabs)
         t2 = time.perf_counter()
         written = False
+        locked = None
         if not dry_run and not patch.empty:
             try:
                 backend.apply(patch, base=snapshot)
@@ -212,9 +246,11 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 if attempt >= retries:
                     raise
                 continue
+            except WorkbookLocked as exc:  # open in Excel: the files beside it are still written
+                locked = exc
         t3 = time.perf_counter()
         files = publish_files(outcome, out_dir) if out_dir is not None and not dry_run else []
         t4 = time.perf_counter()
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
-                          advanced=advanced,
+                          advanced=advanced, locked=locked,
                           timings={"read": t1 - t0, "compute": t2 - t1, "write": t3 - t2, "files": t4 - t3})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from scoring.errors import SheetsSyncError
@@ -14,6 +15,8 @@ from scoring.parse import _header_map  # the same header matching as the workboo
 from scoring.preset import Preset
 from sheets_sync.backends.base import Patch, TabWrite
 from sheets_sync.layout import penalties_tab, players_tab, protocol_tab, protocol_title, seating_tab, tournament_tab
+from sheets_sync.messages import fail
+from sheets_sync.messages import text as words
 
 __all__ = ["read_players_csv", "simple_seating", "workbook_patch", "CsvError"]
 
@@ -22,9 +25,13 @@ class CsvError(SheetsSyncError, ValueError):
     pass
 
 
-def read_players_csv(path: Path) -> list[Player]:
+def read_players_csv(path: Path, *, language: str | None = None) -> list[Player]:
     """Players from a CSV with the Players tab's columns (ru or en headers), UTF-8 with or
-    without BOM, comma or semicolon separated (as Excel writes it)."""
+    without BOM, comma or semicolon separated (as Excel writes it).  A mistake in the file is
+    a :class:`CsvError` saying where and how to fix it (every repeated nickname at once)."""
+    def refuse(key: str, **values: object) -> CsvError:
+        return fail(CsvError, key, language=language, file=path.name, **values)
+
     raw = path.read_bytes()
     try:
         text = raw.decode("utf-8-sig")
@@ -32,18 +39,18 @@ def read_players_csv(path: Path) -> list[Player]:
         try:
             text = raw.decode("cp1251")  # Excel on a Russian Windows saves "CSV" in cp1251
         except UnicodeDecodeError as exc:
-            raise CsvError(f"{path.name}: not UTF-8 text") from exc
+            raise refuse("csv.not_text") from exc
     first = text.splitlines()[0] if text.strip() else ""
     delimiter = ";" if first.count(";") > first.count(",") else ("\t" if "\t" in first else ",")
     rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
     if not rows:
-        raise CsvError(f"{path.name}: empty file")
+        raise refuse("csv.empty")
     cols = _header_map(rows[0], L.PLAYER_COLUMNS)
     if "player" not in cols:
-        raise CsvError(f"{path.name}: no 'Игрок' / 'Player' column in the first row ({', '.join(rows[0])})")
+        raise refuse("csv.no_player_column", columns=", ".join(rows[0]))
     status_words = {L.norm(w): k for k, ws in L.STATUS_WORDS.items() for w in ws}
     players: list[Player] = []
-    seen: set[str] = set()
+    lines: dict[str, list[int]] = {}
     for n, row in enumerate(rows[1:], start=2):
         def get(key: str) -> str:
             i = cols.get(key)
@@ -51,16 +58,23 @@ def read_players_csv(path: Path) -> list[Player]:
         name = get("player")
         if not name:
             continue
-        if name in seen:
-            raise CsvError(f"{path.name}, line {n}: player {name!r} is listed twice")
-        seen.add(name)
+        lines.setdefault(name, []).append(n)
+        if len(lines[name]) > 1:
+            continue
         status = status_words.get(L.norm(get("status")))
         if status is None:
-            raise CsvError(f"{path.name}, line {n}: unknown status {get('status')!r}")
+            raise refuse("csv.bad_status", line=n, status=get("status"))
         excused = frozenset(int(x) for x in get("excused").replace(";", ",").replace(" ", ",").split(",") if x.strip().isdigit())
         players.append(Player(nickname=name, club=get("club"), city=get("city"), status=PlayerStatus(status), excused_rounds=excused))
+    repeated = {name: at for name, at in lines.items() if len(at) > 1}
+    if repeated:
+        def listing(lang: str) -> str:
+            return ", ".join(words("csv.duplicate", lang, name=name, lines=", ".join(map(str, at)))
+                             for name, at in repeated.items())
+        raise CsvError(words("csv.duplicates", "en", file=path.name, names=listing("en")),
+                       ru=words("csv.duplicates", "ru", file=path.name, names=listing("ru")), language=language)
     if not players:
-        raise CsvError(f"{path.name}: no players")
+        raise refuse("csv.no_players")
     return players
 
 
@@ -80,12 +94,21 @@ def simple_seating(players: Sequence[str], stage: str, rounds: int) -> list[Seat
 
 def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequence[Player], seating: Sequence[SeatingEntry],
                    protocols: Sequence[Protocol] = (), date: str = "", chief_judge: str = "",
-                   include_base: bool = True) -> Patch:
-    """Tabs people type into, created or pre-filled: Tournament, Players, Seating, Penalties, protocols."""
+                   include_base: bool = True, preset_ref: str | None = None,
+                   settings: Sequence[tuple[str, object]] = ()) -> Patch:
+    """Tabs people type into, created or pre-filled: Tournament, Players, Seating, Penalties, protocols.
+
+    ``preset_ref`` is what the Tournament tab names as the preset (default: its id; a file's
+    path from the workbook's folder); ``settings`` are preset overrides written below it
+    (``отбор.туров = 6``)."""
     writes: list[TabWrite] = []
     if include_base:
+        tournament = tournament_tab(name=name, preset_id=preset_ref or preset.id, language=language,
+                                    chief_judge=chief_judge, date=date)
+        if settings:
+            tournament = replace(tournament, rows=tournament.rows + tuple((k, v) for k, v in settings))
         writes += [
-            tournament_tab(name=name, preset_id=preset.id, language=language, chief_judge=chief_judge, date=date),
+            tournament,
             players_tab(players, language),
             seating_tab(seating, preset, language),
             penalties_tab(language),

@@ -1,9 +1,15 @@
 """`watch`: keep the standings current while games are played.
 
 loop { read; if the values' hash changed → compute → write what differs → one line per
-change }.  Transient errors (quota, network, a judge saving at the same moment, the file
-open in Excel) are reported and retried on the next poll; Ctrl-C stops cleanly between
-cycles.  For a local file a cheap stat() decides whether to read at all.
+change }.  Transient errors (quota, network, a judge saving at the same moment) are
+reported and retried on the next poll; Ctrl-C stops cleanly between cycles.  For a local
+file a cheap stat() decides whether to read at all.
+
+A workbook open in Excel or LibreOffice is still read and its files (site, JSON, VK post)
+are written; the write of its tabs is retried on every poll until the file is closed.  A
+workbook that is not there when the watch starts (or cannot be read at all) ends it with
+the message: there is nothing to wait for.  Lines are said in the tournament's language
+(or ``language``, the ``--language`` given).
 """
 
 from __future__ import annotations
@@ -16,8 +22,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from scoring.errors import SheetsSyncError
+from scoring.parse import read_settings
 from scoring.problems import Severity
-from sheets_sync.backends.base import STATE_TAB, Backend, Snapshot, TransientError
+from sheets_sync.backends.base import STATE_TAB, Backend, PermissionDenied, Snapshot, TransientError, WorkbookNotFound
+from sheets_sync.messages import system_language, text
 from sheets_sync.outcome import read_workbook
 from sheets_sync.sync import (
     SyncReport,
@@ -34,10 +42,14 @@ class Watcher:
     """One poll at a time; keeps what it needs to tell what changed."""
 
     def __init__(self, backend: Backend, *, out_dir: Path | None, say: Callable[[str], None],
-                 workbook: str | None = None):
+                 workbook: str | None = None, language: str | None = None):
         self.backend = backend
+        self.intro: tuple[str, float] | None = None  # (source, interval): said before the first line
+        self.pinned_language = language  # --language; else the tournament's once read
+        self.tournament_language: str | None = None
+        self.pending_hash: str | None = None  # input computed while the workbook was open in Excel (not written)
         self.out_dir = out_dir
-        self.say = say
+        self._say = say
         self.last_hash: str | None = None
         self.preset = None
         self.last_stat: tuple[int, ...] | None = None
@@ -52,12 +64,28 @@ class Watcher:
         self.last_internal: str | None = None
         self.log_path = Path("-")
 
-    def complain(self, text: str) -> None:
+    @property
+    def language(self) -> str:
+        return self.pinned_language or self.tournament_language or system_language()
+
+    def words(self, key: str, **values: object) -> str:
+        return text(key, self.language, **values)
+
+    def say(self, line: str) -> None:
+        """Say ``line``; the first line of a watch is preceded by what it watches, in the
+        tournament's language when the workbook could be read by then."""
+        if self.intro is not None:
+            source, interval = self.intro
+            self.intro = None
+            self._say(self.words("watch.start", source=escape(source), interval=f"{interval:g}"))
+        self._say(line)
+
+    def complain(self, line: str) -> None:
         """Say a failure once; say it again only when it changes (or after a success)."""
         self.failures += 1
-        if text != self.last_problem:
-            self.say(text)
-        self.last_problem = text
+        if line != self.last_problem:
+            self.say(line)
+        self.last_problem = line
 
     def _file_stat(self) -> tuple[int, ...] | None:
         path = getattr(self.backend, "path", None)
@@ -78,6 +106,7 @@ class Watcher:
         snapshot = None
         try:
             snapshot = read_workbook(self.backend)
+            self.tournament_language = read_settings(snapshot.tabs).language
             if self.failed_input is not None and _failure_fingerprint(snapshot) == self.failed_input:
                 self.last_stat = stat  # the input that made the sync fail is still there: do not fail on it again
                 return None
@@ -86,7 +115,7 @@ class Watcher:
                 return None
             report = sync_once(self.backend, out_dir=self.out_dir, snapshot=snapshot)
         except TransientError as exc:
-            self.complain(f"[yellow]will retry:[/yellow] {escape(str(exc))}")
+            self.complain(f"[yellow]{self.words('watch.retry')}[/yellow] {escape(exc.message(self.language))}")
             return None
         except SheetsSyncError:
             raise  # the organizer's to fix (permissions, a workbook we must not write): said by run_watch
@@ -94,8 +123,11 @@ class Watcher:
             self._internal_error(exc, snapshot, stat)
             return None
         self.failed_input = None
+        if report.locked is not None:
+            return self._locked(report)
+        self.pending_hash = None
         if self.last_problem is not None:
-            self.say("[green]ok again[/green]")
+            self.say(f"[green]{self.words('watch.ok')}[/green]")
             self.last_problem = None
         # Our own write changes the file but not the input tabs: remember the file as *we*
         # wrote it (the backend stats its temp file before the rename), never a fresh stat —
@@ -109,6 +141,19 @@ class Watcher:
         self.last_tabs = dict(report.snapshot.tabs)
         return report
 
+    def _locked(self, report: SyncReport) -> SyncReport:
+        """The files are written but the workbook is open in Excel: say so once, and keep
+        neither the stat nor the input's hash, so the next poll computes and tries again."""
+        fingerprint = input_fingerprint(report.snapshot, report.outcome.preset)
+        if fingerprint != self.pending_hash:
+            self.pending_hash = fingerprint
+            self._report(report.snapshot.tabs, report)
+            self.last_tabs = dict(report.snapshot.tabs)
+        lock = report.locked
+        self.complain("[yellow]" + escape(self.words("watch.locked", name=Path(str(lock.path or self.backend.source)).name,
+                                                     lock=Path(str(lock.lock or "?")).name)) + "[/yellow]")
+        return report
+
     def _internal_error(self, exc: Exception, snapshot: Snapshot | None, stat: tuple[int, ...] | None) -> None:
         """Log the bug once, say it once, show it on the Problems tab, and wait for the input to change."""
         from sheets_sync.crashlog import crash_line, write_crash_log
@@ -117,7 +162,7 @@ class Watcher:
         if line != self.last_internal:
             self.log_path = write_crash_log(exc, workbook=self.workbook, command="watch")
             self.last_internal = line
-        self.complain(escape(crash_line(exc, command="watch", log=self.log_path)))
+        self.complain(escape(crash_line(exc, command="watch", log=self.log_path, language=self.language)))
         self.last_stat = stat
         if snapshot is None:
             return
@@ -129,7 +174,7 @@ class Watcher:
                 written = getattr(self.backend, "written_stat", None)
                 self.last_stat = written if written is not None else stat
         except Exception as write_exc:  # noqa: BLE001 - the message above already went out
-            self.complain(f"[yellow]the Problems tab could not be updated:[/yellow] {escape(str(write_exc))}")
+            self.complain(f"[yellow]{self.words('watch.problems_tab')}[/yellow] {escape(str(write_exc))}")
 
     def _report(self, tabs, report: SyncReport) -> None:
         outcome = report.outcome
@@ -142,25 +187,29 @@ class Watcher:
         stamp = time.strftime("%H:%M:%S")
         parts = []
         if changed:
-            parts.append("changed: " + ", ".join(changed[:8]) + (" …" if len(changed) > 8 else ""))
+            parts.append(self.words("watch.changed", tabs=", ".join(changed[:8]) + (" …" if len(changed) > 8 else "")))
         if moved:
-            parts.append("moved: " + ", ".join(moved[:6]) + (" …" if len(moved) > 6 else ""))
+            parts.append(self.words("watch.moved", moves=", ".join(moved[:6]) + (" …" if len(moved) > 6 else "")))
         if not self.last_places:
-            parts.append(f"{len(outcome.results.counted)} games counted")
-        parts.append(f"{errors} errors")
+            parts.append(self.words("watch.counted", n=len(outcome.results.counted)))
+        parts.append(self.words("watch.errors", n=errors))
         if report.written:
             self.writes += 1
-            parts.append("written")
+            parts.append(self.words("watch.written"))
         self.say(f"{stamp} " + "; ".join(parts))
         self.last_places = places
 
 
 def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0, cycles: int | None = None,
-              console: Console | None = None, sleep: Callable[[float], None] = time.sleep,
-              workbook: str | None = None) -> Watcher:
+              console: Console | None = None, sleep: Callable[[float], None] | None = None,
+              workbook: str | None = None, language: str | None = None) -> Watcher:
+    """Poll every ``interval`` seconds until Ctrl-C (or ``cycles`` polls).  A workbook that is
+    missing or unreadable at the first poll ends the watch with its error (raised)."""
     console = console or Console(highlight=False)
-    watcher = Watcher(backend, out_dir=out_dir, say=console.print, workbook=workbook or str(backend.source))
-    console.print(f"watching {backend.source} every {interval:g} s (Ctrl-C stops)")
+    sleep = sleep or time.sleep
+    watcher = Watcher(backend, out_dir=out_dir, say=console.print, workbook=workbook or str(backend.source),
+                      language=language)
+    watcher.intro = (str(backend.source), interval)
     n = 0
     while cycles is None or n < cycles:
         n += 1
@@ -168,7 +217,10 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
         try:
             watcher.poll()
         except SheetsSyncError as exc:  # not transient: say it, keep watching (the organizer may fix it)
-            watcher.complain(f"[red]error:[/red] {escape(str(exc))}")
+            if n == 1 and isinstance(exc, (WorkbookNotFound, PermissionDenied)):
+                raise  # nothing to watch: stop with the message rather than wait for a file that is not coming
+            language = watcher.pinned_language or exc.language or watcher.language
+            watcher.complain(f"[red]{text('error', language)}:[/red] {escape(exc.message(language))}")
         if cycles is not None and n >= cycles:
             break
         # the interval runs from the start of one poll to the next, so a slow cycle does not

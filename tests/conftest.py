@@ -5,7 +5,9 @@
 * ``example_snapshot``: the example as one read returns it (read once per run: do not mutate);
 * ``example_tabs``: the example's tabs as fresh, mutable lists of rows;
 * ``fake_server``, ``sa_key``, ``private_key_pem``: the fake Google Sheets server and a
-  service-account key pointing at it (tests/google_support.py).
+  service-account key pointing at it (tests/google_support.py);
+* every test runs with an English system locale (``LANG=C.UTF-8``), so messages said before
+  a tournament is read are English whatever the machine (a test wanting Russian sets it).
 
 ``make test-fast`` sets ``HYPOTHESIS_PROFILE=fast``: every property runs a few examples
 (``make test`` runs each test's own number).
@@ -26,6 +28,13 @@ from tests.google_support import fake_server, private_key_pem, sa_key  # noqa: F
 
 settings.register_profile("fast", max_examples=5)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True)
+def english_system(monkeypatch):
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
 
 
 @pytest.fixture

@@ -169,7 +169,7 @@ def test_sync_seats_the_semifinal_with_clubs_when_confirmed(qualified_with_clubs
     next(r for r in tab if r and r[0] == "Этап подтверждён")[1:] = ["Отбор"]
     qualified_with_clubs.version += 1
     report = sync_once(qualified_with_clubs, out_dir=None)
-    assert report.advanced == "Полуфинал: seated 20 players"
+    assert report.advanced == "Полуфинал: рассажено игроков: 20"  # in the tournament's language
     assert "ПФ 3 Стол 2" in qualified_with_clubs.tabs
 
 

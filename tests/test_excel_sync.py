@@ -39,7 +39,7 @@ def test_players_csv_dialects(tmp_path, content, encoding):
 def test_players_csv_errors_name_the_line(tmp_path):
     path = tmp_path / "p.csv"
     path.write_text("Игрок;Статус\nA;\nA;\n", encoding="utf-8")
-    with pytest.raises(CsvError, match="line 3: player 'A' is listed twice"):
+    with pytest.raises(CsvError, match=r"listed more than once .*: 'A' \(lines 2, 3\)"):
         read_players_csv(path)
     path.write_text("Имя;Статус\nA;\n", encoding="utf-8")
     with pytest.raises(CsvError, match="no 'Игрок' / 'Player' column"):
@@ -98,7 +98,7 @@ def test_existing_workbook_is_not_overwritten_by_init(tmp_path, example):
     csv_path = tmp_path / "p.csv"
     csv_path.write_text("Игрок\nA\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["init", str(example), "--players", str(csv_path)])
-    assert result.exit_code == 2 and "already exists" in result.output
+    assert result.exit_code == 2 and "уже существует" in result.output  # init speaks the tournament's language
 
 
 def test_example_sync_counts_every_game_and_writes_json(example):

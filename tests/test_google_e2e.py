@@ -182,7 +182,7 @@ def test_init_fills_an_empty_spreadsheet_and_refuses_a_full_one(fake_server, sa_
     # a second init into the now full spreadsheet is refused and changes nothing
     before = {t: fake_server.values(sid, t) for t in tabs}
     result = runner.invoke(main, ["init", f"gsheet:{sid}", "--players", str(players_csv)])
-    assert result.exit_code == 2 and "not empty" in result.output
+    assert result.exit_code == 2 and "не пуста" in result.output  # the tournament's language (ru)
     assert {t: fake_server.values(sid, t) for t in fake_server.tabs(sid)} == before
     # --share-with an .xlsx makes no sense
     result = runner.invoke(main, ["init", "x.xlsx", "--players", str(players_csv), "--share-with", "a@b.c"])

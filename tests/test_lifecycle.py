@@ -226,7 +226,7 @@ def run_tournament(desk, runner: CliRunner, out: Path) -> dict:
 
     # the chief judge confirmed the semifinal: the sync seats the final by itself
     output = cli(runner, "sync", desk.ref, "--out", str(out), *extra)
-    assert "Финал: seated 10 players" in output
+    assert "Финал: рассажено игроков: 10" in output
     semi = ranking(seated, tallies(games, penalties, {"qualifying", "semifinal"}))
     assert semi[9][2] != semi[10][2]
     final_seating = seating(desk, "Финал")

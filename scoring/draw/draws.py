@@ -135,13 +135,14 @@ def _square_start(n: int, k: int, rounds: int, rng: random.Random, club_of: Sequ
 
 def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | None,
           keep_apart: Iterable[tuple[str, str]], progress: Callable[[float, int, int], None] | None,
-          deadline: float | None, clock: Callable[[], float] | None, k: int = TABLE_SIZE) -> Draw:
+          deadline: float | None, clock: Callable[[], float] | None, k: int = TABLE_SIZE,
+          tables: int | None = None) -> Draw:
     if deadline is not None and clock is None:
         raise ValueError("A deadline needs the clock it is measured on.")
     started = clock() if clock is not None else 0.0
     n = len(names)
-    check_format(n, rounds, k)
-    T = n // k
+    check_format(n, rounds, k, tables)
+    T = n // k if tables is None else tables
     rest = n - k * T
     g = k * T * rounds // n
     rng = random.Random(seed)
@@ -150,7 +151,7 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
     club_of = _club_indices(names, index, clubs)
     kap = _keep_apart_indices(index, keep_apart)
     rests = _rest_schedule(n, rest, rounds, rng)
-    bound = max(bounds(n, rounds, k))
+    bound = max(bounds(n, rounds, k, T))
     S = k * (k - 1) // 2 * T * rounds
     lam = (k - 1) * g / (n - 1)
     playing = [[names[p] for p in range(n) if p not in set(rests[r])] for r in range(rounds)]
@@ -186,13 +187,14 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
     return Draw(rounds=out_rounds, rests=out_rests, seed=seed, report=report)
 
 
-def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int,
+def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int, tables: int | None = None,
                     clubs: Mapping[str, str] | None = None,
                     keep_apart: Iterable[tuple[str, str]] = (),
                     progress: Callable[[float, int, int], None] | None = None,
                     deadline: float | None = None,
                     clock: Callable[[], float] | None = None) -> Draw:
-    """Qualifying rounds.
+    """Qualifying rounds at `tables` tables a round (default ⌊players/10⌋; fewer leave more
+    players resting each round).
 
     The core reads no clock: the caller passes one (`clock()`, seconds, e.g.
     `time.monotonic`) to have the elapsed seconds in the report, `progress` reports and a
@@ -201,7 +203,7 @@ def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int,
     second while searching, which needs the clock, and once when the draw is done.
     """
     names = _check_players(players)
-    return _draw(names, rounds, seed, clubs, keep_apart, progress, deadline, clock)
+    return _draw(names, rounds, seed, clubs, keep_apart, progress, deadline, clock, tables=tables)
 
 
 def draw_stage(players: Sequence[str], *, tables: int, games: int, seed: int,

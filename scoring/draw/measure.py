@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from scoring.draw.formats import (TABLE_SIZE, format_is_valid, lower_bound, pair_count_bound, same_club_minimum,
-                                  tables_per_round)
+from scoring.draw.formats import TABLE_SIZE, format_is_valid, lower_bound, pair_count_bound, same_club_minimum
 from scoring.draw.report import FairnessReport, PlayerFairness
 from scoring.draw.seats import seat_group
 
@@ -139,8 +138,8 @@ def _meeting_histogram(pair: Mapping[tuple[int, int], int], n: int) -> dict[int,
 def _bound_for(n: int, R: int, T: int, pairs_seated: int) -> int:
     """The format's lower bound when the seating has a valid format's shape; for any other
     seating the pair-count bound of the pairs it actually seats."""
-    if n >= TABLE_SIZE and R and format_is_valid(n, R) and T == tables_per_round(n):
-        return lower_bound(n, R)
+    if n >= TABLE_SIZE and R and format_is_valid(n, R, tables=T):
+        return lower_bound(n, R, tables=T)
     return pair_count_bound(pairs_seated, n * (n - 1) // 2)
 
 

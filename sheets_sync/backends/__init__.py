@@ -6,15 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from sheets_sync.backends.base import Backend, BackendError
-from sheets_sync.refs import is_google_ref
+from sheets_sync.refs import check_workbook_ref, is_google_ref
 
 __all__ = ["open_backend"]
 
 
 def open_backend(ref: str, *, credentials: str | None = None, backups: int | None = None,
-                 output: str | None = None) -> Backend:
+                 output: str | None = None, must_exist: bool = True) -> Backend:
     """The backend for WORKBOOK ``ref``: an .xlsx path or a Google spreadsheet; with ``output``,
-    the results tabs go to that separate .xlsx instead."""
+    the results tabs go to that separate .xlsx instead.  A WORKBOOK that cannot be one (a
+    folder, a missing file, a malformed spreadsheet reference) is refused with what to type."""
+    check_workbook_ref(ref, must_exist=must_exist)
     if is_google_ref(ref):
         from sheets_sync.backends.google import GoogleBackend
 

@@ -72,6 +72,9 @@ class WorkbookChanged(TransientError):
 class WorkbookLocked(TransientError):
     """Excel or LibreOffice holds the file open; nothing was written."""
 
+    path: object = None  # the workbook file (a Path), where the backend knows it
+    lock: object = None  # the lock file that shows it is open (a Path)
+
 
 class UnsafeWorkbook(BackendError):
     """Writing would silently drop content we cannot round-trip (shapes, extensions...)."""

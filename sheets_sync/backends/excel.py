@@ -229,6 +229,22 @@ def lock_files(path: Path) -> list[Path]:
     return [p for p in candidates if p.exists()]
 
 
+def _locked(path: Path, lock: Path, *, during: bool) -> WorkbookLocked:
+    """The error for ``path`` held open by Excel or LibreOffice (``lock``); it knows both files."""
+    if during:
+        en = (f"{path.name} was opened in Excel or LibreOffice during the sync ({lock.name}); nothing written — "
+              "the sync will retry")
+        ru = (f"{path.name} открыли в Excel или LibreOffice во время синхронизации ({lock.name}); ничего не записано "
+              "— попробую ещё раз")
+    else:
+        en = (f"{path.name} is open in Excel or LibreOffice ({lock.name}); not writing now — close it and run the "
+              "command again")
+        ru = f"{path.name} открыта в Excel или LibreOffice ({lock.name}); запись невозможна — закройте файл и повторите"
+    exc = WorkbookLocked(en, ru=ru)
+    exc.path, exc.lock = path, lock
+    return exc
+
+
 def _plain(value: object) -> object:
     """A cell value as the pure core expects it."""
     if isinstance(value, datetime) and value.time() == time(0):
@@ -299,8 +315,7 @@ class ExcelBackend:
         if self.check_locks:
             locks = lock_files(self.path)
             if locks:
-                raise WorkbookLocked(f"{self.path.name} is open in Excel or LibreOffice ({locks[0].name}); "
-                                     "not writing now — close it or save and the sync will retry")
+                raise _locked(self.path, locks[0], during=False)
         token = base.token if base is not None and isinstance(base.token, _Token) else None
         backup = b""
         if token is not None and token.workbook is not None:
@@ -444,8 +459,7 @@ class ExcelBackend:
         if self.check_locks:
             locks = lock_files(self.path)
             if locks:
-                raise WorkbookLocked(f"{self.path.name} was opened in Excel or LibreOffice during the sync "
-                                     f"({locks[0].name}); nothing written — the sync will retry")
+                raise _locked(self.path, locks[0], during=True)
         if expected is None:
             return
         try:

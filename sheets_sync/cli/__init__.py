@@ -12,6 +12,9 @@ click-free actions.  Every error leaves through :meth:`RootGroup.invoke`:
 * anything else is a bug → one line saying what failed and what to do, the traceback in
   ``sheets-sync-error.log`` beside the workbook (its path printed), exit 70; never a traceback
   on the screen.
+
+Both speak ``--language``, else the tournament's language (the error's, or the Tournament
+tab of a local workbook), else the system's (:mod:`sheets_sync.messages`).
 """
 
 from __future__ import annotations
@@ -20,17 +23,25 @@ import click
 from rich.markup import escape
 
 from scoring.errors import SheetsSyncError
-from sheets_sync.cli.common import CliState, console, err_console
+from sheets_sync.cli.common import (
+    EXIT_INTERNAL_ERROR,
+    EXIT_USER_ERROR,
+    EXIT_WORKBOOK_LOCKED,
+    CliState,
+    console,
+    err_console,
+    tournament_language,
+)
 from sheets_sync.cli.publish import export, print_protocols
 from sheets_sync.cli.stages import advance, draw, replace
 from sheets_sync.cli.workbook import init, sync, watch
+from sheets_sync.messages import system_language, text
 
-__all__ = ["main", "RootGroup", "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "console", "err_console"]
+__all__ = ["main", "RootGroup", "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "EXIT_WORKBOOK_LOCKED", "console",
+           "err_console"]
 
-EXIT_USER_ERROR = 2
-EXIT_INTERNAL_ERROR = 70  # EX_SOFTWARE: an internal error
 # how a refusal of these commands begins ("not drawn: tie at the cut line…")
-_REFUSED = {"draw": "not drawn", "advance": "not advanced", "replace": "not replaced"}
+_REFUSED = {"draw": "refused.draw", "advance": "refused.advance", "replace": "refused.replace"}
 
 
 class RootGroup(click.Group):
@@ -43,15 +54,19 @@ class RootGroup(click.Group):
         except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
             raise
         except SheetsSyncError as exc:
+            language = state.language or exc.language or tournament_language(state.workbook) or system_language()
             command = state.command.split()[1] if len(state.command.split()) > 1 else ""
-            err_console.print(f"[red]{_REFUSED.get(command, 'error')}:[/red] {escape(str(exc))}", soft_wrap=True)
+            prefix = text(_REFUSED.get(command, "error"), language)
+            err_console.print(f"[red]{prefix}:[/red] {escape(exc.message(language))}", soft_wrap=True)
             ctx.exit(EXIT_USER_ERROR)
         except Exception as exc:  # noqa: BLE001 - the one place a bug is caught, logged and explained
             from sheets_sync.crashlog import crash_line, write_crash_log
 
+            language = state.language or tournament_language(state.workbook) or system_language()
             command = state.command.split(maxsplit=1)[1] if " " in state.command else (ctx.invoked_subcommand or "")
             log = write_crash_log(exc, workbook=state.workbook, command=state.command or "sheets-sync")
-            err_console.print(crash_line(exc, command=command, log=log), soft_wrap=True, markup=False, highlight=False)
+            err_console.print(crash_line(exc, command=command, log=log, language=language), soft_wrap=True,
+                              markup=False, highlight=False)
             ctx.exit(EXIT_INTERNAL_ERROR)
 
 

@@ -1,5 +1,10 @@
 """What every command shares: the consoles, the WORKBOOK argument, the common options, and
-the small state the root group keeps for its one error path (which workbook, which command)."""
+the small state the root group keeps for its one error path (which workbook, which command,
+which language).
+
+The language of every line (see :mod:`sheets_sync.messages`): ``--language`` when given,
+else the tournament's, else the system's.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,19 @@ from dataclasses import dataclass
 import click
 from rich.console import Console
 
-__all__ = ["console", "err_console", "CliState", "workbook_argument", "backups_option",
-           "output_option", "credentials_option"]
+from sheets_sync.messages import LANGUAGES, system_language
 
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+__all__ = ["console", "err_console", "CliState", "workbook_argument", "backups_option", "output_option",
+           "credentials_option", "language_option", "speaking", "pinned_language", "tournament_language",
+           "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "EXIT_WORKBOOK_LOCKED"]
+
+EXIT_USER_ERROR = 2
+EXIT_WORKBOOK_LOCKED = 75  # EX_TEMPFAIL: sync wrote the files, the workbook's tabs wait until it is closed
+EXIT_INTERNAL_ERROR = 70  # EX_SOFTWARE: an internal error
+
+# soft wrap: a long line (a command to copy, a path) is never broken by inserted newlines
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 @dataclass
@@ -21,6 +34,53 @@ class CliState:
 
     workbook: str | None = None
     command: str = ""
+    language: str | None = None  # --language, when given
+
+
+def _state() -> CliState | None:
+    ctx = click.get_current_context(silent=True)
+    return ctx.find_object(CliState) if ctx is not None else None
+
+
+def pinned_language() -> str | None:
+    """The --language given to this command, if any."""
+    state = _state()
+    return state.language if state is not None else None
+
+
+def speaking(tournament: str | None = None) -> str:
+    """The language of the command's lines: --language, else ``tournament``, else the system's."""
+    state = _state()
+    if state is not None and state.language:
+        return state.language
+    return tournament if tournament in LANGUAGES else system_language()
+
+
+def tournament_language(workbook: str | None) -> str | None:
+    """The language on the Tournament tab of a local workbook, read on its own (for a message
+    about a failure that came before or without the tournament); None when it cannot be read."""
+    from sheets_sync.refs import is_google_ref
+
+    if not workbook or is_google_ref(workbook):
+        return None
+    try:
+        import openpyxl
+
+        from scoring import labels as L
+        from scoring.parse import read_settings
+
+        titles = {L.norm(t) for t in L.TABS["tournament"]}
+        wb = openpyxl.load_workbook(workbook, read_only=True, data_only=True)
+        try:
+            for ws in wb.worksheets:
+                if L.norm(ws.title) in titles:
+                    rows = tuple(tuple(row) for row in ws.iter_rows(max_row=60, max_col=2, values_only=True))
+                    return read_settings({ws.title: rows}).language
+        finally:
+            wb.close()
+    except Exception:  # noqa: BLE001 - only a hint for the language of a message
+        return None
+    return None
 
 
 def _remember_workbook(ctx: click.Context, _param: click.Parameter, value: str) -> str:
@@ -31,7 +91,22 @@ def _remember_workbook(ctx: click.Context, _param: click.Parameter, value: str) 
     return value
 
 
+def _remember_language(ctx: click.Context, _param: click.Parameter, value: str | None) -> str | None:
+    state = ctx.find_object(CliState)
+    if state is not None and value:
+        state.language = value
+    return value
+
+
 workbook_argument = click.argument("workbook", callback=_remember_workbook)
+
+
+def language_option(*, default: str | None = None, help: str | None = None, expose_value: bool = False):
+    """--language ru|en: the language of the command's messages (default: the tournament's)."""
+    return click.option("--language", type=click.Choice(list(LANGUAGES)), default=default,
+                        show_default=default is not None, is_eager=True, callback=_remember_language,
+                        expose_value=expose_value,
+                        help=help or "Language of the messages (default: the tournament's, else the system's).")
 
 
 backups_option = click.option("--backups", type=click.IntRange(min=0), default=None,
@@ -39,6 +114,7 @@ backups_option = click.option("--backups", type=click.IntRange(min=0), default=N
                                    "(default 5; 0: none).")
 output_option = click.option("--output", type=click.Path(dir_okay=False), default=None,
                              help="Write the results tabs to this separate .xlsx instead of into the workbook "
-                                  "(for workbooks with shapes or Excel 2010+ features openpyxl cannot keep).")
+                                  "(for workbooks with shapes or Excel 2010+ features openpyxl cannot keep, or one "
+                                  "open in Excel).")
 credentials_option = click.option("--credentials", type=click.Path(dir_okay=False), default=None,
                                   help="Google service-account JSON (default: $GOOGLE_APPLICATION_CREDENTIALS).")

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import click
 
-from sheets_sync.cli.common import console, credentials_option, workbook_argument
+from rich.markup import escape
+
+from sheets_sync.cli.common import console, credentials_option, language_option, speaking, workbook_argument
+from sheets_sync.messages import text
 
 __all__ = ["export", "print_protocols"]
 
@@ -21,12 +24,14 @@ def export() -> None:
 @workbook_argument
 @click.option("--out", default=None, help="Folder of the site (default: site/ beside the workbook).")
 @credentials_option
+@language_option()
 def export_site(workbook: str, out: str | None, credentials: str | None) -> None:
     """Static HTML site: standings, stages, players, games, statistics (prints on A4)."""
     from sheets_sync.export_commands import write_workbook_site
 
-    folder, written = write_workbook_site(workbook, out=out, credentials=credentials)
-    console.print(f"site: {folder / 'index.html'} ({len(written)} files changed)")
+    site = write_workbook_site(workbook, out=out, credentials=credentials)
+    console.print(escape(text("export.site", speaking(site.language), path=site.folder / "index.html",
+                              n=len(site.changed))))
 
 
 @export.command("vk")
@@ -34,13 +39,15 @@ def export_site(workbook: str, out: str | None, credentials: str | None) -> None
 @click.option("--out", default=None, help="Folder for vk-post.txt and vk-post.png (default: beside the workbook).")
 @click.option("--link", default=None, help="Link to the full results, put into the post.")
 @credentials_option
+@language_option()
 def export_vk(workbook: str, out: str | None, link: str | None, credentials: str | None) -> None:
     """A VK post: plain text ready to paste (vk-post.txt) and a picture of the final table (vk-post.png)."""
     from sheets_sync.export_commands import write_workbook_post
 
-    folder = write_workbook_post(workbook, out=out, link=link, credentials=credentials)
-    console.print(f"post: {folder / 'vk-post.txt'}")
-    console.print(f"picture: {folder / 'vk-post.png'}")
+    post = write_workbook_post(workbook, out=out, link=link, credentials=credentials)
+    language = speaking(post.language)
+    console.print(escape(text("export.post", language, path=post.folder / "vk-post.txt")))
+    console.print(escape(text("export.picture", language, path=post.folder / "vk-post.png")))
 
 
 @click.command("print-protocols")
@@ -50,6 +57,7 @@ def export_vk(workbook: str, out: str | None, link: str | None, credentials: str
 @click.option("--out", default=None, help="Folder for the blanks (default: protocols/ beside the workbook).")
 @click.option("--pdf/--no-pdf", default=True, show_default=True, help="Also print a PDF with headless Chromium if installed.")
 @credentials_option
+@language_option()
 def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | None, pdf: bool,
                     credentials: str | None) -> None:
     """Protocol blanks for a round: one A4 page per table, players already filled in from the Seating tab."""
@@ -58,11 +66,12 @@ def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | 
 
     blanks = write_workbook_blanks(workbook, round_no=round_no, stage=stage, out=out, credentials=credentials)
     path = blanks.path
-    console.print(f"blanks: {path} ({blanks.stage_name}, round {round_no})")
+    language = speaking(blanks.language)
+    console.print(escape(text("blanks.written", language, path=path, stage=blanks.stage_name, round=round_no)))
     if pdf:
         if find_chromium() is None:
-            console.print("no Chromium found: open the HTML in a browser and print it (A4) — or install `chromium`")
+            console.print(escape(text("blanks.no_chromium", language)))
         elif html_to_pdf(path, path.with_suffix(".pdf")):
-            console.print(f"pdf: {path.with_suffix('.pdf')}")
+            console.print(escape(text("blanks.pdf", language, path=path.with_suffix(".pdf"))))
         else:
-            console.print("[yellow]Chromium could not print the PDF; print the HTML from a browser[/yellow]")
+            console.print(f"[yellow]{escape(text('blanks.pdf_failed', language))}[/yellow]")

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
+from rich.markup import escape
+
 from sheets_sync.backends import open_backend
-from sheets_sync.cli.common import console, credentials_option, err_console, workbook_argument
+from sheets_sync.cli.common import console, credentials_option, err_console, language_option, speaking, workbook_argument
+from sheets_sync.messages import text
 
 __all__ = ["draw", "advance", "replace"]
 
@@ -15,10 +18,13 @@ __all__ = ["draw", "advance", "replace"]
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same draw.")
 @click.option("--time-limit", type=float, default=None, help="Stop optimising after this many seconds.")
 @click.option("--force", is_flag=True, help="Draw again even though protocols were already typed.")
-@click.option("--language", type=click.Choice(["ru", "en"]), default=None, help="Language of the printed report (default: the tournament's).")
+@language_option(help="Language of the report and messages (default: the tournament's).")
 @credentials_option
-def draw(workbook: str, seed: int, time_limit: float | None, force: bool, language: str | None, credentials: str | None) -> None:
-    """Draw the qualifying seating: balanced opponents, seats, clubs apart; fill Seating and the protocol tabs."""
+def draw(workbook: str, seed: int, time_limit: float | None, force: bool, credentials: str | None) -> None:
+    """Draw the qualifying seating: balanced opponents, seats, clubs apart; fill Seating and the protocol tabs.
+
+    The format is the preset's as the Tournament tab overrides it (отбор.игр / отбор.туров = rounds,
+    отбор.столов = tables); protocol tabs the new seating no longer has are removed when blank, kept otherwise."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from sheets_sync.draw_commands import draw_workbook
@@ -32,9 +38,17 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, langua
 
         result = draw_workbook(open_backend(workbook, credentials=credentials), seed=seed, time_limit=time_limit,
                                force=force, progress=progress)
-    for line in result.draw.report.text_lines(language or result.language):
+    language = speaking(result.language)
+    if result.format is not None:
+        console.print(result.format.describe(language))
+    for line in result.draw.report.text_lines(language):
         console.print(line, soft_wrap=True)
-    console.print(f"seating written: {len(result.entries)} games")
+    console.print(text("draw.written", language, games=len(result.entries)))
+    if result.removed:
+        console.print(escape(text("draw.removed", language, tabs=", ".join(result.removed))), soft_wrap=True)
+    if result.kept:
+        console.print(f"[yellow]{escape(text('draw.kept', language, tabs=', '.join(result.kept)))}[/yellow]",
+                      soft_wrap=True)
 
 
 @click.command()
@@ -43,13 +57,15 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, langua
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--force", is_flag=True, help="Seat even though the previous stage has missing or broken games.")
 @credentials_option
+@language_option()
 def advance(workbook: str, stage: str | None, seed: int, force: bool, credentials: str | None) -> None:
     """Seat the next stage (semifinal, final) from the standings and add its protocol tabs."""
     from sheets_sync.draw_commands import advance_workbook
 
     result = advance_workbook(open_backend(workbook, credentials=credentials), seed=seed, force=force, stage=stage)
     players = sorted({n for e in result.entries for n in e.players if n})
-    console.print(f"{result.stage}: {len(players)} players, {len(result.entries)} games seated: {', '.join(players)}")
+    console.print(escape(text("advance.seated", speaking(result.language), stage=result.stage, players=len(players),
+                              games=len(result.entries), names=", ".join(players))), soft_wrap=True)
 
 
 @click.command("replace")
@@ -57,9 +73,11 @@ def advance(workbook: str, stage: str | None, seed: int, force: bool, credential
 @click.argument("player")
 @click.option("--stage", default=None, help="Stage key (default: the latest stage the player is seated in).")
 @credentials_option
+@language_option()
 def replace(workbook: str, player: str, stage: str | None, credentials: str | None) -> None:
     """Replace PLAYER (e.g. late for the semifinal) by the next one in the ranking."""
     from sheets_sync.draw_commands import replace_player
 
     newcomer, result = replace_player(open_backend(workbook, credentials=credentials), player=player, stage=stage)
-    console.print(f"{result.stage}: {player} → {newcomer} in {len(result.entries)} games")
+    console.print(escape(text("replace.done", speaking(result.language), stage=result.stage, old=player, new=newcomer,
+                              games=len(result.entries))), soft_wrap=True)

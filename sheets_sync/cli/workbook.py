@@ -6,27 +6,74 @@ import sys
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
 from sheets_sync.backends import open_backend
 from sheets_sync.cli.common import (
+    EXIT_WORKBOOK_LOCKED,
     backups_option,
     console,
     credentials_option,
+    language_option,
     output_option,
+    pinned_language,
+    speaking,
     workbook_argument,
 )
 from sheets_sync.files import out_dir_for
+from sheets_sync.messages import shell_word
 
 __all__ = ["init", "sync", "watch"]
+
+# init's options a command for another format repeats when the organizer typed them
+_REPEATED = ("players_csv", "preset", "name", "language", "date_", "seed", "force", "share_with", "credentials")
+
+
+def _init_command(ctx: click.Context, workbook: str):
+    """The exact ``init`` command for another qualifying format: what the organizer typed,
+    with --games (and --tables when not the default) of that format."""
+    from sheets_sync.draw_commands import default_tables
+
+    typed: list[str] = ["sheets-sync", "init", workbook]
+    for param in ctx.command.params:
+        if param.name not in _REPEATED or ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+            continue
+        value = ctx.params[param.name]
+        flag = max(param.opts, key=len)
+        if isinstance(value, bool):
+            typed += [flag] if value else []
+        elif isinstance(value, tuple):
+            for v in value:
+                typed += [flag, str(v)]
+        else:
+            typed += [flag, str(value)]
+
+    def command(fmt, _language: str) -> str:
+        words = typed + ["--games", str(fmt.games)]
+        if fmt.tables != default_tables(fmt.players):
+            words += ["--tables", str(fmt.tables)]
+        return " ".join(shell_word(w) for w in words)
+
+    return command
 
 
 @click.command()
 @workbook_argument
 @click.option("--players", "players_csv", required=True, type=click.Path(exists=True, dir_okay=False),
               help="CSV with the Players tab's columns (Игрок/Player, Клуб/Club, Город/City, Статус/Status, Пропуск/Excused).")
-@click.option("--preset", default="gmo-2016", show_default=True, help="Preset id from config/ or a path to a .toml file.")
+@click.option("--preset", default="gmo-2016", show_default=True,
+              help="Shipped preset id (gmo-2016, fiim-2019, fiim-2023) or a path to a .toml file (written on the "
+                   "Tournament tab as a path from the workbook's folder: keep the file beside the workbook).")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Qualifying games each player plays (default: the preset's rounds).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Qualifying rounds (the same as --games when nobody rests).")
+@click.option("--tables", type=click.IntRange(min=1), default=None,
+              help="Tables a round (default: players/10; fewer: more players rest each round; one more: reserves "
+                   "fill the empty seats).")
 @click.option("--name", default=None, help="Tournament name.")
-@click.option("--language", type=click.Choice(["ru", "en"]), default="ru", show_default=True)
+@language_option(default="ru", expose_value=True,
+                 help="Language of the tournament: its tabs, outputs and these messages.")
 @click.option("--date", "date_", default="", help="Tournament date(s), shown on the site and the VK post.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the seating draw.")
 @click.option("--force", is_flag=True, help="Overwrite an existing workbook file (Google: replace the tournament's tabs "
@@ -35,17 +82,21 @@ __all__ = ["init", "sync", "watch"]
               help="Google: create a new spreadsheet (also with WORKBOOK gsheet:new) and give EMAIL editor access; "
                    "repeatable.")
 @credentials_option
-def init(workbook: str, players_csv: str, preset: str, name: str | None, language: str, date_: str, seed: int,
-         force: bool, share_with: tuple[str, ...], credentials: str | None) -> None:
+@click.pass_context
+def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games: int | None, rounds: int | None,
+         tables: int | None, name: str | None, language: str, date_: str, seed: int, force: bool,
+         share_with: tuple[str, ...], credentials: str | None) -> None:
     """Create the tournament WORKBOOK: Tournament, Players, Seating, Penalties, one protocol tab per qualifying game.
 
     WORKBOOK: a new .xlsx path, gsheet:new (a new Google spreadsheet), or gsheet:ID / a spreadsheet URL of an empty
-    spreadsheet shared with the service account."""
-    from sheets_sync.commands import init_workbook
+    spreadsheet shared with the service account.  When the players, --games and --tables do not fit (everybody must
+    play the same number of games), init lists the nearest formats that do, each as the command to run."""
+    from sheets_sync.commands import QualifyingRequest, init_workbook
 
+    request = QualifyingRequest(games=games, rounds=rounds, tables=tables, command=_init_command(ctx, workbook))
     init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
                   date=date_, seed=seed, force=force, credentials=credentials, share_with=share_with,
-                  console=console)
+                  console=console, qualifying=request)
 
 
 @click.command()
@@ -55,14 +106,18 @@ def init(workbook: str, players_csv: str, preset: str, name: str | None, languag
 @backups_option
 @output_option
 @credentials_option
+@language_option()
 def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, output: str | None,
          credentials: str | None) -> None:
-    """Read every protocol, validate, score, rank; write the owned tabs and standings.json."""
+    """Read every protocol, validate, score, rank; write the owned tabs and standings.json.
+
+    A workbook open in Excel or LibreOffice is still read and the site, standings.json and the VK post are
+    written; its tabs are written once it is closed (run sync again, or watch) — exit code 75."""
     from sheets_sync.commands import run_sync
 
-    code = run_sync(workbook, out_dir=out_dir_for(workbook, out), dry_run=dry_run, credentials=credentials,
-                    backups=backups, output=output, console=console)
-    sys.exit(code)
+    report = run_sync(workbook, out_dir=out_dir_for(workbook, out), dry_run=dry_run, credentials=credentials,
+                      backups=backups, output=output, console=console, language=pinned_language())
+    sys.exit(EXIT_WORKBOOK_LOCKED if report.locked is not None else 0)
 
 
 @click.command()
@@ -73,14 +128,19 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
 @backups_option
 @output_option
 @credentials_option
+@language_option()
 def watch(workbook: str, interval: float, out: str | None, cycles: int | None, backups: int | None,
           output: str | None, credentials: str | None) -> None:
-    """Keep the standings up to date while games are played (Ctrl-C stops)."""
+    """Keep the standings up to date while games are played (Ctrl-C stops).
+
+    While the workbook is open in Excel or LibreOffice the site and files are still updated and the write of its
+    tabs is retried until the file is closed.  A workbook that is not there at the start ends the watch."""
+    from sheets_sync.messages import text
     from sheets_sync.watch import run_watch
 
     try:
         run_watch(open_backend(workbook, credentials=credentials, backups=backups, output=output),
                   out_dir=out_dir_for(workbook, out), interval=interval, cycles=cycles, console=console,
-                  workbook=workbook)
+                  workbook=workbook, language=pinned_language())
     except KeyboardInterrupt:
-        console.print("stopped")
+        console.print(text("stopped", speaking(None)))

@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
-from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from sheets_sync.resources import shipped
+
 __all__ = ["TEMPLATES", "environment", "slug"]
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = shipped("templates")  # templates/ in the checkout, inside the package when installed
 
 
 @lru_cache(maxsize=1)

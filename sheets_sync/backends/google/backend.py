@@ -8,7 +8,6 @@ latest every ``metadata_max_age`` seconds (to notice tabs people add).
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -34,33 +33,22 @@ from sheets_sync.backends.google.http import (
 )
 from sheets_sync.backends.google.metadata import METADATA_FIELDS, SpreadsheetMetadata, parse_metadata
 from sheets_sync.backends.google.planner import plan_batch_update
+from sheets_sync.refs import spreadsheet_id
 
 __all__ = ["GoogleBackend", "parse_spreadsheet_ref", "spreadsheet_url", "locale_advice"]
 
 log = logging.getLogger(__name__)
 
 MAX_URL_LENGTH = 8000  # a batchGet whose URL would be longer is sent as a POST instead
-_ID = re.compile(r"^[A-Za-z0-9_-]{10,}$")
 _VALUE_PARAMS = {"valueRenderOption": "UNFORMATTED_VALUE", "dateTimeRenderOption": "SERIAL_NUMBER",
                  "majorDimension": "ROWS"}
 
 
 # -- references --------------------------------------------------------------------------
 def parse_spreadsheet_ref(ref: str) -> str:
-    """The spreadsheet id from a URL, ``gsheet:ID`` or a bare ID."""
-    text = ref.strip()
-    if text.lower().startswith("gsheet:"):
-        text = text[len("gsheet:") :].strip()
-    elif "://" in text or text.startswith("docs.google.com"):
-        m = re.search(r"/spreadsheets/d/([A-Za-z0-9_-]+)", text)
-        if not m:
-            m = re.search(r"[?&](?:key|id)=([A-Za-z0-9_-]+)", text)
-        if not m:
-            raise ValueError(f"not a Google Sheets URL: {ref!r}")
-        text = m.group(1)
-    if not _ID.match(text):
-        raise ValueError(f"not a Google spreadsheet id: {ref!r}")
-    return text
+    """The spreadsheet id from a URL, ``gsheet:ID`` or a bare ID (a ``ValueError`` saying which
+    forms work when it is none of them; :func:`sheets_sync.refs.spreadsheet_id`)."""
+    return spreadsheet_id(ref)
 
 
 def spreadsheet_url(spreadsheet_id: str) -> str:

@@ -1,0 +1,217 @@
+"""What the command line says, in Russian and English, and which of the two it speaks.
+
+Every line the commands print and every error a person can fix that the actions raise take
+their words from :data:`MESSAGES` (key → (ru, en)); :func:`fail` builds an error that carries
+both texts (:class:`scoring.errors.SheetsSyncError` prints the one asked for).
+
+Which language: ``--language`` when given; else the tournament's (the Язык / Language row
+of the Tournament tab; ``init`` creates the tournament in its ``--language``, Russian by
+default); else, before a workbook could be read (a missing file, a malformed reference),
+the system's: Russian when the first of ``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``
+that is set names Russian (on Windows, the user's locale), English otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from typing import TypeVar
+
+from scoring.errors import SheetsSyncError
+
+__all__ = ["MESSAGES", "text", "fail", "system_language", "shell_word", "LANGUAGES"]
+
+LANGUAGES = ("ru", "en")
+
+# key -> (ru, en); {names} are filled in by text()
+MESSAGES: dict[str, tuple[str, str]] = {
+    # how an error is introduced
+    "error": ("ошибка", "error"),
+    "refused.draw": ("жеребьёвка не проведена", "not drawn"),
+    "refused.advance": ("следующий этап не рассажен", "not advanced"),
+    "refused.replace": ("замена не сделана", "not replaced"),
+    "stopped": ("остановлено", "stopped"),
+    # what WORKBOOK is
+    "ref.folder": ("{path} — это папка, а не файл таблицы: укажите файл .xlsx (например, {example})",
+                   "{path} is a folder, not a workbook file: give an .xlsx file (e.g. {example})"),
+    "ref.not_found": ("{path}: такой таблицы нет — проверьте путь или создайте её: sheets-sync init {path} --players "
+                      "players.csv",
+                      "{path}: no such workbook — check the path, or create it: sheets-sync init {path} --players "
+                      "players.csv"),
+    "ref.not_xlsx": ("{path}: sheets-sync работает с файлами .xlsx; сохраните таблицу как книгу Excel (.xlsx)",
+                     "{path}: sheets-sync works with .xlsx files; save the workbook as an Excel workbook (.xlsx)"),
+    "ref.bad_google": ("«{ref}» — не ссылка на Google-таблицу: нужен адрес вида "
+                       "https://docs.google.com/spreadsheets/d/ИДЕНТИФИКАТОР/edit или gsheet:ИДЕНТИФИКАТОР "
+                       "(идентификатор — длинная строка из букв, цифр, - и _ в адресе таблицы)",
+                       "'{ref}' is not a Google spreadsheet: give its address, "
+                       "https://docs.google.com/spreadsheets/d/ID/edit, or gsheet:ID (the ID is the long string "
+                       "of letters, digits, - and _ in the spreadsheet's address)"),
+    # the players CSV
+    "csv.not_text": ("{file}: это не текст в UTF-8 или cp1251 — сохраните список как «CSV UTF-8»",
+                     "{file}: not UTF-8 or cp1251 text — save the list as 'CSV UTF-8'"),
+    "csv.empty": ("{file}: файл пустой", "{file}: empty file"),
+    "csv.no_player_column": ("{file}: в первой строке нет столбца «Игрок» / «Player» (есть: {columns}); первая строка — "
+                             "заголовки: Игрок;Клуб;Город;Статус;Пропуск",
+                             "{file}: no 'Игрок' / 'Player' column in the first row ({columns}); the first row holds "
+                             "the headers: Player,Club,City,Status,Excused round"),
+    "csv.duplicates": ("{file}: ники повторяются — у каждого игрока должен быть свой: {names}",
+                       "{file}: nicknames listed more than once — every player needs a nickname of his own: {names}"),
+    "csv.duplicate": ("«{name}» (строки {lines})", "'{name}' (lines {lines})"),
+    "csv.bad_status": ("{file}, строка {line}: неизвестный статус «{status}» (пусто, снялся, дисквалифицирован, "
+                       "запасной)",
+                       "{file}, line {line}: unknown status '{status}' (empty, withdrawn, disqualified, reserve)"),
+    "csv.no_players": ("{file}: ни одного игрока", "{file}: no players"),
+    # presets
+    "preset.unknown": ("неизвестный регламент «{ref}»{hint} (есть: {known}; или путь к своему файлу .toml)",
+                       "unknown preset '{ref}'{hint} (known: {known}; or the path to a .toml file of your own)"),
+    "preset.hint": (" — может быть, {near}?", " — did you mean {near}?"),
+    "preset.file_missing": ("файл регламента {file} не найден{where} — верните его на место или укажите на вкладке "
+                            "Турнир в строке Регламент встроенный регламент ({known})",
+                            "preset file {file} not found{where} — put it back, or name a shipped preset ({known}) in "
+                            "the Tournament tab's Preset row"),
+    "preset.beside": (" рядом с таблицей ({folder})", " beside the workbook ({folder})"),
+    "preset.not_published": ("Итоги не пересчитаны и не опубликованы.", "Nothing was computed or published."),
+    # init
+    "init.exists": ("{path} уже существует (чтобы заменить, добавьте --force)", "{path} already exists (use --force "
+                    "to replace it)"),
+    "init.share_with_file": ("--share-with — для Google-таблиц: укажите gsheet:new (или gsheet:ID) вместо файла",
+                             "--share-with is for Google spreadsheets: use gsheet:new (or gsheet:ID) as the workbook"),
+    "init.created": ("создано: {source} — игроков {players}, вкладок протоколов {tabs}; регламент {preset}",
+                     "created {source}: {players} players, {tabs} protocol tabs; preset {preset}"),
+    "init.preset_ref": ("регламент из файла: на вкладке Турнир записано «{ref}» (путь от папки таблицы)",
+                        "preset from a file: the Tournament tab names '{ref}' (a path from the workbook's folder)"),
+    "init.reserves_added": ("добавлены запасные (статус «запасной»), они займут пустые места: {names} — чтобы вместо них "
+                            "сели настоящие, добавьте их в список игроков со статусом «запасной» и запустите init ещё "
+                            "раз",
+                            "reserves added (status 'reserve') to fill the empty seats: {names} — to seat real ones, "
+                            "add them to the players list with status 'reserve' and run init again"),
+    "init.new_spreadsheet": ("новая таблица {source}", "new spreadsheet {source}"),
+    "init.shared": (", доступ на редактирование: {who}", ", shared with {who} (editor)"),
+    "init.owner_note": ("таблица принадлежит сервисному аккаунту {email}; добавьте --share-with ВАШ_EMAIL, чтобы "
+                        "открыть её в браузере",
+                        "it belongs to the service account {email}; pass --share-with YOUR_EMAIL to open it in your "
+                        "browser"),
+    "init.not_empty": ("{source} не пуста (вкладки с данными: {tabs}); init заполняет новую или пустую таблицу — "
+                       "укажите gsheet:new или добавьте --force, чтобы заменить вкладки турнира",
+                       "{source} is not empty (tabs with data: {tabs}); init fills a new or empty spreadsheet — use "
+                       "gsheet:new, or --force to replace the tournament's tabs"),
+    # formats
+    "format.reserves_missing": ("столов {tables}, мест {seats}: играют {players}, запасных на вкладке Игроки {have}, а "
+                                "нужно {need} — добавьте запасных (статус «запасной») или уменьшите число столов "
+                                "({key} на вкладке Турнир)",
+                                "{tables} tables are {seats} seats: {players} play and the Players tab has {have} "
+                                "reserves, {need} are needed — add reserves (status 'reserve') or use fewer tables "
+                                "({key} on the Tournament tab)"),
+    "format.nearest": ("Ближайшие форматы, которые получаются:", "The nearest formats that work:"),
+    "format.nearest_tab": ("Ближайшие форматы, которые получаются (вкладка Турнир):",
+                           "The nearest formats that work (the Tournament tab):"),
+    # the sync's report
+    "report.counted": ("засчитано игр: {games}; ошибок: {errors}, предупреждений: {warnings}",
+                       "{games} games counted; {errors} errors, {warnings} warnings"),
+    "report.more": ("  … и ещё {n} — на вкладке Проверка", "  … and {n} more on the Problems tab"),
+    "report.workbook": ("таблица {state}: вкладок {tabs}, отметок поставлено {set}, снято {cleared} ({timing})",
+                        "workbook {state}: {tabs} tabs, {set} marks set, {cleared} cleared ({timing})"),
+    "report.written": ("записана", "written"),
+    "report.unchanged": ("не изменилась", "unchanged"),
+    "report.not_written": ("не записана", "not written"),
+    "report.wrote": ("записаны файлы: {files}", "wrote {files}"),
+    "report.site_files": ("файлов сайта: {n}", "{n} site files"),
+    "timing.read": ("чтение", "read"),
+    "timing.compute": ("расчёт", "compute"),
+    "timing.write": ("запись", "write"),
+    "timing.files": ("файлы", "files"),
+    "timing.ms": ("мс", "ms"),
+    "report.locked": ("{name} открыта в Excel или LibreOffice ({lock}): сайт, standings.json и пост ВК записаны, а "
+                      "вкладки таблицы будут записаны, когда файл закроют — закройте его и запустите sync ещё раз "
+                      "(watch запишет сам), или запишите итоги в отдельную книгу: sheets-sync sync {ref} --output "
+                      "{output}",
+                      "{name} is open in Excel or LibreOffice ({lock}): the site, standings.json and the VK post are "
+                      "written; the workbook's tabs will be written when the file is closed — close it and run sync "
+                      "again (watch does it by itself), or write the results to a separate workbook: sheets-sync sync "
+                      "{ref} --output {output}"),
+    # draw, advance, replace
+    "draw.written": ("рассадка записана: игр {games}", "seating written: {games} games"),
+    "draw.removed": ("удалены пустые вкладки протоколов, которых нет в новой рассадке: {tabs}",
+                     "removed blank protocol tabs the new seating no longer has: {tabs}"),
+    "draw.kept": ("оставлены вкладки, которых нет в новой рассадке, но в них уже что-то вписано: {tabs} — удалите их "
+                  "вручную, если они не нужны",
+                  "kept tabs the new seating no longer has, because something is typed in them: {tabs} — delete them "
+                  "by hand if they are obsolete"),
+    "draw.typed": ("протоколы уже заполняются ({tabs}); новая жеребьёвка пересадит игроков из их игр — добавьте "
+                   "--force, только если так и нужно",
+                   "protocols already typed ({tabs}); a new draw would move players away from their games — use "
+                   "--force only if you mean it"),
+    "advance.seated": ("{stage}: игроков {players}, рассажено игр {games}: {names}",
+                       "{stage}: {players} players, {games} games seated: {names}"),
+    "advance.not_seated": ("{stage}: не рассажен — {reason}", "{stage}: not seated — {reason}"),
+    "advance.auto_seated": ("{stage}: рассажено игроков: {players}", "{stage}: seated {players} players"),
+    "replace.done": ("{stage}: {old} → {new}, игр: {games}", "{stage}: {old} → {new} in {games} games"),
+    # export, print-protocols
+    "export.site": ("сайт: {path} (изменено файлов: {n})", "site: {path} ({n} files changed)"),
+    "export.post": ("пост: {path}", "post: {path}"),
+    "export.picture": ("картинка: {path}", "picture: {path}"),
+    "blanks.written": ("бланки: {path} ({stage}, тур {round})", "blanks: {path} ({stage}, round {round})"),
+    "blanks.no_chromium": ("Chromium не найден: откройте HTML в браузере и напечатайте (A4) — или установите chromium",
+                           "no Chromium found: open the HTML in a browser and print it (A4) — or install `chromium`"),
+    "blanks.pdf": ("pdf: {path}", "pdf: {path}"),
+    "blanks.pdf_failed": ("Chromium не смог напечатать PDF; напечатайте HTML из браузера",
+                          "Chromium could not print the PDF; print the HTML from a browser"),
+    # watch
+    "watch.start": ("слежу за {source} каждые {interval} с (Ctrl-C — остановить)",
+                    "watching {source} every {interval} s (Ctrl-C stops)"),
+    "watch.retry": ("повторю:", "will retry:"),
+    "watch.ok": ("снова всё в порядке", "ok again"),
+    "watch.changed": ("изменены: {tabs}", "changed: {tabs}"),
+    "watch.moved": ("переместились: {moves}", "moved: {moves}"),
+    "watch.counted": ("засчитано игр: {n}", "{n} games counted"),
+    "watch.errors": ("ошибок: {n}", "{n} errors"),
+    "watch.written": ("записано", "written"),
+    "watch.locked": ("{name} открыта в Excel или LibreOffice ({lock}): сайт и файлы обновлены, вкладки таблицы запишу, "
+                     "когда файл закроют",
+                     "{name} is open in Excel or LibreOffice ({lock}): the site and files are updated; the workbook's "
+                     "tabs will be written when the file is closed"),
+    "watch.problems_tab": ("не удалось обновить вкладку Проверка:", "the Problems tab could not be updated:"),
+}
+
+
+def text(key: str, language: str, /, **values: object) -> str:
+    """The message ``key`` in ``language`` ("ru", else English) with ``values`` filled in."""
+    ru, en = MESSAGES[key]
+    return (ru if language == "ru" else en).format(**values)
+
+
+E = TypeVar("E", bound=SheetsSyncError)
+
+
+def fail(cls: type[E], key: str, /, *, language: str | None = None, **values: object) -> E:
+    """An error of class ``cls`` saying message ``key`` in both languages (raise it)."""
+    return cls(text(key, "en", **values), ru=text(key, "ru", **values), language=language)
+
+
+def shell_word(arg: object) -> str:
+    """``arg`` as sh, cmd and PowerShell all read it back as one word (for a command to copy)."""
+    value = str(arg)
+    return value if re.fullmatch(r"[\w@%+=:,./\\-]+", value) else '"' + value.replace('"', '\\"') + '"'
+
+
+def _names_russian(value: str) -> bool:
+    return value.strip().lower().startswith(("ru", "russian"))
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the computer's user: "ru" when his locale is Russian, else "en"."""
+    environ = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var, "")
+        if value:
+            return "ru" if _names_russian(value) else "en"
+    if os.name == "nt":  # Windows sets no LANG: ask for the user's locale ("Russian_Russia", "ru_RU")
+        import locale
+
+        try:
+            name = locale.getlocale()[0] or ""
+        except ValueError:
+            name = ""
+        return "ru" if _names_russian(name) else "en"
+    return "en"
