@@ -9,7 +9,8 @@ tests/test_browser.py); one inline script, in the harness only, measures with Ra
   line — a Range over the word has all its boxes on one line — and no text is wider than its cell;
 * phone: the place, the name and the total of the first row are inside the table's visible box and
   the screen (secondary columns scroll under them or are collapsed); the page never scrolls sideways;
-* desktop: no table needs to scroll: no column is cut off.
+* desktop: no table needs to scroll: no column is cut off; the same for the hall's screen
+  (screen.html, and before round 7 with its seating) at 1920 and 1280 px.
 
 The real print goes through ``--print-to-pdf``: the long standings take more than one A4 page, every
 page repeats the table's header, and each nickname's words come out whole in the PDF's text.
@@ -31,6 +32,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_sync.render.screen import screen_files
 from sheets_sync.render.site import game_file, player_file, stage_file, write_site
 from sheets_sync.sync import compute
 from tests.test_browser import A4_CONTENT_PX, ARTIFACTS, CHROMIUM, _run
@@ -114,6 +116,11 @@ def site() -> Path:
     css = (root / "style.css").read_text(encoding="utf-8")
     css = re.sub(r"@media \(max-width: 700px\)", "@media not all", css).replace("@media print", "@media all")
     (root / "style-print.css").write_text(css, encoding="utf-8")
+    # the hall's screen before round 7 (a seating to show), beside the finished tournament's
+    before = dataclasses.replace(o.results, counted=tuple(p for p in o.results.counted
+                                                          if p.stage == "qualifying" and p.round < 7))
+    for name, text in screen_files(before, language=o.language).items():
+        (root / name.replace("screen", "screen-mid")).write_text(text, encoding="utf-8")
     ARTIFACTS.mkdir(exist_ok=True)
     yield root
     shutil.rmtree(root, ignore_errors=True)
@@ -123,6 +130,10 @@ def _game_with_long_names() -> str:
     o = long_outcome()
     p = next(p for p in o.results.counted if {"Константинопольский", "Цезарь Великолепный"} & {s.player for s in p.seats})
     return game_file(*p.key)
+
+
+SCREENS = {"tv": 1920, "projector": 1280}  # the hall's screen is for big displays only
+SCREEN_PAGES = ["screen.html", "screen-mid.html", "screen-mid-2.html"]
 
 
 def pages() -> list[str]:
@@ -145,13 +156,16 @@ def test_no_word_split_key_columns_in_sight_no_column_cut_off(site):
     frames = [f'<iframe src="{_copy(site, rel, mode)}" data-page="{rel}" data-mode="{mode}" '
               f'style="width:{width}px;height:800px;border:0;display:block"></iframe>'
               for rel in pages() for mode, width in WIDTHS.items()]
+    frames += [f'<iframe src="{rel}" data-page="{rel}" data-mode="{mode}" '
+               f'style="width:{width}px;height:1080px;border:0;display:block"></iframe>'
+               for rel in SCREEN_PAGES for mode, width in SCREENS.items()]
     harness = site / "__layout.html"
     harness.write_text(MEASURE % "\n".join(frames), encoding="utf-8")
     dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=1500,900", harness.as_uri()], timeout=120)
     m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
     assert m and m.group(1), f"no measurement: {dom[:300]}"
     results = json.loads(html.unescape(m.group(1)))
-    assert len(results) == len(pages()) * len(WIDTHS)
+    assert len(results) == len(pages()) * len(WIDTHS) + len(SCREEN_PAGES) * len(SCREENS)
     failures = []
     for r in results:
         where = f"{r['page']} ({r['mode']} {r['inner']} px)"
@@ -167,13 +181,14 @@ def test_no_word_split_key_columns_in_sight_no_column_cut_off(site):
             for t in r["tables"]:
                 if t["key"] and not all(t["key"].values()):
                     failures.append(f"{where}: table {t['cls']}: out of sight {t['key']}")
-        else:  # desktop and A4: nothing to scroll, every column whole
+        else:  # desktop, A4 and the hall's screen: nothing to scroll, every column whole
             for t in r["tables"]:
                 if t["scroll"] > t["box"] + 1:
                     failures.append(f"{where}: table {t['cls']} cut off ({t['scroll']} > {t['box']})")
     assert not failures, "\n".join(failures)
     # the long nicknames were on the pages measured (the test measured what it claims to)
     assert any("Константинопольский" in (site / p).read_text(encoding="utf-8") for p in pages())
+    assert "Константинопольский" in (site / "screen-mid-2.html").read_text(encoding="utf-8")
 
 
 def _pdf_pages_text(pdf: Path) -> list[str]:
