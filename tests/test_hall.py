@@ -24,7 +24,7 @@ from sheets_sync.cli import main
 from sheets_sync.render.screen import SCREEN_ROWS, next_round, screen_files
 from sheets_sync.render.site import site_files
 from sheets_sync.serve import serve_site
-from tests.test_site import example_outcome
+from tests.test_site import check_golden, example_outcome
 
 
 # -- the server ---------------------------------------------------------------------------------------
@@ -196,3 +196,10 @@ def test_the_site_carries_the_screen():
     files = site_files(o.results, o.problems, language=o.language)
     assert {"screen.html", "screen-2.html"} <= set(files)
     assert all(Path(name).suffix == ".html" for name in ("screen.html", "screen-2.html"))
+
+
+@pytest.mark.parametrize("page", ["screen.html", "screen-2.html"])
+def test_golden_screen_before_round_4(page):
+    full = example_outcome().results
+    pages = screen_files(_at(full, _keys(full, {"qualifying"}, ("qualifying", 4))), language="ru")
+    check_golden(f"site/screen-before-round-4-{page}", pages[page])
