@@ -171,6 +171,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "когда файл закроют",
                      "{name} is open in Excel or LibreOffice ({lock}): the site and files are updated; the workbook's "
                      "tabs will be written when the file is closed"),
+    "serve.url": ("сайт для зала: {url}screen.html (весь сайт: {url})",
+                  "the hall's screen: {url}screen.html (the whole site: {url})"),
+    "serve.cannot_listen": ("не могу открыть {address} для сайта: {reason}. Укажите другой порт (--serve) или адрес (--bind)",
+                            "cannot listen on {address} for the site: {reason}. Give another port (--serve) or address "
+                            "(--bind)"),
     "watch.problems_tab": ("не удалось обновить вкладку Проверка:", "the Problems tab could not be updated:"),
 }
 

@@ -125,22 +125,37 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
 @click.option("--interval", type=float, default=10.0, show_default=True, help="Seconds between polls.")
 @click.option("--out", default=None, help="Folder for standings.json, the site and the VK post.")
 @click.option("--cycles", type=int, default=None, hidden=True, help="Stop after this many polls (tests).")
+@click.option("--serve", "port", type=click.IntRange(0, 65535), default=None, metavar="PORT",
+              help="Also serve the site (read-only) on this port while watching: PORT/screen.html is the hall's screen.")
+@click.option("--bind", default="127.0.0.1", show_default=True,
+              help="Address --serve listens on (0.0.0.0: every network of this computer, e.g. the hall's TV).")
 @backups_option
 @output_option
 @credentials_option
 @language_option()
-def watch(workbook: str, interval: float, out: str | None, cycles: int | None, backups: int | None,
-          output: str | None, credentials: str | None) -> None:
+def watch(workbook: str, interval: float, out: str | None, cycles: int | None, port: int | None, bind: str,
+          backups: int | None, output: str | None, credentials: str | None) -> None:
     """Keep the standings up to date while games are played (Ctrl-C stops).
 
     While the workbook is open in Excel or LibreOffice the site and files are still updated and the write of its
-    tabs is retried until the file is closed.  A workbook that is not there at the start ends the watch."""
+    tabs is retried until the file is closed.  A workbook that is not there at the start ends the watch.
+    With --serve the site is served on the local network (the hall's screen: /screen.html)."""
     from sheets_sync.messages import text
     from sheets_sync.watch import run_watch
 
+    out_dir = out_dir_for(workbook, out)
+    server = None
     try:
+        if port is not None:
+            from sheets_sync.serve import serve_site
+
+            server = serve_site(out_dir / "site", port=port, bind=bind, language=speaking(None))
+            console.print(text("serve.url", speaking(None), url=server.url), markup=False)
         run_watch(open_backend(workbook, credentials=credentials, backups=backups, output=output),
-                  out_dir=out_dir_for(workbook, out), interval=interval, cycles=cycles, console=console,
+                  out_dir=out_dir, interval=interval, cycles=cycles, console=console,
                   workbook=workbook, language=pinned_language())
     except KeyboardInterrupt:
         console.print(text("stopped", speaking(None)))
+    finally:
+        if server is not None:
+            server.close()

@@ -24,6 +24,7 @@ from scoring.problems import Problem, Severity
 from scoring.standings import Results, Standing
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import points
+from sheets_sync.render.screen import screen_files
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.templates import TEMPLATES, environment, slug
 from sheets_sync.render.words import role_name, ui
@@ -399,6 +400,7 @@ class _Site:
         out = {"style.css": (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8"),
                "index.html": self.index(), "players.html": self.players_index(), "games.html": self.games_index(),
                "statistics.html": self.statistics()}
+        out.update(screen_files(self.r, language=self.lang))
         for key in self.shown_stages():
             out[stage_file(key)] = self.stage(key)
         for n in self.player_names:
