@@ -250,3 +250,21 @@ def test_every_simulated_game_exports_valid_and_consistent(gmo, seed, removal):
         assert r["red_count"] + r["black_count"] + len(leaves) == 10
         assert r["players"] == [10 + i for i in range(10)]
         assert [w.kind for w in g.warnings] == ["judge_id"]
+
+
+def test_a_hidden_final_leaves_only_when_released(tour_book, tmp_path):
+    path, _ = tour_book
+    wb = openpyxl.load_workbook(path)
+    wb["Турнир"].append(("скрытый.финал", "да"))
+    wb.save(path)
+    export([str(path), "--out", str(tmp_path / "hidden")])
+    hidden = files_of(tmp_path / "hidden")
+    assert hidden and not [n for n in hidden if n.startswith("mwt-final-")]
+    wb = openpyxl.load_workbook(path)
+    row = next(r for r in wb["Турнир"].iter_rows() if r[0].value == "Финал опубликован")
+    row[1].value = "Финал"  # the chief judge releases the final
+    wb.save(path)
+    export([str(path), "--out", str(tmp_path / "released")])
+    released = files_of(tmp_path / "released")
+    finals = {n for n in released if n.startswith("mwt-final-")}
+    assert finals and set(released) - finals == set(hidden)
