@@ -67,7 +67,7 @@ def export_mwt(workbook: str, out: str | None, credentials: str | None) -> None:
     # one line per person, not per seat: a player without an id is missing from all his games
     missing: dict[tuple[str, str], list[str]] = {}
     for w in (w for g in export.games for w in g.warnings):
-        games = missing.setdefault((w.kind, w.name), [])
+        games = missing.setdefault((w.kind, w.name or "—"), [])
         if w.sheet not in games:
             games.append(w.sheet)
     for (kind, name), games in missing.items():
