@@ -10,7 +10,7 @@ import re
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
            "SEATING_COLUMNS", "PENALTY_COLUMNS", "TOURNAMENT_LABELS", "ROLE_WORDS", "WINNER_WORDS",
-           "VICTORY_WORDS", "STATUS_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS", "TEAM_DEFEAT_WORDS", "label",
+           "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS", "TEAM_DEFEAT_WORDS", "label",
            "protocol_tab_title", "word"]
 
 _SPACES = re.compile(r"\s+")
@@ -44,6 +44,7 @@ TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "date": ("Дата", "Date", "Даты", "Dates"),
     "confirmed": ("Этап подтверждён", "Stage confirmed", "Подтверждено", "Confirmed"),
     "released": ("Финал опубликован", "Final released", "Опубликовано", "Released"),
+    "mwt_tournament_id": ("ID турнира MWT", "MWT tournament ID", "MWT ID турнира", "ID турнира в MWT"),
 }
 
 PROTOCOL_TITLE = ("Протокол игры", "Game protocol")
@@ -80,6 +81,7 @@ PLAYER_COLUMNS: dict[str, tuple[str, ...]] = {
     "city": ("Город", "City"),
     "status": ("Статус", "Status"),
     "excused": ("Пропуск", "Excused round", "Excused rounds", "Excused"),
+    "mwt_id": ("ID MWT", "MWT ID", "ИД MWT"),  # the person's id in the world tour (export mwt)
 }
 SEATING_COLUMNS: dict[str, tuple[str, ...]] = {
     "stage": ("Этап", "Stage"),
@@ -121,6 +123,8 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "disqualified": ("дисквалифицирован", "дисквалифицирована", "дк", "disqualified", "dq"),
     "reserve": ("запасной", "запасная", "резерв", "reserve", "substitute"),
 }
+# a Players-tab row with this status is a judge, not a player: listed for his MWT id, never ranked or seated
+JUDGE_WORDS = ("судья", "judge", "referee")
 PENALTY_REASON_WORDS: dict[str, tuple[str, ...]] = {
     "missed_round": ("пропуск", "пропуск тура", "missed round", "missed", "absent"),
     "late": ("опоздание", "late", "lateness"),

@@ -18,6 +18,7 @@ __all__ = [
     "Removal",
     "Location",
     "Player",
+    "Judge",
     "SeatingEntry",
     "SeatRecord",
     "Protocol",
@@ -73,11 +74,21 @@ class Player:
     city: str = ""
     status: PlayerStatus = PlayerStatus.PLAYING
     excused_rounds: frozenset[int] = frozenset()
+    mwt_id: int | None = None  # the player's id in the world tour (Players tab, «ID MWT»)
     location: Location | None = None
 
     @property
     def ranked(self) -> bool:
         return self.status is not PlayerStatus.RESERVE
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Judge:
+    """A Players-tab row with the status «судья»: a judge listed for his MWT id, never a player."""
+
+    nickname: str
+    mwt_id: int | None = None
+    location: Location | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -191,6 +202,8 @@ class Tournament:
     penalties: tuple[PenaltyEntry, ...] = ()
     overrides: tuple[tuple[str, str, Location | None], ...] = ()  # (key, raw value, where)
     released: frozenset[str] = frozenset()  # stage keys confirmed/released by the chief judge
+    judges: tuple[Judge, ...] = ()  # Players-tab rows with the status «судья»
+    mwt_id: int | None = None  # the tournament's id in the world tour (Tournament tab, «ID турнира MWT»)
     _by_nickname: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -202,3 +215,11 @@ class Tournament:
 
     def player(self, nickname: str) -> Player | None:
         return self._by_nickname.get(nickname)
+
+    def mwt_id_of(self, name: str) -> int | None:
+        """The MWT id of a judge or player named ``name`` (a judge's row first), or None."""
+        for judge in self.judges:
+            if judge.nickname == name:
+                return judge.mwt_id
+        player = self._by_nickname.get(name)
+        return player.mwt_id if player is not None else None

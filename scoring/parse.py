@@ -21,6 +21,7 @@ from typing import Any
 from scoring import labels as L
 from scoring.cells import a1
 from scoring.model import (
+    Judge,
     Location,
     PenaltyEntry,
     PenaltyReason,
@@ -38,7 +39,7 @@ from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
 from scoring.values import MAX_TEXT, guessed_date, is_blank, is_dash, read_decimal, read_int, shown, text
 
-__all__ = ["Settings", "read_settings", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup"]
+__all__ = ["Settings", "read_settings", "read_mwt_id", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup"]
 
 Grid = Sequence[Sequence[object]]
 E, W = Severity.ERROR, Severity.WARNING
@@ -83,6 +84,7 @@ class Settings:
     date: str = ""
     confirmed: frozenset[str] = frozenset()  # stage names/keys the chief judge confirmed
     released: frozenset[str] = frozenset()
+    mwt_tournament_id: int | None = None  # «ID турнира MWT»: the tournament in the world tour (export mwt)
     overrides: tuple[tuple[str, object, Location], ...] = ()
     problems: tuple[Problem, ...] = ()
     tab: str | None = None
@@ -95,6 +97,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
     grid = tabs[title]
     known = {L.norm(w): key for key, words in L.TOURNAMENT_LABELS.items() for w in words}
     values: dict[str, str] = {}
+    rows: dict[str, int] = {}
     overrides: list[tuple[str, object, Location]] = []
     problems: list[Problem] = []
     for r, row in enumerate(grid):
@@ -105,6 +108,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         if key is not None:
             if key not in values:
                 values[key] = text(value)
+                rows[key] = r
             continue
         label_text = text(row[0])
         if "." in label_text or "=" in label_text or L.norm(label_text) in _override_words():
@@ -125,6 +129,13 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
     def _flags(key: str) -> frozenset[str]:
         return frozenset(L.norm(v) for v in re.split(r"[,;]", values.get(key, "")) if v.strip())
 
+    mwt_id = None
+    if values.get("mwt_tournament_id", "").strip():
+        mwt_id = read_mwt_id(values["mwt_tournament_id"])
+        if mwt_id is None:
+            problems.append(problem("read.mwt_id", W, Location(title, a1(rows["mwt_tournament_id"], 1)),
+                                    value=values["mwt_tournament_id"]))
+
     return Settings(
         name=values.get("name", ""),
         preset_id=values.get("preset", "").strip().lower(),
@@ -133,10 +144,19 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         date=values.get("date", ""),
         confirmed=_flags("confirmed"),
         released=_flags("released"),
+        mwt_tournament_id=mwt_id,
         overrides=tuple(overrides),
         problems=tuple(problems),
         tab=title,
     )
+
+
+def read_mwt_id(value: object) -> int | None:
+    """An MWT id typed into a cell (``123``, ``"123"``, ``123.0``), or None when it is not one."""
+    if is_blank(value):
+        return None
+    number, rule = read_int(value)
+    return number if rule is None and number is not None and number > 0 else None
 
 
 def _override_words() -> set[str]:
@@ -262,20 +282,23 @@ class _Reader:
 
 
 # -- Players ----------------------------------------------------------------------------------
-def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[Player, ...]:
+def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[tuple[Player, ...], tuple[Judge, ...]]:
+    """The players, and the judges listed among them with the status «судья» (for their MWT ids)."""
     title = find_tab(tabs, "players")
     if title is None:
         problems.append(problem("read.tab_missing", E, None, tab="Игроки / Players"))
-        return ()
+        return (), ()
     grid = tabs[title]
     rd = _Reader(title, grid)
     header = _find_header_row(grid, L.PLAYER_COLUMNS, ("player",))
     if header is None:
         problems.append(problem("read.column_missing", E, Location(title, "A1"), column="Игрок / Player"))
-        return ()
+        return (), ()
     hr, cols = header
     status_words = _words(L.STATUS_WORDS)
+    judge_words = {L.norm(w) for w in L.JUDGE_WORDS}
     players: list[Player] = []
+    judges: list[Judge] = []
     seen: dict[str, int] = {}
     for r in range(hr + 1, len(grid)):
         nickname = rd.text(r, cols["player"])
@@ -285,7 +308,15 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[P
             rd.add("read.duplicate_player", E, r, cols["player"], player=nickname, rows=f"{seen[nickname] + 1}, {r + 1}")
             continue
         seen[nickname] = r
+        mwt_id = None
+        if "mwt_id" in cols and not is_blank(_cell(grid, r, cols["mwt_id"])):
+            mwt_id = read_mwt_id(_cell(grid, r, cols["mwt_id"]))
+            if mwt_id is None:
+                rd.add("read.mwt_id", W, r, cols["mwt_id"], value=shown(_cell(grid, r, cols["mwt_id"])))
         status_text = L.norm(rd.text(r, cols.get("status")))
+        if status_text in judge_words:
+            judges.append(Judge(nickname=nickname, mwt_id=mwt_id, location=rd.loc(r, cols["player"])))
+            continue
         status_key = status_words.get(status_text)
         if status_key is None:
             rd.add("read.status", W, r, cols["status"], value=status_text)
@@ -310,11 +341,12 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[P
                 city=rd.text(r, cols.get("city")),
                 status=PlayerStatus(status_key),
                 excused_rounds=frozenset(excused),
+                mwt_id=mwt_id,
                 location=rd.loc(r, cols["player"]),
             )
         )
     problems.extend(rd.problems)
-    return tuple(players)
+    return tuple(players), tuple(judges)
 
 
 # -- Seating ------------------------------------------------------------------------------------
@@ -766,7 +798,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
     problems: list[Problem] = list(settings.problems)
     stages = stage_lookup(preset)
     first_stage = preset.stage_keys[0]
-    players = _parse_players(tabs, problems)
+    players, judges = _parse_players(tabs, problems)
     seating = _parse_seating(tabs, stages, first_stage, problems)
     penalties = _parse_penalties(tabs, stages, first_stage, problems)
     input_titles = {find_tab(tabs, k) for k in ("tournament", "players", "seating", "penalties")}
@@ -799,6 +831,8 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             penalties=penalties,
             overrides=tuple((k, text(v), loc) for k, v, loc in settings.overrides),
             released=frozenset(released),
+            judges=judges,
+            mwt_id=settings.mwt_tournament_id,
         ),
         problems=tuple(problems),
         unreadable=frozenset(unreadable),

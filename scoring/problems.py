@@ -64,8 +64,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "read.seat_number": ("Номер места должен быть {expected}, а не «{value}»", "Seat number must be {expected}, not '{value}'"),
     "read.status": (
-        "«{value}» — неизвестный статус (пусто, снялся, дисквалифицирован, запасной)",
-        "'{value}' is not a status (empty, withdrawn, disqualified, reserve)",
+        "«{value}» — неизвестный статус (пусто, снялся, дисквалифицирован, запасной, судья)",
+        "'{value}' is not a status (empty, withdrawn, disqualified, reserve, judge)",
+    ),
+    "read.mwt_id": (
+        "«{value}» — ID MWT это целое положительное число",
+        "'{value}': an MWT ID is a positive whole number",
     ),
     "read.rounds_list": ("«{value}» — ожидаются номера туров", "'{value}': round numbers expected"),
     "read.penalty_reason": (

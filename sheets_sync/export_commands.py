@@ -1,8 +1,9 @@
-"""What `export site`, `export vk` and `print-protocols` do, kept apart from argument parsing.
+"""What `export site`, `export vk`, `export mwt` and `print-protocols` do, kept apart from argument parsing.
 
 They read the workbook and compute the standings like `sync`, but write nothing into it.
 The site and the post show the public results (:class:`~sheets_sync.publish.PublicResults`);
-the protocol blanks are for the judges and show the seating as it is.
+the protocol blanks are for the judges and show the seating as it is.  The MWT files are the
+published counted games too: a hidden final leaves the workbook only when it is released.
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from pathlib import Path
 
 from sheets_sync.backends import open_backend
 from sheets_sync.files import out_dir_for, write_text_atomic
+from sheets_sync.render.mwt import MwtGame, MwtWarning, dumps as mwt_dumps, is_game_filename, mwt_games
 from sheets_sync.publish import PublicResults, write_public_site, write_vk_post
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
 from sheets_sync.outcome import Outcome, compute, read_workbook
 
-__all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "Blanks", "Written"]
+__all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "write_workbook_mwt",
+           "Blanks", "Written", "MwtExport"]
 
 
 def read_outcome(workbook: str, *, credentials: str | None = None) -> Outcome:
@@ -71,3 +74,33 @@ def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, ou
     path = folder / blanks_filename(stage_key, round_no)
     write_text_atomic(path, html)
     return Blanks(path=path, stage_name=preset.stage(stage_key).name(language), language=language)
+
+
+@dataclass(frozen=True, slots=True)
+class MwtExport:
+    """The MWT files of a workbook: their folder, every game written, the files removed
+    (games that no longer count), the warnings of the whole export, the tournament's language."""
+
+    folder: Path
+    games: tuple[MwtGame, ...]
+    removed: tuple[Path, ...]
+    warnings: tuple[MwtWarning, ...]
+    language: str
+
+
+def write_workbook_mwt(workbook: str, *, out: str | None, credentials: str | None = None) -> MwtExport:
+    """One JSON per counted (published) game in ``out`` (default: ``mwt/`` beside the workbook).
+    Files of an earlier export whose game no longer counts are removed, so the folder is what
+    the federation may take."""
+    outcome = read_outcome(workbook, credentials=credentials)
+    public = PublicResults.of(outcome)
+    games, warnings = mwt_games(public.results)
+    folder = Path(out) if out else out_dir_for(workbook, None) / "mwt"
+    folder.mkdir(parents=True, exist_ok=True)
+    for game in games:
+        write_text_atomic(folder / game.filename, mwt_dumps(game.document))
+    current = {g.filename for g in games}
+    removed = tuple(sorted(p for p in folder.iterdir() if is_game_filename(p.name) and p.name not in current))
+    for path in removed:
+        path.unlink()
+    return MwtExport(folder=folder, games=games, removed=removed, warnings=warnings, language=outcome.language)

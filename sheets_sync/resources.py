@@ -1,8 +1,9 @@
-"""Where the shipped presets (``config/``) and templates (``templates/``) are.
+"""Where the shipped presets (``config/``), templates (``templates/``) and JSON Schemas of the
+outputs (``schemas/``) are.
 
 In the repository they are top-level folders beside the packages.  A wheel carries them
-inside the package, as ``sheets_sync/config`` and ``sheets_sync/templates`` (the
-``package-dir`` mapping in ``pyproject.toml``), so ``pip install .``, ``pipx install .``
+inside the package, as ``sheets_sync/config``, ``sheets_sync/templates`` and
+``sheets_sync/schemas`` (the ``package-dir`` mapping in ``pyproject.toml``), so ``pip install .``, ``pipx install .``
 and an installed wheel find them without the checkout.  :func:`shipped` looks in the
 installed package first (:mod:`importlib.resources`), then in the checkout (an editable
 install, or running from a clone).
@@ -20,7 +21,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def shipped(name: str) -> Path:
-    """The folder of shipped files ``name`` (``"config"`` or ``"templates"``)."""
+    """The folder of shipped files ``name`` (``"config"``, ``"templates"`` or ``"schemas"``)."""
     inside = files("sheets_sync").joinpath(name)
     if inside.is_dir():
         return Path(str(inside))

@@ -23,7 +23,7 @@ import pytest
 from sheets_sync.example import EXAMPLE_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("pyproject.toml", "README.md", "scoring", "sheets_sync", "config", "templates")
+SOURCES = ("pyproject.toml", "README.md", "scoring", "sheets_sync", "config", "templates", "schemas")
 
 
 def _pyproject() -> dict:
@@ -38,11 +38,14 @@ def test_every_package_of_the_checkout_is_in_the_wheel():
     assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
 
 
-def test_presets_and_templates_are_shipped_inside_the_package():
+def test_presets_templates_and_schemas_are_shipped_inside_the_package():
     tool = _pyproject()["tool"]["setuptools"]
-    assert tool["package-dir"] == {"sheets_sync.config": "config", "sheets_sync.templates": "templates"}
+    assert tool["package-dir"] == {"sheets_sync.config": "config", "sheets_sync.templates": "templates",
+                                   "sheets_sync.schemas": "schemas"}
     data = tool["package-data"]
     assert data["sheets_sync.config"] == ["*.toml"]
+    assert data["sheets_sync.schemas"] == ["*.json"] and "sheets_sync.schemas" in tool["packages"]
+    assert {p.suffix for p in (ROOT / "schemas").iterdir()} == {".json"}
     shipped = {p.suffix for p in (ROOT / "templates").rglob("*") if p.is_file()}
     patterns = {pattern for key, patterns in data.items() if key.startswith("sheets_sync.templates")
                 for pattern in patterns}
@@ -87,9 +90,11 @@ def test_a_built_wheel_installs_into_a_fresh_venv_and_runs_outside_the_checkout(
 
     work = tmp_path / "work"
     work.mkdir()
-    where = _run([str(bin_dir / "python"), "-c", "import sheets_sync, sheets_sync.presets as p; "
-                  "print(sheets_sync.__file__); print(p.CONFIG_DIR)"], cwd=work, env=env).stdout.split()
+    where = _run([str(bin_dir / "python"), "-c", "import sheets_sync, sheets_sync.presets as p, sheets_sync.resources as r; "
+                  "print(sheets_sync.__file__); print(p.CONFIG_DIR); "
+                  "print(r.shipped('schemas') / 'mwt-game.schema.json')"], cwd=work, env=env).stdout.split()
     assert all(str(venv) in line and str(ROOT) not in line for line in where), where
+    assert Path(where[-1]).is_file()
 
     (work / "players.csv").write_text("Игрок;Клуб\n" + "\n".join(f"Игрок {i:02d};Клуб {i % 4}" for i in range(30)),
                                       encoding="utf-8")

@@ -1,4 +1,4 @@
-"""Commands that publish results people read: `export site`, `export vk`, `print-protocols`.
+"""Commands that publish results: `export site`, `export vk`, `export mwt`, `print-protocols`.
 
 They read the workbook and compute the standings like `sync`, but write nothing into it.
 """
@@ -17,7 +17,7 @@ __all__ = ["export", "print_protocols"]
 
 @click.group()
 def export() -> None:
-    """Write the results for people: the HTML site or the VK post."""
+    """Write the results: the HTML site, the VK post, or the games for the MWT / FIIM rating."""
 
 
 @export.command("site")
@@ -48,6 +48,33 @@ def export_vk(workbook: str, out: str | None, link: str | None, credentials: str
     language = speaking(post.language)
     console.print(escape(text("export.post", language, path=post.folder / "vk-post.txt")))
     console.print(escape(text("export.picture", language, path=post.folder / "vk-post.png")))
+
+
+@export.command("mwt")
+@workbook_argument
+@click.option("--out", default=None, help="Folder for the game files (default: mwt/ beside the workbook).")
+@credentials_option
+@language_option()
+def export_mwt(workbook: str, out: str | None, credentials: str | None) -> None:
+    """One JSON per counted game in the Mafia World Tour format the FIIM rating reads (docs/export-mwt.md)."""
+    from sheets_sync.export_commands import write_workbook_mwt
+
+    export = write_workbook_mwt(workbook, out=out, credentials=credentials)
+    language = speaking(export.language)
+    console.print(escape(text("mwt.written", language, path=export.folder, n=len(export.games),
+                              removed=len(export.removed))))
+    lines = [text("mwt.no_" + w.kind, language) for w in export.warnings]
+    # one line per person, not per seat: a player without an id is missing from all his games
+    missing: dict[tuple[str, str], list[str]] = {}
+    for w in (w for g in export.games for w in g.warnings):
+        games = missing.setdefault((w.kind, w.name or "—"), [])
+        if w.sheet not in games:
+            games.append(w.sheet)
+    for (kind, name), games in missing.items():
+        shown = ", ".join(games[:3]) + (", …" if len(games) > 3 else "")
+        lines.append(text("mwt.no_" + kind, language, name=name, n=len(games), sheets=shown))
+    for line in lines:
+        console.print(f"[yellow]{escape(line)}[/yellow]")
 
 
 @click.command("print-protocols")

@@ -1,4 +1,5 @@
-"""`standings.json`: the machine-readable twin of the standings (schema in docs/standings-json.md).
+"""`standings.json`: the machine-readable twin of the standings (docs/standings-json.md; the JSON
+Schema is schemas/standings.schema.json).
 
 This is a public output: unless told otherwise it shows :func:`scoring.standings.published`
 results, so a hidden final stays out until the chief judge releases it.
@@ -18,6 +19,8 @@ from sheets_sync.render.tabs import tiebreak_text
 
 __all__ = ["standings_document", "dumps", "points"]
 
+# the document's version: changes only when a field is removed, renamed or changes its meaning;
+# new fields come without a new version (the schema allows additional properties)
 SCHEMA_VERSION = 1
 
 
@@ -88,7 +91,8 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
             "ci_detail": _ci_detail(s),
         })
     return {
-        "schema": SCHEMA_VERSION,
+        "schema_version": SCHEMA_VERSION,
+        "schema": SCHEMA_VERSION,  # the first release's name of schema_version, kept for its readers
         "tournament": {"name": t.name, "date": t.date, "chief_judge": t.chief_judge, "language": language},
         "preset": {"id": preset.id, "name": preset.name, "ci": preset.ci.enabled,
                    "auto_extra": points(preset.auto_extra), "hidden_final": preset.hidden_final},
