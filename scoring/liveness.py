@@ -226,15 +226,12 @@ def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
 
 
 def current_liveness(results: Results) -> Liveness | None:
-    """The cut the tournament is playing for now: into the last stage whose stage before has
-    players, while none of its own games is counted; None when there is no such cut."""
-    started = {p.stage for p in results.counted}
-    current = None
-    for stage in results.preset.stage_keys[1:]:
-        cut = results.cuts.get(stage)
-        if cut is not None and results.stages.get(cut.after) and stage not in started:
-            current = stage
-    return liveness(results, current) if current else None
+    """The cut the tournament is playing for now: out of the latest stage with a counted game
+    (the first stage before any), while that stage is not the last; None otherwise."""
+    keys = results.preset.stage_keys
+    played = {p.stage for p in results.counted}
+    latest = max((i for i, k in enumerate(keys) if k in played), default=0)
+    return liveness(results, keys[latest + 1]) if latest + 1 < len(keys) else None
 
 
 def states(chances: Sequence[Chance]) -> dict[str, int]:

@@ -55,7 +55,8 @@ def _rounds(results: Results) -> list[tuple[str, int]]:
 
 
 def race(results: Results) -> Race:
-    """The standings after every played round (the last point is the standings now)."""
+    """The standings after every played round; the last point is ``results.overall`` itself
+    (so it also saves one computation)."""
     t = results.tournament
     order = {k: i for i, k in enumerate(results.preset.stage_keys)}
 
@@ -65,12 +66,17 @@ def race(results: Results) -> Race:
         return order[s] < order[stage] or (s == stage and (r is None or r <= rnd))
 
     points = []
-    for stage, rnd in _rounds(results):
-        reached = {k for k in order if order[k] <= order[stage]}
-        then = replace(t, protocols=tuple(p for p in t.protocols if upto(stage, rnd, p.stage, p.round)),
-                       seating=tuple(e for e in t.seating if e.stage in reached),
-                       penalties=tuple(e for e in t.penalties if upto(stage, rnd, e.stage, e.round)))
-        standings = compute(then, results.preset, results.input_problems, hide=results.hidden).overall
+    rounds = _rounds(results)
+    for i, (stage, rnd) in enumerate(rounds):
+        if i == len(rounds) - 1:
+            standings = results.overall  # the last point is the standings now, whatever is seated already
+        else:
+            # the seating of later stages would rank their players first (finalists first): not yet known then
+            reached = {k for k in order if order[k] <= order[stage]}
+            then = replace(t, protocols=tuple(p for p in t.protocols if upto(stage, rnd, p.stage, p.round)),
+                           seating=tuple(e for e in t.seating if e.stage in reached),
+                           penalties=tuple(e for e in t.penalties if upto(stage, rnd, e.stage, e.round)))
+            standings = compute(then, results.preset, results.input_problems, hide=results.hidden).overall
         points.append(RacePoint(stage=stage, round=rnd,
                                 places={s.stats.player: s.place for s in standings},
                                 shown={s.stats.player: s.places for s in standings},
