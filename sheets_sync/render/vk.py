@@ -234,6 +234,7 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
 
     t = results.tournament
     rows = _picture_rows(results)
+    live = current_liveness(results)
     keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
     stage_names = [results.preset.stage(k).name(language) for k in keys]
     pad = 48
@@ -290,7 +291,8 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
             d.text((pad + 24, cy), str(st.place), font=f_place, fill="#ffffff", anchor="mm")
         else:
             d.text((pad + 24, cy), st.places, font=f_num if len(st.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
-        name = _fit(d, plain_text(s.player), f_name, name_w)
+        mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
+        name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f_name, name_w)
         if s.club:
             d.text((name_x, cy - 4), name, font=f_name, fill="#1b1f24", anchor="ls")
             d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f_club, name_w), font=f_club, fill="#5b6470", anchor="lt")
