@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring.liveness import current_liveness
 from scoring.race import race
 from scoring.rules import validate
 from scoring.standings import compute
@@ -61,7 +62,7 @@ def test_after_the_last_qualifying_round_the_cut_is_marked_everywhere(synced):
     # the site: one mark beside every name of the standings
     index = (site / "index.html").read_text(encoding="utf-8")
     assert index.count('class="mark mark-through"') == 20 and index.count('class="mark mark-out"') == 20
-    assert "проходит в полуфинал при любых оставшихся играх" in index
+    assert "✓ — проходит в полуфинал, ✗ — не проходит (в полуфинал проходят 20)" in index
     # the VK post: a mark at the end of each line of the table it shows
     lines = [ln for ln in post.splitlines() if re.match(r"^\s*\d+\. ", ln)]
     assert lines and all(ln.endswith("✓" if ln.split(" — ")[1].split(" (")[0] in through else "✗") for ln in lines)
@@ -83,6 +84,7 @@ def test_one_round_before_the_cut_every_bound_holds_the_total(synced):
         assert float(q["low"]) <= float(s["total"]) <= float(q["high"])
     # the missed-round penalty (−2) and a game's best (+2.2) leave this example's whole field open
     assert doc["liveness"]["counts"]["open"] == 40
+    assert "✓ — проходит в полуфинал при любых оставшихся играх" in (site / "index.html").read_text(encoding="utf-8")
     bounds = tab[0].index("Итог этапа: от … до …")
     assert all(re.fullmatch(r"от -?[\d.]+ до -?[\d.]+", row[bounds]) for row in tab[1:])
 
@@ -130,3 +132,20 @@ def test_the_race_so_far_does_not_depend_on_later_games(seed, k):
     assert [(pt.stage, pt.round) for pt in r_full.points] == [("qualifying", r) for r in range(1, 5)] + [
         ("semifinal", 1), ("semifinal", 2)]
     assert r_full.points[-1].places == {s.stats.player: s.place for s in full.overall}
+
+
+@pytest.mark.parametrize("rounds, language, legend, title", [
+    (2, "ru", "✓ — проходит в полуфинал при любых оставшихся играх, ✗ — уже не может пройти (в полуфинал проходят 10)",
+     "проходит в полуфинал"),
+    (2, "en", "✓ through to the semifinal whatever the remaining games give, ✗ cannot reach it any more (10 go on)",
+     "through to the semifinal"),
+    (3, "en", "✓ through to the semifinal, ✗ not through (10 go on)", "through to the semifinal"),
+])
+def test_the_marks_are_explained_in_the_tournament_language(rounds, language, legend, title):
+    from sheets_sync.render import race as race_view
+    from tests.test_liveness import _played
+
+    live = current_liveness(_played(3, rounds, 10))
+    stage = "Полуфинал" if language == "ru" else "Semifinal"
+    assert race_view.legend(live, stage, language) == legend
+    assert race_view.mark(live, "a") == "✓" and race_view.mark_title(live, "a", stage, language) == title

@@ -33,6 +33,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "legend": ("✓ — проходит в {stage} при любых оставшихся играх, ✗ — уже не может пройти "
                "(в {stage} проходят {size})", "✓ through to the {stage} whatever the remaining games give, "
                "✗ cannot reach it any more ({size} go on)"),
+    "legend_complete": ("✓ — проходит в {stage}, ✗ — не проходит (в {stage} проходят {size})",
+                        "✓ through to the {stage}, ✗ not through ({size} go on)"),
     "bounds": ("Можно набрать к концу этапа: от {low} до {high}", "Total at the end of the stage: {low} to {high}"),
 }
 
@@ -53,7 +55,9 @@ def mark_title(live: Liveness | None, player: str, stage_name: str, language: st
 
 
 def legend(live: Liveness | None, stage_name: str, language: str) -> str:
-    return word("legend", language, stage=stage_name.lower(), size=live.size) if live else ""
+    if not live:
+        return ""
+    return word("legend_complete" if live.complete else "legend", language, stage=stage_name.lower(), size=live.size)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
