@@ -62,7 +62,8 @@ def files() -> dict[str, str]:
     return site_files(o.results, o.problems, language=o.language)
 
 
-GOLDEN_PAGES = ["index.html", "stage-qualifying.html", "stage-final.html", "statistics.html", "games.html", "players.html"]
+GOLDEN_PAGES = ["index.html", "stage-qualifying.html", "stage-final.html", "statistics.html", "games.html", "players.html",
+                "race.html"]
 
 
 @pytest.mark.parametrize("page", GOLDEN_PAGES)

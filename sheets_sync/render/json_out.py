@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from decimal import Decimal
+from fractions import Fraction
 
+from scoring.liveness import Liveness, State, current_liveness
 from scoring.numbers import quantize
+from scoring.race import Race, race
 from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.standings import Results, hidden_sheets, published
@@ -49,6 +52,41 @@ def _ci_detail(s) -> list[dict]:
             for a in s.ci_accounts if a.shot_first_red]
 
 
+def _exact(value: Fraction) -> str:
+    """A bound as a decimal string: exact when it is a finite decimal, else rounded half up (Ci)."""
+    d = value.denominator
+    for prime in (2, 5):
+        while d % prime == 0:
+            d //= prime
+    if d != 1:
+        return points(quantize(value))
+    return points(Decimal(value.numerator) / Decimal(value.denominator))
+
+
+def _chance(live: Liveness | None, player: str) -> dict | None:
+    """The player's state in the cut being played and the bounds of his stage total."""
+    chance = live.chances.get(player) if live else None
+    if chance is None:
+        return None
+    return {"stage": live.stage, "state": chance.state.value, "low": _exact(chance.low), "high": _exact(chance.high),
+            "remaining_games": chance.remaining}
+
+
+def _liveness(live: Liveness | None) -> dict | None:
+    if live is None:
+        return None
+    return {"stage": live.stage, "after": live.after, "size": live.size, "complete": live.complete,
+            "counts": {s.value: sum(1 for c in live.chances.values() if c.state is s) for s in State}}
+
+
+def _race(r: Race) -> dict:
+    """The overall place and total of every player after every round with a counted game."""
+    players = sorted({p for point in r.points for p in point.places})
+    return {"rounds": [{"stage": p.stage, "round": p.round} for p in r.points],
+            "places": {p: list(r.places(p)) for p in players},
+            "totals": {p: [points(point.totals[p]) if p in point.totals else None for point in r.points] for p in players}}
+
+
 def standings_document(results: Results, problems: Sequence[Problem], *, language: str, public: bool = True) -> dict:
     """The document; ``public`` (default) hides an unreleased hidden final and its problems.
     ``public=False``: the results are shown as given (already public ones, e.g.
@@ -60,6 +98,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     hidden = results.hidden
     t = results.tournament
     preset = results.preset
+    live = current_liveness(results)
     standings = []
     for st in results.overall:
         s = st.stats
@@ -89,6 +128,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
             "tiebreak_text": tiebreak_text(st, language) or None,
             "ci": points(s.ci),
             "ci_detail": _ci_detail(s),
+            "qualification": _chance(live, s.player),
         })
     return {
         "schema_version": SCHEMA_VERSION,
@@ -102,6 +142,8 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "standings": standings,
         "cuts": {k: {"after": c.after, "players": list(c.players), "tied": list(c.tied), "complete": c.complete}
                  for k, c in results.cuts.items()},
+        "liveness": _liveness(live),
+        "race": _race(race(results)),
         "games_counted": len(results.counted),
         "nominations": [_nomination(n, language) for n in results.nominations],
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,

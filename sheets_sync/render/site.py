@@ -20,9 +20,13 @@ from typing import Any
 from scoring import labels as L
 from scoring.model import PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
+from scoring.liveness import current_liveness
+from scoring.numbers import quantize
+from scoring.race import race
 from scoring.problems import Problem, Severity
 from scoring.standings import Results, Standing
 from sheets_sync.files import write_text_atomic
+from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.tabs import tiebreak_text
@@ -107,6 +111,9 @@ class _Site:
         self.lines_of: dict[str, list[GameLine]] = defaultdict(list)
         for ln in results.lines:
             self.lines_of[ln.player].append(ln)
+        self.race = race(results)  # the standings after every round, from the protocols
+        self.live = current_liveness(results)  # who can still qualify for the cut being played
+        self.live_stage = self.stage_name(self.live.stage) if self.live else ""
 
     def _stage_index(self, key: str) -> int:
         return self.keys.index(key) if key in self.keys else len(self.keys)
@@ -134,6 +141,8 @@ class _Site:
         items = [{"href": root + "index.html", "text": ui("standings", self.lang), "id": "index"}]
         for k in self.shown_stages():
             items.append({"href": root + stage_file(k), "text": self.stage_name(k), "id": "stage:" + k})
+        if self.race.points:
+            items.append({"href": root + "race.html", "text": race_view.word("race", self.lang), "id": "race"})
         items.append({"href": root + "games.html", "text": ui("games", self.lang), "id": "games"})
         items.append({"href": root + "players.html", "text": ui("players", self.lang), "id": "players"})
         items.append({"href": root + "statistics.html", "text": ui("statistics", self.lang), "id": "statistics"})
@@ -181,6 +190,8 @@ class _Site:
             "tiebreak": tiebreak_text(st, self.lang),
             "group_start": prev_group is not None and st.group != prev_group,
             "group": st.group,
+            "mark": race_view.mark(self.live, s.player),
+            "mark_title": race_view.mark_title(self.live, s.player, self.live_stage, self.lang),
         }
 
     def index(self) -> str:
@@ -192,7 +203,18 @@ class _Site:
         return self.render("site/index.html", self.page(
             "", "index", ui("standings", self.lang), rows=rows,
             stages=[self.stage_name(k) for k in self.keys],
-            games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang)))
+            games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang),
+            liveness_legend=race_view.legend(self.live, self.live_stage, self.lang)))
+
+    def race_page(self) -> str:
+        top = 20
+        title = race_view.word("place_per_round", self.lang)
+        chart = race_view.race_chart(
+            self.race, top=top, title=title, href=self.player_href,
+            labels=race_view.round_labels(self.race, lambda k: self.stage_name(k)[:1] if len(self.keys) > 1 else ""))
+        return self.render("site/race.html", self.page(
+            "", "race", race_view.word("race", self.lang), chart=chart,
+            intro=race_view.word("race_intro", self.lang, n=top), empty=race_view.word("race_empty", self.lang)))
 
     def stage(self, key: str) -> str:
         rule = self.preset.stage(key)
@@ -278,7 +300,21 @@ class _Site:
         return self.render("site/player.html", self.page(
             "../", "players", nickname, nickname=nickname, club=pl.club if pl else "", city=pl.city if pl else "",
             status=status, summary=summary, games=games, penalties=penalties,
-            item_names=[i.name(self.lang) for i in self.items]))
+            item_names=[i.name(self.lang) for i in self.items], sparkline=self.sparkline(nickname)))
+
+    def sparkline(self, nickname: str) -> dict | None:
+        places = self.race.places(nickname)
+        if not any(p is not None for p in places):
+            return None
+        title = race_view.word("place_per_round", self.lang)
+        shown = ", ".join("–" if p is None else str(p) for p in places)
+        live = self.live.chances.get(nickname) if self.live else None
+        return {"svg": race_view.sparkline(places, field=len(self.r.overall), title=f"{title}: {shown}"),
+                "title": title, "places": shown,
+                "mark": race_view.mark(self.live, nickname),
+                "mark_title": race_view.mark_title(self.live, nickname, self.live_stage, self.lang),
+                "bounds": race_view.word("bounds", self.lang, low=points(quantize(live.low)), high=points(quantize(live.high)))
+                if live and live.remaining else ""}
 
     def players_index(self) -> str:
         rows = []
@@ -399,7 +435,7 @@ class _Site:
     def files(self) -> dict[str, str]:
         out = {"style.css": (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8"),
                "index.html": self.index(), "players.html": self.players_index(), "games.html": self.games_index(),
-               "statistics.html": self.statistics()}
+               "statistics.html": self.statistics(), "race.html": self.race_page()}
         out.update(screen_files(self.r, language=self.lang))
         for key in self.shown_stages():
             out[stage_file(key)] = self.stage(key)

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from scoring import labels as L
 from scoring.items import ITEMS
+from scoring.liveness import Liveness, State, current_liveness
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
@@ -73,6 +74,24 @@ def ci_text(results: Results, stats: PlayerStats, language: str) -> str:
     return "; ".join(parts)
 
 
+def liveness_header(live: Liveness, results: Results, language: str) -> list[str]:
+    stage = results.preset.stage(live.stage).name(language).lower()
+    return [ru_en(f"Проход в {stage}", f"To the {stage}", language),
+            ru_en("Итог этапа: от … до …", "Stage total: from … to …", language)]
+
+
+def liveness_cells(live: Liveness, player: str, language: str) -> tuple[str | None, str | None]:
+    """"✓" (through whatever the remaining games give), "✗" (cannot reach the cut) or nothing,
+    and the least and the most the player can end the stage with while games remain."""
+    chance = live.chances.get(player)
+    if chance is None:
+        return None, None
+    mark = {State.THROUGH: "✓", State.OUT: "✗"}.get(chance.state)
+    bounds = (ru_en(f"от {quantize(chance.low)} до {quantize(chance.high)}",
+                    f"{quantize(chance.low)} to {quantize(chance.high)}", language) if chance.remaining else None)
+    return mark, bounds
+
+
 def standings_tab(results: Results, language: str) -> TabWrite:
     preset = results.preset
     ci_on = preset.ci.enabled
@@ -91,6 +110,9 @@ def standings_tab(results: Results, language: str) -> TabWrite:
         ru_en("Почему выше следующего", "Why above the next", language),
         *((ru_en("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
     ]
+    live = current_liveness(results)  # while a cut is played: ✓ / ✗ and the bounds, in two last columns
+    if live:
+        header += liveness_header(live, results, language)
     rows: list[tuple] = [tuple(header)]
     for st in results.overall:
         s = st.stats
@@ -103,9 +125,10 @@ def standings_tab(results: Results, language: str) -> TabWrite:
             L.word("yes", language) if s.eligible else L.word("no", language),
             tiebreak_text(st, language) or None,
             *((ci_text(results, s, language) or None,) if ci_on else ()),
+            *(liveness_cells(live, s.player, language) if live else ()),
         ))
     widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
-              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()))
+              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18) if live else ()))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
                     frozen_cols=2, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
 

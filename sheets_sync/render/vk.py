@@ -26,6 +26,8 @@ from scoring.errors import SheetsSyncError
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
+from scoring.liveness import current_liveness
+from sheets_sync.render import race as race_view
 from sheets_sync.render.site import nominations
 from sheets_sync.render.words import plain_text, ru_en, ui
 
@@ -73,10 +75,11 @@ def _decimal(text: str, int_w: int, frac_w: int) -> str:
     return _num(whole, int_w) + "." + frac + FIGURE_SPACE * max(0, frac_w - len(frac))
 
 
-def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int) -> str:
+def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str = "") -> str:
     s = st.stats
     club = f" ({vk_safe(s.club)})" if s.club else ""
-    return f"{_num(st.places, place_w)}. {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}"
+    mark = f" {mark}" if mark else ""  # ✓ / ✗: through to or out of the next stage
+    return f"{_num(st.places, place_w)}. {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
 
 
 def post_text(results: Results, *, language: str, top: int = 20, link: str | None = None, limit: int = VK_LIMIT) -> str:
@@ -101,7 +104,8 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     totals = [points(st.stats.total).partition(".") for st in shown]
     int_w = max((len(w) for w, _, _ in totals), default=1)
     frac_w = max((len(f) for _, _, f in totals), default=2)
-    table = [_table_line(st, place_w, int_w, frac_w) for st in shown]
+    live = current_liveness(results)
+    table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player)) for st in shown]
 
     tail: list[str] = []
     noms = nominations(results, language)
@@ -119,6 +123,8 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
 
     def assemble(rows: list[str], left_out: int) -> str:
         body = [table_title, *rows]
+        if live:
+            body.append(race_view.legend(live, results.preset.stage(live.stage).name(language), language))
         if left_out:
             body.append(ru_en(f"… и ещё {left_out} — полная таблица по ссылке ниже",
                               f"… and {left_out} more — full table at the link below", language))
@@ -228,6 +234,7 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
 
     t = results.tournament
     rows = _picture_rows(results)
+    live = current_liveness(results)
     keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
     stage_names = [results.preset.stage(k).name(language) for k in keys]
     pad = 48
@@ -284,7 +291,8 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
             d.text((pad + 24, cy), str(st.place), font=f_place, fill="#ffffff", anchor="mm")
         else:
             d.text((pad + 24, cy), st.places, font=f_num if len(st.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
-        name = _fit(d, plain_text(s.player), f_name, name_w)
+        mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
+        name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f_name, name_w)
         if s.club:
             d.text((name_x, cy - 4), name, font=f_name, fill="#1b1f24", anchor="ls")
             d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f_club, name_w), font=f_club, fill="#5b6470", anchor="lt")

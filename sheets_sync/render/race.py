@@ -1,0 +1,160 @@
+"""The race over the rounds and who can still qualify, as the public outputs show them.
+
+Pure functions from :class:`scoring.race.Race` and :class:`scoring.liveness.Liveness` to
+inline SVG (the chart of the leaders' places per round, a player's sparkline: no JavaScript,
+they print as they are), to the ✓ / ✗ marks and to the words that explain them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from scoring.liveness import Liveness, State
+from scoring.race import Race
+from sheets_sync.render.words import ru_en
+
+__all__ = ["MARK", "mark", "mark_title", "legend", "race_chart", "sparkline", "round_labels", "WORDS", "word"]
+
+MARK = {State.THROUGH: "✓", State.OUT: "✗", State.OPEN: ""}
+
+# words of the race and the marks: key -> (ru, en)
+WORDS: dict[str, tuple[str, str]] = {
+    "race": ("Гонка по турам", "Race over the rounds"),
+    "race_intro": ("Место после каждого тура у {n} лучших на сейчас; считается заново по протоколам.",
+                   "Place after every round of the current top {n}, recomputed from the protocols."),
+    "race_empty": ("Ни одной засчитанной игры.", "No counted game yet."),
+    "place_per_round": ("Место по турам", "Place per round"),
+    "round_short": ("Т", "R"),
+    "through": ("проходит в {stage}", "through to the {stage}"),
+    "out": ("не проходит в {stage}", "cannot reach the {stage}"),
+    "open": ("ещё может пройти в {stage}", "can still reach the {stage}"),
+    "legend": ("✓ — проходит в {stage} при любых оставшихся играх, ✗ — уже не может пройти "
+               "(в {stage} проходят {size})", "✓ through to the {stage} whatever the remaining games give, "
+               "✗ cannot reach it any more ({size} go on)"),
+    "legend_complete": ("✓ — проходит в {stage}, ✗ — не проходит (в {stage} проходят {size})",
+                        "✓ through to the {stage}, ✗ not through ({size} go on)"),
+    "bounds": ("Можно набрать к концу этапа: от {low} до {high}", "Total at the end of the stage: {low} to {high}"),
+}
+
+
+def word(key: str, language: str, **values: object) -> str:
+    return ru_en(*WORDS[key], language).format(**values)
+
+
+def mark(live: Liveness | None, player: str) -> str:
+    """"✓", "✗" or "" for the player in the current cut."""
+    state = live.state(player) if live else None
+    return MARK[state] if state else ""
+
+
+def mark_title(live: Liveness | None, player: str, stage_name: str, language: str) -> str:
+    state = live.state(player) if live else None
+    return word(state.value, language, stage=stage_name.lower()) if state else ""
+
+
+def legend(live: Liveness | None, stage_name: str, language: str) -> str:
+    if not live:
+        return ""
+    return word("legend_complete" if live.complete else "legend", language, stage=stage_name.lower(), size=live.size)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Box:
+    left: int = 34
+    right: int = 170  # the names at the end of the lines
+    top: int = 28
+    bottom: int = 34
+    width: int = 720
+    row: int = 18  # pixels per place
+
+
+# 10 colours that stay apart on paper in grey too (alternating dark and light), then dashed for 11–20
+_COLOURS = ("#1f4e99", "#d1495b", "#2a9d5c", "#e09f1f", "#6a3d9a", "#00798c", "#8c564b", "#c2185b", "#4d4d4d", "#7a9a01")
+
+
+def round_labels(race: Race, stage_short: Callable[[str], str]) -> list[str]:
+    """One short label per point of the race: the stage's letter and the round ("О3", "Ф1")."""
+    return [f"{stage_short(p.stage)}{p.round}" for p in race.points]
+
+
+def race_chart(race: Race, *, top: int, labels: Sequence[str], href: Mapping[str, str], title: str) -> str:
+    """An inline SVG: the place after every round of the ``top`` players of the last round,
+    one labelled line each (the name and the place now at the right end, linked to the player's page)."""
+    leaders = race.leaders(top)
+    if not leaders:
+        return ""
+    box = _Box()
+    places = {p: race.places(p) for p in leaders}
+    deepest = max([len(leaders), *(x for seq in places.values() for x in seq if x is not None)])
+    n = len(race.points)
+    height = box.top + box.bottom + box.row * (deepest - 1)
+    plot_w = box.width - box.left - box.right
+
+    def x(i: int) -> float:
+        return box.left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y(place: int) -> float:
+        return box.top + box.row * (place - 1)
+
+    out = [f'<svg class="race-chart" viewBox="0 0 {box.width} {height}" '
+           f'role="img" aria-labelledby="race-title" font-family="sans-serif" font-size="11">',
+           f'<title id="race-title">{escape(title)}</title>']
+    # the grid: a line per round, a place number every row
+    for i, label in enumerate(labels):
+        out.append(f'<line x1="{x(i):.1f}" y1="{box.top - 8}" x2="{x(i):.1f}" y2="{height - box.bottom + 8}" stroke="#ddd"/>')
+        out.append(f'<text x="{x(i):.1f}" y="{height - box.bottom + 22}" text-anchor="middle" fill="#555">{escape(label)}</text>')
+    for i in range(1, n):  # where a stage begins
+        if race.points[i].stage != race.points[i - 1].stage:
+            mid = (x(i - 1) + x(i)) / 2
+            out.append(f'<line x1="{mid:.1f}" y1="{box.top - 14}" x2="{mid:.1f}" y2="{height - box.bottom + 8}" '
+                       f'stroke="#888" stroke-dasharray="2 2"/>')
+    for place in range(1, deepest + 1):
+        if place == 1 or place % 5 == 0 or place == deepest:
+            out.append(f'<text x="{box.left - 8}" y="{y(place) + 4:.1f}" text-anchor="end" fill="#555">{place}</text>')
+    for rank, player in enumerate(reversed(leaders)):  # the leader drawn last: on top
+        index = len(leaders) - 1 - rank
+        colour = _COLOURS[index % len(_COLOURS)]
+        dash = ' stroke-dasharray="5 3"' if index >= len(_COLOURS) else ""
+        seq = places[player]
+        pts = [(x(i), y(pl)) for i, pl in enumerate(seq) if pl is not None]
+        name = escape(player)
+        out.append(f'<g class="race-line"><title>{name}: {", ".join("–" if pl is None else str(pl) for pl in seq)}</title>')
+        if len(pts) > 1:
+            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
+        for px, py in pts:
+            out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.5" fill="{colour}"/>')
+        last = seq[-1]
+        if last is not None:
+            link = escape(href.get(player, ""), quote=True)
+            out.append(f'<a href="{link}"><text x="{x(n - 1) + 8:.1f}" y="{y(last) + 4:.1f}" fill="{colour}">'
+                       f'{last}. {name}</text></a>')
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def sparkline(places: Sequence[int | None], *, field: int, title: str) -> str:
+    """A small inline SVG of one player's places (1 at the top, ``field`` players at the bottom)."""
+    seen = [(i, p) for i, p in enumerate(places) if p is not None]
+    if not seen:
+        return ""
+    width, height, pad = 160, 36, 4
+    n = len(places)
+    field = max(field, *(p for _, p in seen), 2)
+
+    def x(i: int) -> float:
+        return pad + ((width - 2 * pad) * i / (n - 1) if n > 1 else (width - 2 * pad) / 2)
+
+    def y(p: int) -> float:
+        return pad + (height - 2 * pad) * (p - 1) / (field - 1)
+
+    path = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in seen)
+    lx, ly = x(seen[-1][0]), y(seen[-1][1])
+    return (f'<svg class="sparkline" viewBox="0 0 {width} {height}" '
+            f'width="{width}" height="{height}" role="img" aria-label="{escape(title, quote=True)}">'
+            f'<title>{escape(title)}</title>'
+            f'<polyline points="{path}" fill="none" stroke="#1f4e99" stroke-width="1.5"/>'
+            f'<circle cx="{lx:.1f}" cy="{ly:.1f}" r="2.5" fill="#d1495b"/></svg>')

@@ -1,0 +1,227 @@
+"""Who can still qualify: hand-worked cuts, the per-game bounds from the item registry, and the
+property that replaying the real remaining games never contradicts a *through* or an *out*."""
+
+from __future__ import annotations
+
+import copy
+import random
+from decimal import Decimal as D
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.liveness import State, current_liveness, game_bounds, liveness
+from scoring.preset import Preset
+from scoring.rules import validate
+from scoring.simulate import simulate_game
+from scoring.standings import compute
+from tests.helpers import examples, preset, preset_dict, protocol, seating_of, tournament
+
+T1 = "a b1 b2 b3 b4 b5 b6 c1 c2 c3".split()  # table 1: a and the b's are red, the c's black
+T2 = "d1 d2 d3 d4 d5 d6 d7 e1 e2 e3".split()  # table 2: the d's are red, the e's black
+ROLES = "шкккккккдмм"[:7] + "дмм"
+LEADER, WINNERS, LOSERS = {"a"}, set(T1[1:7]) | set(T2[7:]), set(T1[7:]) | set(T2[:7])
+
+
+def _variant(games: int, cut: int, missed: str = "0") -> Preset:
+    data = copy.deepcopy(preset_dict("gmo-2016"))
+    data["stages"][0]["games"] = games
+    data["stages"][1]["players"] = cut
+    data["stages"][2]["players"] = 10
+    data["penalties"]["missed_round"] = D(missed)
+    return Preset.from_dict(data, source="test")
+
+
+def _played(games: int, rounds: int, cut: int):
+    """``rounds`` of ``games`` played the same way: table 1 won by the reds (a with 0.7 extra
+    points each time), table 2 by the blacks; every round seated."""
+    p = _variant(games, cut)
+    protos = []
+    seating = []
+    for r in range(1, games + 1):
+        g1 = protocol(T1, ROLES, "red", round_no=r, table=1, s1={"extra": "0.7"})
+        g2 = protocol(T2, ROLES, "black", round_no=r, table=2)
+        seating += [seating_of(g1), seating_of(g2)]
+        if r <= rounds:
+            protos += [g1, g2]
+    t = tournament(T1 + T2, protos, seating)
+    return compute(t, p, validate(t, p))
+
+
+def _groups(lv) -> tuple[str, str, str]:
+    def one(group):
+        found = {lv.state(x).value for x in group}
+        assert len(found) == 1, found
+        return found.pop()
+    return one(LEADER), one(WINNERS), one(LOSERS)
+
+
+F = D  # bounds are exact: Fractions compare equal to Decimals of the same value
+
+
+# (low, high) of each player's final total, the cut's size, and the states a person works out
+@pytest.mark.parametrize("bounds, size, expected", [
+    # nothing left to play: the totals decide
+    ({"a": (3, 3), "b": (2, 2), "c": (1, 1)}, 1, "through out out"),
+    ({"a": (3, 3), "b": (2, 2), "c": (1, 1)}, 2, "through through out"),
+    # a tie across the line stays open: b and c may share the second place
+    ({"a": (3, 3), "b": (2, 2), "c": (2, 2)}, 2, "through open open"),
+    # … unless both have played everything and the tiebreaks put b above c
+    ({"a": (3, 3), "b": (2, 2), "c": (2, 2), "places": {"a": 1, "b": 2, "c": 3}}, 2, "through through out"),
+    # b can still pass a, nobody can reach c
+    ({"a": (3, 5), "b": (1, 4), "c": (0, 0.5)}, 1, "open open out"),
+    ({"a": (3, 5), "b": (1, 4), "c": (0, 0.5)}, 2, "through through out"),
+    # c's best equals b's worst: a tie is reaching
+    ({"a": (3, 5), "b": (1, 4), "c": (0, 1)}, 2, "through open open"),
+    # a cut as large as the field takes everybody
+    ({"a": (3, 5), "b": (1, 4), "c": (0, 1)}, 3, "through through through"),
+])
+def test_hand_worked_decisions(bounds, size, expected):
+    from scoring.liveness import decide
+
+    places = bounds.pop("places", None)
+    exact = {p: (F(str(lo)), F(str(hi))) for p, (lo, hi) in bounds.items()}
+    assert " ".join(s.value for s in decide(exact, size, places).values()) == expected
+
+
+# leader a: 1.7 a game; 9 other winners: 1; 10 losers: 0.  One game left: [-0.5, +2.2] a game
+# (missed round 0 here), so after two rounds a ∈ [2.9, 5.6], winners ∈ [1.5, 4.2], losers ∈ [-0.5, 2.2].
+@pytest.mark.parametrize("games, rounds, cut, expected", [
+    (2, 2, 10, ("through", "through", "out")),  # complete: the ten winners go on
+    (3, 2, 10, ("through", "open", "open")),  # only the 9 winners reach a's 2.9; a loser may still pass a winner
+    (3, 2, 20, ("through", "through", "through")),  # the cut takes everybody
+    (3, 0, 10, ("open", "open", "open")),  # nothing played yet
+])
+def test_hand_worked_cuts(games, rounds, cut, expected):
+    lv = liveness(_played(games, rounds, cut), "semifinal")
+    assert lv is not None and lv.after == "qualifying" and lv.size == cut
+    assert _groups(lv) == expected
+
+
+def test_bounds_are_the_hand_worked_numbers():
+    lv = liveness(_played(3, 2, 10), "semifinal")
+    a, b1, c1 = lv.chances["a"], lv.chances["b1"], lv.chances["c1"]
+    assert (a.now, a.low, a.high, a.remaining) == (D("3.4"), D("2.9"), D("5.6"), 1)
+    assert (b1.low, b1.high) == (D("1.5"), D("4.2"))
+    assert (c1.low, c1.high) == (D("-0.5"), D("2.2"))
+
+
+def test_a_missed_round_penalty_widens_the_lower_bound():
+    results = _played(3, 2, 10)
+    p = _variant(3, 10, missed="-2")
+    t = results.tournament
+    lv = liveness(compute(t, p, validate(t, p)), "semifinal")
+    assert lv.chances["a"].low == D("1.4")  # 3.4 − 2: he may not come to the last round
+    assert lv.state("a") is State.OPEN
+
+
+def test_a_round_without_seating_is_a_game_for_everybody():
+    results = _played(3, 2, 10)
+    t = results.tournament
+    t = type(t)(**{**{f: getattr(t, f) for f in ("name", "preset_id", "language", "players", "protocols", "penalties")},
+                   "seating": tuple(e for e in t.seating if e.round <= 2)})
+    p = results.preset
+    lv = liveness(compute(t, p, validate(t, p)), "semifinal")
+    assert {c.remaining for c in lv.chances.values()} == {1}
+
+
+@pytest.mark.parametrize("preset_id, low, high", [
+    # win 1 + extra 0.7 + best move 0.5 (3 blacks) / removal −0.5
+    ("gmo-2016", D("-0.5"), D("2.2")),
+    # best move 0.4 in 2019
+    ("fiim-2019", D("-0.5"), D("2.1")),
+    # + automatic 0.3; removal with team defeat −0.7 (automatic points taken)
+    ("fiim-2023", D("-0.7"), D("2.5")),
+])
+def test_game_bounds_follow_the_preset(preset_id, low, high):
+    bounds = game_bounds(preset(preset_id))
+    assert (bounds.low, bounds.high) == (low, high)
+
+
+def test_game_bounds_move_with_a_preset_value():
+    data = copy.deepcopy(preset_dict("gmo-2016"))
+    data["points"]["extra_max"] = D("1.5")
+    assert game_bounds(Preset.from_dict(data, source="t")).high == D("3.0")
+
+
+def test_no_liveness_before_anything_is_seated_or_after_the_next_stage_started():
+    p = preset()
+    assert current_liveness(compute(tournament([]), p, [])) is None
+
+
+# -- the property ------------------------------------------------------------------------------
+def _random_event(seed: int, preset_id: str, players: int, rounds: int, cut: int, missed: D | None = None):
+    rng = random.Random(seed)
+    data = copy.deepcopy(preset_dict(preset_id))
+    if missed is not None:  # nobody misses a simulated game: a league without the penalty decides earlier
+        data["penalties"]["missed_round"] = missed
+    data["stages"][0]["games"] = rounds
+    data["stages"][1]["players"] = cut
+    data["stages"][1]["games"] = 2
+    data["stages"][2]["players"] = 10
+    p = Preset.from_dict(data, source="test")
+    names = [f"N{i:02d}" for i in range(players)]
+    protos, seating = [], []
+    for r in range(1, rounds + 1):
+        order = names[:]
+        rng.shuffle(order)
+        for t in range(players // 10):
+            g = simulate_game(order[t * 10:(t + 1) * 10], stage="qualifying", round_no=r, table=t + 1,
+                              sheet=f"Q{r}.{t + 1}", preset=p, rng=rng)
+            protos.append(g)
+            seating.append(seating_of(g))
+    full = tournament(names, protos, seating)
+    semi = list(compute(full, p, validate(full, p)).cuts["semifinal"].players)
+    for r in range(1, 3):
+        order = semi[:]
+        rng.shuffle(order)
+        for t in range(len(semi) // 10):
+            g = simulate_game(order[t * 10:(t + 1) * 10], stage="semifinal", round_no=r, table=t + 1,
+                              sheet=f"S{r}.{t + 1}", preset=p, rng=rng)
+            protos.append(g)
+            seating.append(seating_of(g))
+    return p, names, protos, seating
+
+
+def _check(p, names, seating, before, after, stage):
+    """Liveness with the games of ``before``, against the cut with the games of ``after``."""
+    t0 = tournament(names, before, seating)
+    lv = liveness(compute(t0, p, validate(t0, p)), stage)
+    t1 = tournament(names, after, seating)
+    cut = compute(t1, p, validate(t1, p)).cuts[stage]
+    assert lv is not None
+    for player, chance in lv.chances.items():
+        assert chance.low <= chance.now <= chance.high
+        if chance.state is State.THROUGH:
+            assert player in cut.players and player not in cut.tied, (player, chance)
+        if chance.state is State.OUT:
+            assert player not in cut.players and player not in cut.tied, (player, chance)
+    return lv
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(30), deadline=None)
+@given(seed=st.integers(0, 10_000), preset_id=st.sampled_from(["gmo-2016", "fiim-2019", "fiim-2023"]),
+       players=st.sampled_from([20, 30]), rounds=st.integers(2, 5), cut=st.sampled_from([10, 20]),
+       k=st.integers(0, 5), missed=st.sampled_from([None, D(0)]))
+def test_replaying_the_real_games_never_contradicts_through_or_out(seed, preset_id, players, rounds, cut, k, missed):
+    p, names, protos, seating = _random_event(seed, preset_id, players, rounds, cut, missed)
+    k = min(k, rounds)
+    qualifying = [g for g in protos if g.stage == "qualifying"]
+    _check(p, names, seating, [g for g in qualifying if g.round <= k], qualifying, "semifinal")
+    # and in the semifinal, for the cut into the final
+    played = [g for g in protos if g.stage == "qualifying" or g.round <= k % 3]
+    _check(p, names, seating, played, protos, "final")
+
+
+@settings(max_examples=examples(5), deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_a_complete_stage_decides_everybody_but_a_tie_at_the_line(seed):
+    p, names, protos, seating = _random_event(seed, "gmo-2016", 20, 2, 10)
+    qualifying = [g for g in protos if g.stage == "qualifying"]
+    lv = _check(p, names, seating, qualifying, qualifying, "semifinal")
+    t = tournament(names, qualifying, seating)
+    cut = compute(t, p, validate(t, p)).cuts["semifinal"]
+    opened = {x for x, c in lv.chances.items() if c.state is State.OPEN}
+    assert opened == set(cut.tied)

@@ -1,0 +1,151 @@
+"""The race over the rounds and the ✓ / ✗ of the cut being played, through the real CLI on the
+example workbook cut back to a point of its qualifying, and the race as a pure function."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.liveness import current_liveness
+from scoring.race import race
+from scoring.rules import validate
+from scoring.standings import compute
+from sheets_sync.cli import main
+from sheets_sync.example import EXAMPLE_PATH
+from sheets_sync.render.site import player_file
+from tests.helpers import examples, tournament
+from tests.test_liveness import _random_event
+
+
+def _qualifying_up_to(tmp_path: Path, rounds: int) -> Path:
+    """The example with the protocols of qualifying rounds 1…``rounds`` only (the seating stays)."""
+    wb = openpyxl.load_workbook(EXAMPLE_PATH)
+    for name in list(wb.sheetnames):
+        if name.startswith(("ПФ", "Финал")) or (name.startswith("Тур ") and int(name.split()[1]) > rounds):
+            del wb[name]
+    path = tmp_path / "cup.xlsx"
+    wb.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def synced(tmp_path_factory):
+    """rounds → (standings.json, site folder, VK post text, Standings tab rows) after a CLI sync."""
+    out = {}
+    for rounds in (6, 7):
+        book = _qualifying_up_to(tmp_path_factory.mktemp(f"q{rounds}"), rounds)
+        result = CliRunner().invoke(main, ["sync", str(book)])
+        assert result.exit_code == 0, result.output
+        folder = book.parent
+        tab = [[c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows()]
+        out[rounds] = (json.loads((folder / "standings.json").read_text(encoding="utf-8")), folder / "site",
+                       (folder / "vk-post.txt").read_text(encoding="utf-8"), tab)
+    return out
+
+
+@pytest.mark.slow
+def test_after_the_last_qualifying_round_the_cut_is_marked_everywhere(synced):
+    doc, site, post, tab = synced[7]
+    live = doc["liveness"]
+    assert (live["stage"], live["after"], live["size"], live["complete"]) == ("semifinal", "qualifying", 20, True)
+    states = {s["player"]: s["qualification"]["state"] for s in doc["standings"]}
+    through = {p for p, s in states.items() if s == "through"}
+    assert through == set(doc["cuts"]["semifinal"]["players"]) and not doc["cuts"]["semifinal"]["tied"]
+    assert live["counts"] == {"through": 20, "out": 20, "open": 0}
+    # the site: one mark beside every name of the standings
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert index.count('class="mark mark-through"') == 20 and index.count('class="mark mark-out"') == 20
+    assert "✓ — проходит в полуфинал, ✗ — не проходит (в полуфинал проходят 20)" in index
+    # the VK post: a mark at the end of each line of the table it shows
+    lines = [ln for ln in post.splitlines() if re.match(r"^\s*\d+\. ", ln)]
+    assert lines and all(ln.endswith("✓" if ln.split(" — ")[1].split(" (")[0] in through else "✗") for ln in lines)
+    # the Standings tab: a column "Проход в полуфинал" with ✓ / ✗
+    header = tab[0]
+    col = header.index("Проход в полуфинал")
+    marks = {row[1]: row[col] for row in tab[1:]}
+    assert {p for p, m in marks.items() if m == "✓"} == through
+    assert {p for p, m in marks.items() if m == "✗"} == set(states) - through
+
+
+@pytest.mark.slow
+def test_one_round_before_the_cut_every_bound_holds_the_total(synced):
+    doc, site, post, tab = synced[6]
+    assert doc["liveness"]["complete"] is False
+    for s in doc["standings"]:
+        q = s["qualification"]
+        assert q["remaining_games"] == 1
+        assert float(q["low"]) <= float(s["total"]) <= float(q["high"])
+    # the missed-round penalty (−2) and a game's best (+2.2) leave this example's whole field open
+    assert doc["liveness"]["counts"]["open"] == 40
+    assert "✓ — проходит в полуфинал при любых оставшихся играх" in (site / "index.html").read_text(encoding="utf-8")
+    bounds = tab[0].index("Итог этапа: от … до …")
+    assert all(re.fullmatch(r"от -?[\d.]+ до -?[\d.]+", row[bounds]) for row in tab[1:])
+
+
+@pytest.mark.slow
+def test_the_race_chart_and_the_history(synced):
+    doc, site, post, tab = synced[7]
+    history = doc["race"]
+    assert [r["round"] for r in history["rounds"]] == list(range(1, 8))
+    for s in doc["standings"]:  # the last point of the race is the standings now
+        assert history["places"][s["player"]][-1] == s["place"]
+        assert history["totals"][s["player"]][-1] == s["total"]
+    page = (site / "race.html").read_text(encoding="utf-8")
+    assert "<script" not in page
+    svg = page[page.index("<svg"):page.index("</svg>")]
+    top = sorted(doc["standings"], key=lambda s: (s["place"], s["player"]))[:20]
+    assert svg.count('class="race-line"') == 20
+    for s in top:  # every line is labelled with the place now and the name, linked to the player
+        assert f'<a href="{player_file(s["player"])}"><text' in svg and f'{s["place"]}. {s["player"]}</text>' in svg
+    player = (site / player_file(top[0]["player"])).read_text(encoding="utf-8")
+    shown = ", ".join(str(p) for p in history["places"][top[0]["player"]])
+    assert 'class="sparkline"' in player and f"Место по турам: {shown}" in player
+
+
+def test_no_counted_game_no_race():
+    p, names, protos, seating = _random_event(1, "gmo-2016", 20, 2, 10)
+    t = tournament(names, [], seating)
+    assert race(compute(t, p, validate(t, p))).points == ()
+
+
+@pytest.mark.slow
+@settings(max_examples=examples(10), deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 4))
+def test_the_race_so_far_does_not_depend_on_later_games(seed, k):
+    """Computed from the protocols alone: the race after round k is the start of the race later on,
+    and its last point is the standings now."""
+    p, names, protos, seating = _random_event(seed, "fiim-2019", 20, 4, 10)
+    early = [g for g in protos if g.stage == "qualifying" and g.round <= k]
+    # the seating of the semifinal is drawn after the qualifying: not there yet after round k
+    t_early = tournament(names, early, [e for e in seating if e.stage == "qualifying"])
+    t_full = tournament(names, protos, seating)
+    full = compute(t_full, p, validate(t_full, p))
+    r_early, r_full = race(compute(t_early, p, validate(t_early, p))), race(full)
+    assert r_full.points[:k] == r_early.points
+    assert [(pt.stage, pt.round) for pt in r_full.points] == [("qualifying", r) for r in range(1, 5)] + [
+        ("semifinal", 1), ("semifinal", 2)]
+    assert r_full.points[-1].places == {s.stats.player: s.place for s in full.overall}
+
+
+@pytest.mark.parametrize("rounds, language, legend, title", [
+    (2, "ru", "✓ — проходит в полуфинал при любых оставшихся играх, ✗ — уже не может пройти (в полуфинал проходят 10)",
+     "проходит в полуфинал"),
+    (2, "en", "✓ through to the semifinal whatever the remaining games give, ✗ cannot reach it any more (10 go on)",
+     "through to the semifinal"),
+    (3, "en", "✓ through to the semifinal, ✗ not through (10 go on)", "through to the semifinal"),
+])
+def test_the_marks_are_explained_in_the_tournament_language(rounds, language, legend, title):
+    from sheets_sync.render import race as race_view
+    from tests.test_liveness import _played
+
+    live = current_liveness(_played(3, rounds, 10))
+    stage = "Полуфинал" if language == "ru" else "Semifinal"
+    assert race_view.legend(live, stage, language) == legend
+    assert race_view.mark(live, "a") == "✓" and race_view.mark_title(live, "a", stage, language) == title
