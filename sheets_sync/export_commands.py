@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheets_sync import clock
 from sheets_sync.backends import open_backend
 from sheets_sync.files import out_dir_for, write_text_atomic
 from sheets_sync.publish import PublicResults, write_public_site, write_vk_post
@@ -39,14 +40,15 @@ def write_workbook_site(workbook: str, *, out: str | None, credentials: str | No
     """The site in ``out`` (default: ``site/`` beside the workbook)."""
     outcome = read_outcome(workbook, credentials=credentials)
     folder = Path(out) if out else out_dir_for(workbook, None) / "site"
-    return Written(folder, tuple(write_public_site(PublicResults.of(outcome), folder)), outcome.language)
+    public = PublicResults.of(outcome, updated=clock.now())
+    return Written(folder, tuple(write_public_site(public, folder)), outcome.language)
 
 
 def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None) -> Written:
     """vk-post.txt and vk-post.png in ``out`` (default: beside the workbook)."""
     outcome = read_outcome(workbook, credentials=credentials)
     folder = out_dir_for(workbook, out)
-    write_vk_post(PublicResults.of(outcome), folder, link=link)
+    write_vk_post(PublicResults.of(outcome, updated=clock.now()), folder, link=link)
     return Written(folder, (), outcome.language)
 
 
