@@ -33,8 +33,8 @@ def headline(p: Progress, preset: Preset, language: str) -> str:
     if p.phase is Phase.FINAL_HIDDEN:
         keys = preset.stage_keys
         before = _stage(preset, keys[keys.index(p.stage) - 1], language) if p.stage in keys and keys.index(p.stage) else ""
-        return ru_en(f"Промежуточные итоги после этапа «{before}» (финал скрыт до объявления итогов)",
-                     f"Provisional standings after the {before} (the final is hidden until the awards)", language)
+        return ru_en(f"Промежуточные итоги после этапа «{before}», финал скрыт до награждения",
+                     f"Provisional standings after the stage “{before}”, the final is hidden until the awards", language)
     if p.first:
         if p.done:
             return ru_en(f"Промежуточные итоги после {p.done} тура из {p.of}",
