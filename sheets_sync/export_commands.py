@@ -1,8 +1,9 @@
-"""What `export site`, `export vk` and `print-protocols` do, kept apart from argument parsing.
+"""What `export site`, `export vk` (also `--seating N`), `print-protocols` and `print-seating` do,
+kept apart from argument parsing.
 
 They read the workbook and compute the standings like `sync`, but write nothing into it.
 The site and the post show the public results (:class:`~sheets_sync.publish.PublicResults`);
-the protocol blanks are for the judges and show the seating as it is.
+the protocol blanks and the seating (printed or posted) show the seating as it is.
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from sheets_sync.files import out_dir_for, write_text_atomic
 from sheets_sync.publish import PublicResults, write_public_site, write_vk_post
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
+from sheets_sync.render.seating import SeatingViews, seating_filename, seating_html
+from sheets_sync.render.vk_seating import seating_post_names, write_seating_post
 from sheets_sync.outcome import Outcome, compute, read_workbook
 
-__all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "Blanks", "Written"]
+__all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "Blanks", "Written",
+           "SeatingWritten", "write_workbook_seating_print", "write_workbook_seating_post"]
 
 
 def read_outcome(workbook: str, *, credentials: str | None = None) -> Outcome:
@@ -73,3 +77,44 @@ def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, ou
     path = folder / blanks_filename(stage_key, round_no)
     write_text_atomic(path, html)
     return Blanks(path=path, stage_name=preset.stage(stage_key).name(language), language=language)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingWritten:
+    """The seating of one round written for people (printed or posted)."""
+
+    paths: tuple[Path, ...]
+    title: str  # «Отбор, тур 4»
+    language: str
+    tables: int
+
+
+def _seating_round(outcome: Outcome, round_no: int, stage: str | None):
+    """The round's seating as seated on the Seating tab (a hidden final's too: where finalists
+    sit is no secret, their points are)."""
+    stage_key = stage_for(outcome.results.tournament, outcome.preset, round_no, stage)
+    return SeatingViews(outcome.results, outcome.language).round(round_no, stage_key)
+
+
+def write_workbook_seating_print(workbook: str, *, round_no: int, stage: str | None, out: str | None,
+                                 credentials: str | None = None) -> SeatingWritten:
+    """The printable seating of a round as HTML in ``out`` (default: ``protocols/`` beside the workbook)."""
+    outcome = read_outcome(workbook, credentials=credentials)
+    rnd = _seating_round(outcome, round_no, stage)
+    t = outcome.results.tournament
+    html = seating_html(rnd, tournament=t.name, date=t.date, language=outcome.language)
+    folder = Path(out) if out else out_dir_for(workbook, None) / "protocols"
+    path = folder / seating_filename(rnd)
+    write_text_atomic(path, html)
+    return SeatingWritten(paths=(path,), title=rnd.title, language=outcome.language, tables=len(rnd.tables))
+
+
+def write_workbook_seating_post(workbook: str, *, round_no: int, stage: str | None, out: str | None,
+                                credentials: str | None = None) -> SeatingWritten:
+    """``vk-seating-<stage>-<round>.txt`` and ``.png`` in ``out`` (default: beside the workbook)."""
+    outcome = read_outcome(workbook, credentials=credentials)
+    rnd = _seating_round(outcome, round_no, stage)
+    folder = out_dir_for(workbook, out)
+    write_seating_post(rnd, folder, tournament=outcome.results.tournament.name, language=outcome.language)
+    return SeatingWritten(paths=tuple(folder / n for n in seating_post_names(rnd)), title=rnd.title,
+                          language=outcome.language, tables=len(rnd.tables))

@@ -1,7 +1,7 @@
 """Where everybody sits: the seating of each round by table and seat, and each player's schedule.
 
 Shared by the site (a seating page, the schedule on a player's page), the printable seating
-(``print-seating``) and the VK seating post.  A round is *played* when every table of it
+(``print-seating``: :func:`seating_html`, portrait A4) and the VK seating post.  A round is *played* when every table of it
 has a counted game; the rounds still to play come first (the current one on top), then the
 played ones, latest first.
 """
@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from scoring.errors import SheetsSyncError
 from scoring.standings import Results
+from sheets_sync.render.templates import environment, slug
 from sheets_sync.render.words import ui
 
-__all__ = ["Table", "Round", "Appointment", "SeatingViews", "NoSeating"]
+__all__ = ["Table", "Round", "Appointment", "SeatingViews", "NoSeating", "seating_html", "seating_filename"]
 
 
 class NoSeating(SheetsSyncError, ValueError):
@@ -98,3 +99,17 @@ class SeatingViews:
                     out.append(Appointment(stage=r.stage, round=r.round, title=r.title, table=t.table,
                                            seat=t.seats.index(nickname) + 1, counted=t.counted))
         return out
+
+
+# -- printed --------------------------------------------------------------------------------------------
+def seating_filename(rnd: Round) -> str:
+    return f"seating-{slug(rnd.stage, limit=24)}-{rnd.round}.html"
+
+
+def seating_html(rnd: Round, *, tournament: str, date: str, language: str, status: str = "") -> str:
+    """One round on paper: an A4 page with every table, then an A4 poster per table."""
+    tables = [{"table": t.table, "seats": [*t.seats, *([""] * (10 - len(t.seats)))][:10]} for t in rnd.tables]
+    words = {"seating": ui("seating", language), "table": ui("table", language)}
+    return environment().get_template("seating/print.html").render(
+        lang=language, words=words, tournament=tournament, date=date, round_title=rnd.title, tables=tables,
+        status=status)
