@@ -13,6 +13,7 @@ UPDATE_GOLDEN=1 and review the diff).  The time is pinned with SHEETS_SYNC_NOW.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -167,13 +168,32 @@ def test_no_ranking_before_the_first_game(synced):
     assert all(s["places"] is None for s in doc["standings"])
 
 
-@pytest.mark.slow  # uses the four synced workbooks (about 20 s of CPU, once per module)
-def test_players_without_a_game_have_no_place(synced):
-    doc = json.loads((synced["mid-qualifying"] / "standings.json").read_text(encoding="utf-8"))
+@pytest.mark.slow  # a sync of the example through the CLI
+def test_players_without_a_game_have_no_place(tmp_path):
+    wb = tmp_path / "first-games.xlsx"
+    shutil.copyfile(EXAMPLE_PATH, wb)
+    book = openpyxl.load_workbook(wb)
+    _only_qualifying(book, played={(1, 1), (1, 2)})  # half of round 1: 20 players have not played yet
+    book.save(wb)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["sync", str(wb), "--out", str(out)], env={ENV: NOW})
+    assert result.exit_code == 0, result.output
+    doc = json.loads((out / "standings.json").read_text(encoding="utf-8"))
     played = [s for s in doc["standings"] if s["games"]]
     waiting = [s for s in doc["standings"] if not s["games"]]
     assert played and all(s["places"] for s in played)
-    assert all(s["places"] is None for s in waiting)
+    assert waiting and all(s["places"] is None for s in waiting)
+    site = out / "site"
+    for page in ("index.html", "stage-qualifying.html"):
+        html = site.joinpath(page).read_text(encoding="utf-8")
+        rows = re.findall(r'<tr[^>]*>\s*<td class="num">([^<]*)</td>\s*<th scope="row" class="name"><a href="[^"]+">([^<]+)</a>', html)
+        assert len(rows) == len(doc["standings"]), page
+        for place, name in rows:
+            assert (place == "") == (name in {s["player"] for s in waiting}), (page, name, place)
+    post = (out / "vk-post.txt").read_text(encoding="utf-8")
+    assert "–40" not in post and "21–" not in post  # nobody is «21–40»
+    tab = [[c.value for c in row] for row in openpyxl.load_workbook(wb)["Итоги"].iter_rows(min_row=2)]
+    assert {r[1] for r in tab if r[1] and r[0] is None and r[3] is not None} == {s["player"] for s in waiting}
 
 
 @pytest.mark.slow  # uses the four synced workbooks (about 20 s of CPU, once per module)

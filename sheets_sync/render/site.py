@@ -233,7 +233,8 @@ class _Site:
                 else:
                     cells.append(None)
             stage_pen = sum((p.points for p in s.applied_penalties if p.stage == key), ZERO)
-            rows.append({"places": st.places, "player": s.player, "href": self.player_href.get(s.player, player_file(s.player)),
+            rows.append({"places": st.places if s.games else "", "player": s.player,
+                         "href": self.player_href.get(s.player, player_file(s.player)),
                          "club": s.club, "total": points(s.total), "stage_points": points(s.stage_points.get(key, ZERO)),
                          "cells": cells, "penalties": _signed(stage_pen), "tiebreak": tiebreak_text(st, self.lang)})
         cut = None
@@ -281,7 +282,7 @@ class _Site:
         if stats is not None:
             s = stats.stats
             summary = {
-                "places": stats.places, "total": points(s.total), "games": s.games, "wins": s.wins,
+                "places": stats.places if s.games else "", "total": points(s.total), "games": s.games, "wins": s.wins,
                 "stages": [(self.stage_name(k), points(s.stage_points.get(k, ZERO))) for k in self.keys
                            if nickname in self.r.participants.get(k, ())],
                 "extra": points(s.extra_points), "recognised_best": s.recognised_best,

@@ -146,7 +146,8 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
             lines = per_game.get((s.player, r))
             cells.append(number(sum((ln.total for ln in lines), Decimal(0))) if lines else None)
         stage_pen = sum((p.points for p in s.applied_penalties if p.stage == stage), Decimal(0))
-        rows.append((st.places, s.player, s.club or None, number(s.total), number(s.stage_points.get(stage, Decimal(0))),
+        rows.append((st.places if s.games else None, s.player, s.club or None, number(s.total),
+                     number(s.stage_points.get(stage, Decimal(0))),
                      *cells, number(stage_pen) if stage_pen else None, tiebreak_text(st, language) or None))
     cut = results.cuts.get(preset.stage_keys[preset.stage_keys.index(stage) + 1]) if stage != preset.stage_keys[-1] else None
     if cut is not None and cut.players:
