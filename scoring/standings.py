@@ -292,10 +292,11 @@ def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = Fa
     """Sort by (total, chain…) best first; equal tuples share a place; name the separating metric.
 
     Players with equal keys are listed in nickname order so that the output never depends
-    on the order of the input.
+    on the order of the input.  Players without a counted game come last and share no place
+    with anybody who played (the outputs show them without a place, not as «9–40»).
     """
     metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
-    placed = place(stats, key=lambda s: (s.exact_total, *(m.rank_key(s) for m in metrics)),
+    placed = place(stats, key=lambda s: (s.games > 0, s.exact_total, *(m.rank_key(s) for m in metrics)),
                    listing=lambda s: s.player, start=start)
     return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics), group=group)
             for p, below in zip(placed, [*placed[1:], None])]
@@ -307,6 +308,8 @@ def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, met
     if below is None:
         return None
     a, b = this.entry, below.entry
+    if (a.games > 0) != (b.games > 0):
+        return None  # the next one has not played yet
     if b.total == a.total and b.exact_total != a.exact_total:
         return "exact_total"  # equal when rounded for display, not exactly (Ci)
     if b.exact_total != a.exact_total:

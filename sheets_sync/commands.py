@@ -22,7 +22,7 @@ from scoring.draw import draw_qualifying
 from scoring.draw.formats import DrawFormatError, Format, plan_format
 from scoring.model import Player, PlayerStatus, SeatingEntry
 from scoring.problems import Severity
-from sheets_sync.backends import open_backend
+from sheets_sync.backends import check_workbook_ref, open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
 from sheets_sync.draw_commands import (
     default_tables,
@@ -33,7 +33,7 @@ from sheets_sync.draw_commands import (
 )
 from sheets_sync.messages import fail, shell_word, text
 from sheets_sync.presets import is_preset_file, load_preset
-from sheets_sync.refs import check_workbook_ref, is_google_ref, workbook_folder
+from sheets_sync.refs import is_google_ref, workbook_folder
 from sheets_sync.render.json_out import points
 from sheets_sync.sync import SyncReport, sync_once
 from sheets_sync.tournament_setup import read_players_csv, workbook_patch

@@ -1,4 +1,9 @@
-"""`make demo`: sync the bundled example tournament and say where the results are."""
+"""`make demo`: sync the bundled example tournament and say where the results are.
+
+Two copies: the finished tournament (``out/demo/``) and the same tournament in the middle of
+qualifying (``out/demo/mid/``: after round 3 of 7), so both the final and the provisional
+outputs can be looked at; plus the printable seating and the VK seating post of the next round.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,8 @@ from rich.console import Console
 
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.commands import print_report
-from sheets_sync.example import EXAMPLE_PATH, build_example
+from sheets_sync.example import EXAMPLE_PATH, build_example, example_mid_qualifying
+from sheets_sync.export_commands import write_workbook_seating_post, write_workbook_seating_print
 from sheets_sync.sync import sync_once
 
 
@@ -34,6 +40,16 @@ def main() -> None:
     for extra in ("site/index.html", "vk-post.txt", "vk-post.png"):
         if (out / extra).exists():
             console.print(f"         {out / extra}")
+
+    mid = example_mid_qualifying(out / "mid" / f"{EXAMPLE_PATH.stem}-mid.xlsx")
+    sync_once(ExcelBackend(mid), out_dir=mid.parent)
+    console.print(f"\nMid-tournament (after round 3 of 7): {mid}")
+    for extra in ("site/index.html", "site/seating.html", "vk-post.txt", "vk-post.png"):
+        console.print(f"         {mid.parent / extra}")
+    printed = write_workbook_seating_print(str(mid), round_no=4, stage=None, out=None)
+    posted = write_workbook_seating_post(str(mid), round_no=4, stage=None, out=None)
+    for path in printed.paths + posted.paths:
+        console.print(f"         {path}")
 
 
 if __name__ == "__main__":

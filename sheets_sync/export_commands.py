@@ -1,9 +1,10 @@
-"""What `export site`, `export vk`, `export mwt` and `print-protocols` do, kept apart from argument parsing.
+"""What `export site`, `export vk` (also `--seating N`), `export mwt`, `print-protocols` and
+`print-seating` do, kept apart from argument parsing.
 
 They read the workbook and compute the standings like `sync`, but write nothing into it.
 The site and the post show the public results (:class:`~sheets_sync.publish.PublicResults`);
-the protocol blanks are for the judges and show the seating as it is.  The MWT files are the
-published counted games too: a hidden final leaves the workbook only when it is released.
+the protocol blanks and the seating (printed or posted) show the seating as it is.  The MWT files
+are the published counted games too: a hidden final leaves the workbook only when it is released.
 """
 
 from __future__ import annotations
@@ -11,16 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheets_sync import clock
 from sheets_sync.backends import open_backend
 from sheets_sync.files import out_dir_for, write_text_atomic
 from sheets_sync.render.mwt import MwtGame, MwtWarning, dumps as mwt_dumps, is_game_filename, mwt_games
 from sheets_sync.publish import PublicResults, write_public_site, write_vk_post
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
+from sheets_sync.render.seating import SeatingViews, seating_filename, seating_html
+from sheets_sync.render.vk_seating import seating_post_names, write_seating_post
 from sheets_sync.outcome import Outcome, compute, read_workbook
 
 __all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "write_workbook_mwt",
-           "Blanks", "Written", "MwtExport"]
+           "Blanks", "Written", "MwtExport", "SeatingWritten", "write_workbook_seating_print",
+           "write_workbook_seating_post"]
 
 
 def read_outcome(workbook: str, *, credentials: str | None = None) -> Outcome:
@@ -42,14 +47,15 @@ def write_workbook_site(workbook: str, *, out: str | None, credentials: str | No
     """The site in ``out`` (default: ``site/`` beside the workbook)."""
     outcome = read_outcome(workbook, credentials=credentials)
     folder = Path(out) if out else out_dir_for(workbook, None) / "site"
-    return Written(folder, tuple(write_public_site(PublicResults.of(outcome), folder)), outcome.language)
+    public = PublicResults.of(outcome, updated=clock.now())
+    return Written(folder, tuple(write_public_site(public, folder)), outcome.language)
 
 
 def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None) -> Written:
     """vk-post.txt and vk-post.png in ``out`` (default: beside the workbook)."""
     outcome = read_outcome(workbook, credentials=credentials)
     folder = out_dir_for(workbook, out)
-    write_vk_post(PublicResults.of(outcome), folder, link=link)
+    write_vk_post(PublicResults.of(outcome, updated=clock.now()), folder, link=link)
     return Written(folder, (), outcome.language)
 
 
@@ -104,3 +110,44 @@ def write_workbook_mwt(workbook: str, *, out: str | None, credentials: str | Non
     for path in removed:
         path.unlink()
     return MwtExport(folder=folder, games=games, removed=removed, warnings=warnings, language=outcome.language)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingWritten:
+    """The seating of one round written for people (printed or posted)."""
+
+    paths: tuple[Path, ...]
+    title: str  # «Отбор, тур 4»
+    language: str
+    tables: int
+
+
+def _seating_round(outcome: Outcome, round_no: int, stage: str | None):
+    """The round's seating as seated on the Seating tab (a hidden final's too: where finalists
+    sit is no secret, their points are)."""
+    stage_key = stage_for(outcome.results.tournament, outcome.preset, round_no, stage)
+    return SeatingViews(outcome.results, outcome.language).round(round_no, stage_key)
+
+
+def write_workbook_seating_print(workbook: str, *, round_no: int, stage: str | None, out: str | None,
+                                 credentials: str | None = None) -> SeatingWritten:
+    """The printable seating of a round as HTML in ``out`` (default: ``protocols/`` beside the workbook)."""
+    outcome = read_outcome(workbook, credentials=credentials)
+    rnd = _seating_round(outcome, round_no, stage)
+    t = outcome.results.tournament
+    html = seating_html(rnd, tournament=t.name, date=t.date, language=outcome.language)
+    folder = Path(out) if out else out_dir_for(workbook, None) / "protocols"
+    path = folder / seating_filename(rnd)
+    write_text_atomic(path, html)
+    return SeatingWritten(paths=(path,), title=rnd.title, language=outcome.language, tables=len(rnd.tables))
+
+
+def write_workbook_seating_post(workbook: str, *, round_no: int, stage: str | None, out: str | None,
+                                credentials: str | None = None) -> SeatingWritten:
+    """``vk-seating-<stage>-<round>.txt`` and ``.png`` in ``out`` (default: beside the workbook)."""
+    outcome = read_outcome(workbook, credentials=credentials)
+    rnd = _seating_round(outcome, round_no, stage)
+    folder = out_dir_for(workbook, out)
+    write_seating_post(rnd, folder, tournament=outcome.results.tournament.name, language=outcome.language)
+    return SeatingWritten(paths=tuple(folder / n for n in seating_post_names(rnd)), title=rnd.title,
+                          language=outcome.language, tables=len(rnd.tables))

@@ -163,6 +163,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "blanks.no_chromium": ("Chromium не найден: откройте HTML в браузере и напечатайте (A4) — или установите chromium",
                            "no Chromium found: open the HTML in a browser and print it (A4) — or install `chromium`"),
     "blanks.pdf": ("pdf: {path}", "pdf: {path}"),
+    "seating.written": ("рассадка: {path} ({title}; страница со всеми столами и по странице на каждый из {tables} столов)",
+                        "seating: {path} ({title}; a page with every table and a page for each of the {tables} tables)"),
     "blanks.pdf_failed": ("Chromium не смог напечатать PDF; напечатайте HTML из браузера",
                           "Chromium could not print the PDF; print the HTML from a browser"),
     # watch

@@ -3,16 +3,21 @@
 They show only what the organizers may publish — e.g. no hidden final before the chief judge
 releases it.  :meth:`PublicResults.of` is the one place that decides what that is; every
 writer here takes a :class:`PublicResults`, so nothing unfiltered reaches a public file.
-Unchanged files are not rewritten; each writer returns the files it wrote.
+Every output says where the tournament stands (:func:`scoring.progress.progress` of the full
+results, so a hidden final is a phase of its own) and when it was updated: the time comes from
+the caller (``sync`` passes the clock; tests a fixed time).  Unchanged files are not rewritten;
+each writer returns the files it wrote.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scoring.problems import Problem
+from scoring.progress import Progress, progress
 from scoring.standings import Results, published
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import dumps, standings_document
@@ -32,25 +37,30 @@ class PublicResults:
     results: Results
     problems: tuple[Problem, ...]
     language: str
+    progress: Progress
+    updated: datetime | None = None  # when the outputs were made, as they say (none when None)
 
     @classmethod
-    def of(cls, outcome: Outcome) -> PublicResults:
+    def of(cls, outcome: Outcome, *, updated: datetime | None = None) -> PublicResults:
         """What of a sync's outcome may be published (:func:`scoring.standings.published`)."""
         results = published(outcome.results)
         problems = results.problems if results is not outcome.results else outcome.problems
-        return cls(results=results, problems=tuple(problems), language=outcome.language)
+        return cls(results=results, problems=tuple(problems), language=outcome.language,
+                   progress=progress(outcome.results), updated=updated)
 
 
 def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
     """``out_dir/standings.json``."""
-    doc = standings_document(public.results, public.problems, language=public.language, public=False)
+    doc = standings_document(public.results, public.problems, language=public.language, public=False,
+                             progress=public.progress, updated=public.updated)
     path = out_dir / "standings.json"
     return [path] if write_text_atomic(path, dumps(doc)) else []
 
 
 def write_public_site(public: PublicResults, folder: Path) -> list[Path]:
     """The static HTML site in ``folder``."""
-    return write_site(public.results, public.problems, folder, language=public.language)
+    return write_site(public.results, public.problems, folder, language=public.language,
+                      progress=public.progress, updated=public.updated)
 
 
 def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = None,
@@ -58,17 +68,21 @@ def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = Non
     """``vk-post.txt`` and ``vk-post.png`` in ``folder``.  Without a Cyrillic font the picture
     cannot be drawn: ``text_without_font`` still writes the text (else :class:`FontNotFound`)."""
     try:
-        return write_vk(public.results, folder, language=public.language, link=link)
+        return write_vk(public.results, folder, language=public.language, link=link,
+                        progress=public.progress, updated=public.updated)
     except FontNotFound:
         if not text_without_font:
             raise
         path = folder / "vk-post.txt"
-        return [path] if write_text_atomic(path, post_text(public.results, language=public.language, link=link)) else []
+        text = post_text(public.results, language=public.language, link=link, progress=public.progress,
+                         updated=public.updated)
+        return [path] if write_text_atomic(path, text) else []
 
 
-def publish_files(outcome: Outcome, out_dir: Path) -> list[Path]:
+def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None) -> list[Path]:
     """standings.json, the site (``out_dir/site/``) and the VK post (``vk-post.txt``, ``vk-post.png``)
-    of a sync; the post's text is written even where no font can draw its picture."""
-    public = PublicResults.of(outcome)
+    of a sync; the post's text is written even where no font can draw its picture.
+    ``updated``: the time the outputs say they were made."""
+    public = PublicResults.of(outcome, updated=updated)
     return (write_standings_json(public, out_dir) + write_public_site(public, out_dir / "site")
             + write_vk_post(public, out_dir, text_without_font=True))

@@ -1,8 +1,8 @@
 """What a person typed as WORKBOOK: a Google spreadsheet or a workbook file, and the file's folder.
 
-:func:`check_workbook_ref` turns a WORKBOOK that cannot be one — a folder, a file that is
-not an .xlsx, a missing file, a malformed spreadsheet URL or ``gsheet:`` id — into an error
-that says what to type instead (never a traceback).
+A malformed spreadsheet URL or ``gsheet:`` id is an error that says what to type instead
+(never a traceback); :func:`sheets_sync.backends.check_workbook_ref` does the same for files.
+This module imports no backend, so every backend may use it.
 """
 
 from __future__ import annotations
@@ -11,14 +11,13 @@ import re
 from pathlib import Path
 
 from scoring.errors import SheetsSyncError
-from sheets_sync.backends.base import WorkbookNotFound
 from sheets_sync.messages import fail
 
-__all__ = ["is_google_ref", "workbook_folder", "spreadsheet_id", "check_workbook_ref", "WorkbookRefError"]
+__all__ = ["is_google_ref", "workbook_folder", "spreadsheet_id", "WorkbookRefError", "EXCEL_SUFFIXES"]
 
 _GOOGLE_PREFIXES = ("gsheet:", "https://docs.google.com/", "http://docs.google.com/", "docs.google.com/")
 _ID = re.compile(r"^[A-Za-z0-9_-]{10,}$")
-_EXCEL_SUFFIXES = (".xlsx", ".xlsm")
+EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 
 
 class WorkbookRefError(SheetsSyncError, ValueError):
@@ -51,20 +50,3 @@ def spreadsheet_id(ref: str, *, language: str | None = None) -> str:
     if not _ID.match(value):
         raise fail(WorkbookRefError, "ref.bad_google", language=language, ref=ref)
     return value
-
-
-def check_workbook_ref(ref: str, *, language: str | None = None, must_exist: bool = True) -> None:
-    """Raise an error saying what to type instead when WORKBOOK ``ref`` cannot be a workbook
-    (``must_exist``: a file must be there; ``gsheet:new`` is for ``init`` and passes)."""
-    if is_google_ref(ref):
-        if ref.strip().lower() != "gsheet:new":
-            spreadsheet_id(ref, language=language)
-        return
-    path = Path(ref).expanduser()
-    if path.is_dir():
-        example = (path / "cup.xlsx") if path.suffix.lower() not in _EXCEL_SUFFIXES else path.with_suffix(".xlsx")
-        raise fail(WorkbookRefError, "ref.folder", language=language, path=ref, example=example)
-    if must_exist and not path.exists():
-        raise fail(WorkbookNotFound, "ref.not_found", language=language, path=ref)
-    if path.suffix.lower() not in _EXCEL_SUFFIXES and (path.exists() or not must_exist):
-        raise fail(WorkbookRefError, "ref.not_xlsx", language=language, path=ref)

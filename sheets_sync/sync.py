@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scoring import labels as L
+from sheets_sync import clock
 from scoring.parse import owned_titles, read_settings
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, cell_names, problem
@@ -249,7 +250,7 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
             except WorkbookLocked as exc:  # open in Excel: the files beside it are still written
                 locked = exc
         t3 = time.perf_counter()
-        files = publish_files(outcome, out_dir) if out_dir is not None and not dry_run else []
+        files = publish_files(outcome, out_dir, updated=clock.now()) if out_dir is not None and not dry_run else []
         t4 = time.perf_counter()
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
                           advanced=advanced, locked=locked,

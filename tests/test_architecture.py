@@ -46,7 +46,19 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
                 target = target.rpartition(".")[0]
             if target and target != name:
                 found.add(target)
+                found.update(_packages_run_first(target, name))
     return found
+
+
+def _packages_run_first(target: str, importer: str) -> set[str]:
+    """Importing ``a.b.c`` runs ``a/__init__`` and ``a/b/__init__`` first: those packages are
+    imports too (a module importing ``backends.base`` while ``backends/__init__`` imports it back
+    is a cycle that breaks whichever is imported first).  The importer's own packages are
+    already running when it runs, so they are no edge."""
+    parts = target.split(".")
+    own = importer.split(".")
+    return {".".join(parts[:n]) for n in range(1, len(parts))
+            if parts[:n] != own[:n] and ".".join(parts[:n]) != importer}
 
 
 def graph() -> dict[str, set[str]]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sheets_sync.backends.base import Backend, BackendError
-from sheets_sync.refs import check_workbook_ref, is_google_ref
+from sheets_sync.backends.base import Backend, BackendError, WorkbookNotFound
+from sheets_sync.messages import fail
+from sheets_sync.refs import EXCEL_SUFFIXES, WorkbookRefError, is_google_ref, spreadsheet_id
 
-__all__ = ["open_backend"]
+__all__ = ["open_backend", "check_workbook_ref"]
 
 
 def open_backend(ref: str, *, credentials: str | None = None, backups: int | None = None,
@@ -32,3 +33,20 @@ def open_backend(ref: str, *, credentials: str | None = None, backups: int | Non
             raise BackendError("--output must be a different file from the workbook")
         backend = OutputWorkbookBackend(backend, output, backups=DEFAULT_BACKUPS if backups is None else backups)
     return backend
+
+
+def check_workbook_ref(ref: str, *, language: str | None = None, must_exist: bool = True) -> None:
+    """Raise an error saying what to type instead when WORKBOOK ``ref`` cannot be a workbook
+    (``must_exist``: a file must be there; ``gsheet:new`` is for ``init`` and passes)."""
+    if is_google_ref(ref):
+        if ref.strip().lower() != "gsheet:new":
+            spreadsheet_id(ref, language=language)
+        return
+    path = Path(ref).expanduser()
+    if path.is_dir():
+        example = (path / "cup.xlsx") if path.suffix.lower() not in EXCEL_SUFFIXES else path.with_suffix(".xlsx")
+        raise fail(WorkbookRefError, "ref.folder", language=language, path=ref, example=example)
+    if must_exist and not path.exists():
+        raise fail(WorkbookNotFound, "ref.not_found", language=language, path=ref)
+    if path.suffix.lower() not in EXCEL_SUFFIXES and (path.exists() or not must_exist):
+        raise fail(WorkbookRefError, "ref.not_xlsx", language=language, path=ref)

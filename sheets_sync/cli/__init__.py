@@ -4,7 +4,7 @@ A WORKBOOK is a path to an .xlsx file, a Google Sheets URL, or `gsheet:ID`.
 
 Like hatch's ``cli/__init__.py``, this module only builds the root group and adds the
 commands, which live in small modules beside it (``workbook``: init, sync, watch;
-``stages``: draw, advance, replace; ``publish``: export, print-protocols) and call
+``stages``: draw, advance, replace; ``publish``: export, print-protocols, print-seating) and call
 click-free actions.  Every error leaves through :meth:`RootGroup.invoke`:
 
 * an error a person can fix (:class:`scoring.errors.SheetsSyncError`: a bad preset, a
@@ -32,7 +32,7 @@ from sheets_sync.cli.common import (
     err_console,
     tournament_language,
 )
-from sheets_sync.cli.publish import export, print_protocols
+from sheets_sync.cli.publish import export, print_protocols, print_seating
 from sheets_sync.cli.stages import advance, draw, replace
 from sheets_sync.cli.workbook import init, sync, watch
 from sheets_sync.messages import system_language, text
@@ -76,5 +76,5 @@ def main() -> None:
     """Tournament tabulation for sport mafia (FIIM rules) inside your spreadsheet."""
 
 
-for _command in (init, sync, watch, draw, advance, replace, export, print_protocols):
+for _command in (init, sync, watch, draw, advance, replace, export, print_protocols, print_seating):
     main.add_command(_command)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
@@ -17,7 +18,9 @@ from scoring.numbers import quantize
 from scoring.race import Race, race
 from scoring.nominations import Nomination
 from scoring.problems import Problem
+from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, hidden_sheets, published
+from sheets_sync.render.progress_text import headline
 from sheets_sync.render.tabs import tiebreak_text
 
 __all__ = ["standings_document", "dumps", "points"]
@@ -87,10 +90,19 @@ def _race(r: Race) -> dict:
             "totals": {p: [points(point.totals[p]) if p in point.totals else None for point in r.points] for p in players}}
 
 
-def standings_document(results: Results, problems: Sequence[Problem], *, language: str, public: bool = True) -> dict:
+def _progress(p: Progress, preset, language: str, updated: datetime | None) -> dict:
+    return {"phase": p.phase.value, "stage": p.stage or None, "rounds_done": p.done, "rounds": p.of,
+            "games_counted": p.games_counted, "games_total": p.games_total,
+            "title": headline(p, preset, language), "updated": updated.isoformat() if updated else None}
+
+
+def standings_document(results: Results, problems: Sequence[Problem], *, language: str, public: bool = True,
+                       progress: Progress | None = None, updated: datetime | None = None) -> dict:
     """The document; ``public`` (default) hides an unreleased hidden final and its problems.
     ``public=False``: the results are shown as given (already public ones, e.g.
     :class:`sheets_sync.publish.PublicResults`, still list their hidden stages)."""
+    if progress is None:
+        progress = progress_of(results)  # of the full results, before published() below
     if public:
         sheets = hidden_sheets(results)
         results = published(results)
@@ -103,8 +115,8 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     for st in results.overall:
         s = st.stats
         standings.append({
-            "place": st.place,
-            "places": st.places,
+            "place": st.place if s.games else None,  # no place before a counted game
+            "places": st.places if s.games else None,
             "player": s.player,
             "club": s.club,
             "city": s.city,
@@ -137,6 +149,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "preset": {"id": preset.id, "name": preset.name, "ci": preset.ci.enabled,
                    "auto_extra": points(preset.auto_extra), "hidden_final": preset.hidden_final},
         "hidden_stages": sorted(hidden),
+        "progress": _progress(progress, preset, language, updated),
         "stages": [{"key": s.key, "name": s.name(language), "games": s.games, "players": s.players,
                     "coefficient": points(s.coefficient)} for s in preset.stages],
         "standings": standings,

@@ -4,7 +4,9 @@ Pure rendering: :func:`site_files` turns the results into ``{relative path: text
 :func:`write_site` writes them (only what changed) and removes pages that no longer exist.
 Everything a person typed (nicknames, clubs, comments) reaches the HTML through Jinja2's
 autoescaping only.  File names never contain a raw nickname: a transliterated slug plus a
-short hash.  No JavaScript, no network, no timestamps: the same results give the same bytes.
+short hash.  No JavaScript, no network.  Every page says where the tournament stands
+(:mod:`scoring.progress`) and, when the caller gives one, when it was updated: the same
+results and the same time give the same bytes (rendering reads no clock).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -24,11 +27,14 @@ from scoring.liveness import current_liveness
 from scoring.numbers import quantize
 from scoring.race import race
 from scoring.problems import Problem, Severity
+from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
+from sheets_sync.render.progress_text import headline, status_lines
+from sheets_sync.render.seating import SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.templates import TEMPLATES, environment, slug
 from sheets_sync.render.words import role_name, ui
@@ -82,8 +88,11 @@ def _signed(value: Decimal) -> str:
 
 
 class _Site:
-    def __init__(self, results: Results, problems: Sequence[Problem], language: str):
+    def __init__(self, results: Results, problems: Sequence[Problem], language: str,
+                 progress: Progress | None = None, updated: datetime | None = None):
         self.r = results
+        self.progress = progress if progress is not None else progress_of(results)
+        self.updated = updated
         self.problems = problems
         self.lang = language
         self.t = results.tournament
@@ -114,6 +123,8 @@ class _Site:
         self.race = race(results)  # the standings after every round, from the protocols
         self.live = current_liveness(results)  # who can still qualify for the cut being played
         self.live_stage = self.stage_name(self.live.stage) if self.live else ""
+        self.seating = SeatingViews(results, language, hidden=hidden)
+        self.broken_sheets = {p.sheet for p in problems if p.severity is Severity.ERROR}
 
     def _stage_index(self, key: str) -> int:
         return self.keys.index(key) if key in self.keys else len(self.keys)
@@ -141,6 +152,8 @@ class _Site:
         items = [{"href": root + "index.html", "text": ui("standings", self.lang), "id": "index"}]
         for k in self.shown_stages():
             items.append({"href": root + stage_file(k), "text": self.stage_name(k), "id": "stage:" + k})
+        if self.seating.rounds:
+            items.append({"href": root + "seating.html", "text": ui("seating", self.lang), "id": "seating"})
         if self.race.points:
             items.append({"href": root + "race.html", "text": race_view.word("race", self.lang), "id": "race"})
         items.append({"href": root + "games.html", "text": ui("games", self.lang), "id": "games"})
@@ -159,6 +172,8 @@ class _Site:
             "page_class": current.split(":")[0],
             "tournament": {"name": self.t.name, "date": self.t.date, "chief_judge": self.t.chief_judge},
             "ui": lambda key: ui(key, self.lang),
+            "progress_status": {"headline": headline(self.progress, self.preset, self.lang),
+                       "lines": status_lines(self.progress, self.updated, self.lang)},
             **extra,
         }
 
@@ -167,7 +182,7 @@ class _Site:
         s = st.stats
         status = "" if s.status is PlayerStatus.PLAYING else L.word(s.status.value, self.lang)
         return {
-            "places": st.places,
+            "places": st.places if s.games else "",  # nobody is 8–36 before playing a game
             "player": s.player,
             "href": root + self.player_href.get(s.player, player_file(s.player)),
             "club": s.club,
@@ -197,13 +212,15 @@ class _Site:
     def index(self) -> str:
         rows = []
         prev = None
-        for st in self.r.overall:
-            rows.append(self.standing_row(st, "", prev))
-            prev = st.group
+        if self.progress.started:  # before the first counted game there is no ranking to show
+            for st in self.r.overall:
+                rows.append(self.standing_row(st, "", prev))
+                prev = st.group
+        finished = self.progress.finished
         return self.render("site/index.html", self.page(
-            "", "index", ui("standings", self.lang), rows=rows,
+            "", "index", headline(self.progress, self.preset, self.lang), rows=rows,
             stages=[self.stage_name(k) for k in self.keys],
-            games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang),
+            games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang) if finished else [],
             liveness_legend=race_view.legend(self.live, self.live_stage, self.lang)))
 
     def race_page(self) -> str:
@@ -239,7 +256,8 @@ class _Site:
                 else:
                     cells.append(None)
             stage_pen = sum((p.points for p in s.applied_penalties if p.stage == key), ZERO)
-            rows.append({"places": st.places, "player": s.player, "href": self.player_href.get(s.player, player_file(s.player)),
+            rows.append({"places": st.places if s.games else "", "player": s.player,
+                         "href": self.player_href.get(s.player, player_file(s.player)),
                          "club": s.club, "total": points(s.total), "stage_points": points(s.stage_points.get(key, ZERO)),
                          "cells": cells, "penalties": _signed(stage_pen), "tiebreak": tiebreak_text(st, self.lang)})
         cut = None
@@ -287,7 +305,7 @@ class _Site:
         if stats is not None:
             s = stats.stats
             summary = {
-                "places": stats.places, "total": points(s.total), "games": s.games, "wins": s.wins,
+                "places": stats.places if s.games else "", "total": points(s.total), "games": s.games, "wins": s.wins,
                 "stages": [(self.stage_name(k), points(s.stage_points.get(k, ZERO))) for k in self.keys
                            if nickname in self.r.participants.get(k, ())],
                 "extra": points(s.extra_points), "recognised_best": s.recognised_best,
@@ -300,6 +318,8 @@ class _Site:
         return self.render("site/player.html", self.page(
             "../", "players", nickname, nickname=nickname, club=pl.club if pl else "", city=pl.city if pl else "",
             status=status, summary=summary, games=games, penalties=penalties,
+            upcoming=[{"title": a.title, "table": a.table, "seat": a.seat, "anchor": f"{slug(a.stage, limit=16)}-{a.round}"}
+                      for a in self.seating.schedule(nickname) if not a.counted],
             item_names=[i.name(self.lang) for i in self.items], sparkline=self.sparkline(nickname)))
 
     def sparkline(self, nickname: str) -> dict | None:
@@ -316,12 +336,24 @@ class _Site:
                 "bounds": race_view.word("bounds", self.lang, low=points(quantize(live.low)), high=points(quantize(live.high)))
                 if live and live.remaining else ""}
 
+    def seating_page(self) -> str:
+        """Every seated round, tables × seats; the rounds still to play first."""
+        current = self.seating.current
+        rounds = [{"title": r.title, "anchor": f"{slug(r.stage, limit=16)}-{r.round}", "played": r.played,
+                   "current": r is current,
+                   "tables": [{"table": t.table,
+                               "seats": [{"player": n, "href": self.player_href.get(n, "")} for n in t.seats]}
+                              for t in r.tables]}
+                  for r in self.seating.rounds]
+        return self.render("site/seating.html", self.page("", "seating", ui("seating", self.lang), rounds=rounds))
+
     def players_index(self) -> str:
         rows = []
         for n in sorted(self.player_names, key=lambda n: (L.norm(n), n)):
             pl = self.t.player(n)
             rows.append({"player": n, "href": self.player_href[n], "club": pl.club if pl else "",
-                         "city": pl.city if pl else "", "places": self.overall_place.get(n, ""),
+                         "city": pl.city if pl else "",
+                         "places": self.overall_place.get(n, "") if self.standing_of.get(n) and self.standing_of[n].stats.games else "",
                          "status": L.word(pl.status.value, self.lang) if pl and pl.status is not PlayerStatus.PLAYING else ""})
         return self.render("site/players.html", self.page("", "players", ui("players", self.lang), rows=rows))
 
@@ -389,7 +421,17 @@ class _Site:
                 if p.winner is not None:
                     winner = ui("red" if p.winner is Team.RED else "black", self.lang)
                 games.append({"round": p.round, "table": p.table, "href": game_file(p.stage, p.round, p.table),
-                              "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys})
+                              "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys,
+                              "scheduled": not p.finished and p.sheet not in self.broken_sheets})
+            known = {(g["round"], g["table"]) for g in games}
+            for r in self.seating.in_order:  # seated games without a protocol yet
+                if r.stage != key:
+                    continue
+                for t in r.tables:
+                    if (r.round, t.table) not in known:
+                        games.append({"round": r.round, "table": t.table, "href": "", "judge": "", "winner": "",
+                                      "counted": False, "scheduled": True})
+            games.sort(key=lambda g: (g["round"], g["table"]))
             if games:
                 groups.append({"stage": self.stage_name(key), "round_word": self.round_word(key), "games": games})
         return self.render("site/games.html", self.page("", "games", ui("games", self.lang), groups=groups))
@@ -436,6 +478,8 @@ class _Site:
         out = {"style.css": (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8"),
                "index.html": self.index(), "players.html": self.players_index(), "games.html": self.games_index(),
                "statistics.html": self.statistics(), "race.html": self.race_page()}
+        if self.seating.rounds:
+            out["seating.html"] = self.seating_page()
         out.update(screen_files(self.r, language=self.lang))
         for key in self.shown_stages():
             out[stage_file(key)] = self.stage(key)
@@ -452,14 +496,18 @@ def _percent(part: int, whole: int) -> str:
     return f"{(Decimal(part * 100) / whole).quantize(Decimal('1'))}%"
 
 
-def site_files(results: Results, problems: Sequence[Problem] = (), *, language: str) -> dict[str, str]:
-    """Every page of the site: ``{path relative to the site folder: text}``, deterministic."""
-    return _Site(results, problems, language).files()
+def site_files(results: Results, problems: Sequence[Problem] = (), *, language: str,
+               progress: Progress | None = None, updated: datetime | None = None) -> dict[str, str]:
+    """Every page of the site: ``{path relative to the site folder: text}``, deterministic.
+    ``progress``: of the full results when these are the published ones (a hidden final);
+    ``updated``: the time the pages say they were made (none shown when None)."""
+    return _Site(results, problems, language, progress, updated).files()
 
 
-def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str) -> list[Path]:
+def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str,
+               progress: Progress | None = None, updated: datetime | None = None) -> list[Path]:
     """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed."""
-    files = site_files(results, problems, language=language)
+    files = site_files(results, problems, language=language, progress=progress, updated=updated)
     written = []
     for rel, text in sorted(files.items()):
         path = out_dir / rel
@@ -471,6 +519,8 @@ def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, 
             for old in sorted(folder.glob("*.html")):
                 if f"{sub}/{old.name}" not in files:
                     old.unlink()
+    if "seating.html" not in files and (out_dir / "seating.html").exists():
+        (out_dir / "seating.html").unlink()
     for old in sorted(out_dir.glob("stage-*.html")):
         if old.name not in files:
             old.unlink()

@@ -17,9 +17,11 @@ from scoring.liveness import Liveness, State, current_liveness
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
+from scoring.progress import progress
 from scoring.standings import Results, Standing
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
+from sheets_sync.render.progress_text import games_line, headline
 from sheets_sync.render.words import ru_en
 
 __all__ = ["TABLE_PAGE", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
@@ -117,7 +119,7 @@ def standings_tab(results: Results, language: str) -> TabWrite:
     for st in results.overall:
         s = st.stats
         rows.append((
-            st.places, s.player, s.club or None, number(s.total),
+            st.places if s.games else None, s.player, s.club or None, number(s.total),  # no place before a game
             *(number(s.stage_points.get(k, Decimal(0))) if k in _stages_played(results, s.player) else None for k in preset.stage_keys),
             s.games, s.wins, s.wins_as["don"], s.wins_as["sheriff"], s.wins_as["mafia"],
             number(s.extra_points), number(s.best_move_points), number(s.penalties), s.shot_first,
@@ -127,10 +129,18 @@ def standings_tab(results: Results, language: str) -> TabWrite:
             *((ci_text(results, s, language) or None,) if ci_on else ()),
             *(liveness_cells(live, s.player, language) if live else ()),
         ))
+    rows += progress_rows(results, language)
     widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
               *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18) if live else ()))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
                     frozen_cols=2, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
+
+
+def progress_rows(results: Results, language: str) -> list[tuple]:
+    """Under the table: where the tournament stands and how many games are counted (no time:
+    the tab changes only when the data does)."""
+    p = progress(results)
+    return [(), (headline(p, results.preset, language),), (games_line(p, language),)]
 
 
 def _stages_played(results: Results, player: str) -> set[str]:
@@ -159,7 +169,8 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
             lines = per_game.get((s.player, r))
             cells.append(number(sum((ln.total for ln in lines), Decimal(0))) if lines else None)
         stage_pen = sum((p.points for p in s.applied_penalties if p.stage == stage), Decimal(0))
-        rows.append((st.places, s.player, s.club or None, number(s.total), number(s.stage_points.get(stage, Decimal(0))),
+        rows.append((st.places if s.games else None, s.player, s.club or None, number(s.total),
+                     number(s.stage_points.get(stage, Decimal(0))),
                      *cells, number(stage_pen) if stage_pen else None, tiebreak_text(st, language) or None))
     cut = results.cuts.get(preset.stage_keys[preset.stage_keys.index(stage) + 1]) if stage != preset.stage_keys[-1] else None
     if cut is not None and cut.players:

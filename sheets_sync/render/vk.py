@@ -10,7 +10,9 @@ line saying how many players are left out.
 
 The picture is drawn with Pillow and a Cyrillic-capable TTF found among installed fonts
 (DejaVu Sans: Debian package ``fonts-dejavu-core``, or matplotlib's copy).  Both outputs are
-deterministic: same results, same bytes (PNG without time stamps).
+deterministic: same results and the same given time, same bytes (PNG without time stamps).
+Both say where the tournament stands (:mod:`scoring.progress`): medals and «Победители» only
+for a finished tournament, no table at all before the first counted game.
 """
 
 from __future__ import annotations
@@ -18,16 +20,19 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
 from scoring.errors import SheetsSyncError
+from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
 from scoring.liveness import current_liveness
 from sheets_sync.render import race as race_view
+from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.site import nominations
 from sheets_sync.render.words import plain_text, ru_en, ui
 
@@ -78,28 +83,33 @@ def _decimal(text: str, int_w: int, frac_w: int) -> str:
 def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str = "") -> str:
     s = st.stats
     club = f" ({vk_safe(s.club)})" if s.club else ""
+    place = f"{_num(st.places, place_w)}." if s.games else FIGURE_SPACE * (place_w + 1)  # no place before a game
     mark = f" {mark}" if mark else ""  # ✓ / ✗: through to or out of the next stage
-    return f"{_num(st.places, place_w)}. {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
+    return f"{place} {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
 
 
-def post_text(results: Results, *, language: str, top: int = 20, link: str | None = None, limit: int = VK_LIMIT) -> str:
-    """The post: name, date, podium, the top of the standings, nominations, link, hashtags."""
+def post_text(results: Results, *, language: str, top: int = 20, link: str | None = None, limit: int = VK_LIMIT,
+              progress: Progress | None = None, updated: datetime | None = None) -> str:
+    """The post: name, date, podium (finished), the top of the standings titled by the progress,
+    nominations (finished), when updated and how many games are counted, link, hashtags."""
     t = results.tournament
+    if progress is None:
+        progress = progress_of(results)
+    title = headline(progress, results.preset, language)
     head = [f"🏆 {vk_safe(t.name)}"]
     if t.date:
         head.append(f"📅 {vk_safe(t.date)}")
     head.append("")
-    overall = list(results.overall)
-    podium = _podium(overall)
+    overall = list(results.overall) if progress.started else []
+    podium = _podium(overall) if progress.finished else []
     if podium:
         head.append(ru_en("Победители:", "Winners:", language))
         for st in podium:
             head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total)}")
         head.append("")
     shown = overall[:top] if top else overall
-    table_title = (ru_en(f"Итоговая таблица (первые {len(shown)} из {len(overall)}):",
-                         f"Final standings (top {len(shown)} of {len(overall)}):", language)
-                   if len(shown) < len(overall) else ru_en("Итоговая таблица:", "Final standings:", language))
+    table_title = (title + ru_en(f" (первые {len(shown)} из {len(overall)}):", f" (top {len(shown)} of {len(overall)}):",
+                                 language) if len(shown) < len(overall) else title + (":" if overall else ""))
     place_w = max((len(st.places) for st in shown), default=1)
     totals = [points(st.stats.total).partition(".") for st in shown]
     int_w = max((len(w) for w, _, _ in totals), default=1)
@@ -108,13 +118,15 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player)) for st in shown]
 
     tail: list[str] = []
-    noms = nominations(results, language)
+    noms = nominations(results, language) if progress.finished else []
     if noms:
         tail.append("")
         tail.append(ru_en("Номинации:", "Nominations:", language))
         for n in noms:
             value = f" ({n.value})" if n.value else ""
             tail.append(f"🏅 {vk_safe(n.title)}: {', '.join(vk_safe(p) for p in n.players)}{value}")
+    tail.append("")
+    tail.extend("🕒 " + line if i == 0 and updated else line for i, line in enumerate(status_lines(progress, updated, language)))
     tail.append("")
     tail.append(ru_en("🔗 Полные результаты, протоколы и статистика: ", "🔗 Full results, protocols and statistics: ", language)
                 + (link or ru_en("[вставьте ссылку]", "[insert link]", language)))
@@ -218,7 +230,9 @@ def _wrap(draw, text: str, font, width: int, lines: int) -> list[str]:
     return [_fit(draw, line, font, width) for line in out]
 
 
-def _picture_rows(results: Results) -> list[Standing]:
+def _picture_rows(results: Results, progress: Progress) -> list[Standing]:
+    if not progress.started:
+        return []
     keys = results.preset.stage_keys
     last = keys[-1]
     if len(keys) > 1 and results.stages.get(last):
@@ -228,12 +242,16 @@ def _picture_rows(results: Results) -> list[Standing]:
     return list(results.overall)[: max(3, min(n, 20))]
 
 
-def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
-    """A PNG of the final table (top of the overall standings), readable on a phone."""
+def post_image(results: Results, *, language: str, width: int = 1080, progress: Progress | None = None,
+               updated: datetime | None = None) -> bytes:
+    """A PNG of the top of the overall standings titled by the progress, readable on a phone;
+    medals only for a finished tournament."""
     from PIL import Image, ImageDraw
 
     t = results.tournament
-    rows = _picture_rows(results)
+    if progress is None:
+        progress = progress_of(results)
+    rows = _picture_rows(results, progress)
     live = current_liveness(results)
     keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
     stage_names = [results.preset.stage(k).name(language) for k in keys]
@@ -261,7 +279,7 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
     for line in title_lines:
         d.text((pad, y), line, font=scale_title, fill="#ffffff")
         y += 58
-    sub = " · ".join(x for x in (plain_text(t.date), ui("final_table", language)) if x)
+    sub = " · ".join(x for x in (plain_text(t.date), headline(progress, results.preset, language)) if x)
     d.text((pad, y + 6), _fit(d, sub, f_sub, width - 2 * pad), font=f_sub, fill="#c9d1db")
 
     # columns: place | player (club) | stage points… | total
@@ -278,7 +296,10 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
         d.text((stages_x + stage_w * (i + 1) - 4, hy), text, font=f_head, fill="#5b6470", anchor="ra")
     d.text((width - pad, hy), ui("total", language), font=f_head, fill="#5b6470", anchor="ra")
     d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
-    medal = {1: "#d4a017", 2: "#a8adb4", 3: "#b87333"}
+    medal = {1: "#d4a017", 2: "#a8adb4", 3: "#b87333"} if progress.finished else {}
+    if not rows:
+        d.text((pad, table_top + row_h // 2), headline(progress, results.preset, language), font=f_name, fill="#1b1f24",
+               anchor="lm")
     for i, st in enumerate(rows):
         s = st.stats
         top = table_top + i * row_h
@@ -289,7 +310,7 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
             r = 22
             d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=medal[st.place])
             d.text((pad + 24, cy), str(st.place), font=f_place, fill="#ffffff", anchor="mm")
-        else:
+        elif s.games:  # no place before a counted game
             d.text((pad + 24, cy), st.places, font=f_num if len(st.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
         mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
         name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f_name, name_w)
@@ -306,21 +327,22 @@ def post_image(results: Results, *, language: str, width: int = 1080) -> bytes:
     foot = height - 40
     d.line((pad, foot - 24, width - pad, foot - 24), fill="#d5dae0", width=1)
     chief = plain_text(t.chief_judge)
-    if chief:
-        d.text((pad, foot), _fit(d, f"{ui('chief_judge', language)}: {chief}", f_small, width - 2 * pad), font=f_small,
-               fill="#5b6470", anchor="lm")
+    foot_text = " · ".join([*( [f"{ui('chief_judge', language)}: {chief}"] if chief else []),
+                            *status_lines(progress, updated, language)])
+    d.text((pad, foot), _fit(d, foot_text, f_small, width - 2 * pad), font=f_small, fill="#5b6470", anchor="lm")
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=6)  # optimize=True costs ~0.1 s for a few KB
     return buf.getvalue()
 
 
-def write_vk(results: Results, out_dir: Path, *, language: str, link: str | None = None) -> list[Path]:
+def write_vk(results: Results, out_dir: Path, *, language: str, link: str | None = None,
+             progress: Progress | None = None, updated: datetime | None = None) -> list[Path]:
     """Write vk-post.txt and vk-post.png into ``out_dir``; return the files that changed."""
     written = []
     text_path = out_dir / "vk-post.txt"
-    if write_text_atomic(text_path, post_text(results, language=language, link=link)):
+    if write_text_atomic(text_path, post_text(results, language=language, link=link, progress=progress, updated=updated)):
         written.append(text_path)
     png_path = out_dir / "vk-post.png"
-    if write_bytes_atomic(png_path, post_image(results, language=language)):
+    if write_bytes_atomic(png_path, post_image(results, language=language, progress=progress, updated=updated)):
         written.append(png_path)
     return written

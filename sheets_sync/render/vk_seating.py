@@ -1,0 +1,97 @@
+"""The VK post of a round's seating: plain text ready to paste and a picture, table by table.
+
+Same rules as the standings post (:mod:`sheets_sync.render.vk`): VK's markup inside a
+nickname is defused, seat numbers are aligned with figure spaces, the picture is drawn with
+Pillow and a Cyrillic font, and the same seating gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from sheets_sync.files import write_bytes_atomic, write_text_atomic
+from sheets_sync.render.seating import Round
+from sheets_sync.render.templates import slug
+from sheets_sync.render.vk import FIGURE_SPACE, _fit, _font, _hashtags, _wrap, vk_safe
+from sheets_sync.render.words import plain_text, ru_en, ui
+
+__all__ = ["seating_text", "seating_image", "write_seating_post", "seating_post_names"]
+
+
+def seating_text(rnd: Round, *, tournament: str, language: str) -> str:
+    """«🪑 Рассадка: Отбор, тур 4», then every table with its ten seats."""
+    lines = [f"🏆 {vk_safe(tournament)}", f"🪑 {ui('seating', language)}: {vk_safe(rnd.title)}", ""]
+    for t in rnd.tables:
+        lines.append(f"{ui('table', language)} {t.table}:")
+        for i, name in enumerate(t.seats, start=1):
+            lines.append(f"{FIGURE_SPACE if i < 10 else ''}{i}. {vk_safe(name) if name else '—'}")
+        lines.append("")
+    lines.append(ru_en("Удачной игры!", "Have a good game!", language))
+    lines.append("")
+    lines.append(_hashtags(tournament, language))
+    return "\n".join(lines) + "\n"
+
+
+def seating_image(rnd: Round, *, tournament: str, language: str, width: int = 1080) -> bytes:
+    """A PNG: the tournament and the round on top, then a block per table (two columns of
+    blocks when there are several tables), each with its ten seats."""
+    from PIL import Image, ImageDraw
+
+    pad = 48
+    cols = 1 if len(rnd.tables) == 1 else 2
+    gap = 32
+    block_w = (width - 2 * pad - gap * (cols - 1)) // cols
+    line_h = 46 if cols == 2 else 58
+    block_h = 64 + 10 * line_h + 24
+    f_title = _font(44, True)
+    f_sub = _font(30)
+    f_table = _font(34, True)
+    f_seat = _font(28 if cols == 2 else 36, True)
+    f_name = _font(28 if cols == 2 else 36)
+    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    title_lines = _wrap(probe, plain_text(tournament), f_title, width - 2 * pad, 2)
+    header_h = pad + len(title_lines) * 56 + 60
+    rows = (len(rnd.tables) + cols - 1) // cols
+    height = header_h + 24 + rows * (block_h + gap) + pad
+    img = Image.new("RGB", (width, height), "#ffffff")
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, width, header_h), fill="#202833")
+    y = pad - 8
+    for line in title_lines:
+        d.text((pad, y), line, font=f_title, fill="#ffffff")
+        y += 56
+    d.text((pad, y + 6), _fit(d, f"{ui('seating', language)}: {plain_text(rnd.title)}", f_sub, width - 2 * pad),
+           font=f_sub, fill="#c9d1db")
+    for n, t in enumerate(rnd.tables):
+        x = pad + (n % cols) * (block_w + gap)
+        top = header_h + 24 + (n // cols) * (block_h + gap)
+        d.rectangle((x, top, x + block_w, top + block_h), outline="#b9c1cb", width=2)
+        d.rectangle((x, top, x + block_w, top + 56), fill="#eef1f5")
+        d.text((x + 20, top + 28), f"{ui('table', language)} {t.table}", font=f_table, fill="#1b1f24", anchor="lm")
+        for i, name in enumerate(t.seats):
+            cy = top + 64 + i * line_h + line_h // 2
+            if i % 2:
+                d.rectangle((x + 2, cy - line_h // 2, x + block_w - 2, cy + line_h // 2), fill="#f6f7f9")
+            d.text((x + 60, cy), str(i + 1), font=f_seat, fill="#8a1c1c", anchor="rm")
+            d.text((x + 80, cy), _fit(d, plain_text(name) or "—", f_name, block_w - 100), font=f_name, fill="#1b1f24",
+                   anchor="lm")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def seating_post_names(rnd: Round) -> tuple[str, str]:
+    base = f"vk-seating-{slug(rnd.stage, limit=24)}-{rnd.round}"
+    return base + ".txt", base + ".png"
+
+
+def write_seating_post(rnd: Round, folder: Path, *, tournament: str, language: str) -> list[Path]:
+    """``vk-seating-<stage>-<round>.txt`` and ``.png`` in ``folder``; the files written."""
+    text_name, png_name = seating_post_names(rnd)
+    out = []
+    if write_text_atomic(folder / text_name, seating_text(rnd, tournament=tournament, language=language)):
+        out.append(folder / text_name)
+    if write_bytes_atomic(folder / png_name, seating_image(rnd, tournament=tournament, language=language)):
+        out.append(folder / png_name)
+    return out
