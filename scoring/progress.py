@@ -80,17 +80,23 @@ def progress(results: Results) -> Progress:
     figures = {"games_counted": public_counted, "games_total": public_total}
     if not counted:
         return Progress(phase=Phase.NOT_STARTED, **figures)
-    active = [k for k in keys if any(g[0] == k for g in games)]
-    stage = active[-1] if active else keys[0]
-    i = keys.index(stage)
-    rule = preset.stage(stage)
-    stage_games = {g for g in games if g[0] == stage}
-    of = max([rule.games, *(r for _, r, _ in stage_games)])
-    done = _rounds_done(stage, games, counted)
+    # the stage being played: the latest with a counted game, or the next one once that is
+    # complete and the next is seated (a seating typed ahead of time does not start a stage)
+    stage = ([k for k in keys if any(g[0] == k for g in counted)] or keys[:1])[-1]
+    while True:
+        i = keys.index(stage)
+        rule = preset.stage(stage)
+        stage_games = {g for g in games if g[0] == stage}
+        of = max([rule.games, *(r for _, r, _ in stage_games)])
+        done = _rounds_done(stage, games, counted)
+        complete = bool(stage_games) and stage_games <= counted and done >= rule.games
+        following = keys[i + 1] if i + 1 < len(keys) else None
+        if not (complete and following and any(g[0] == following for g in games)):
+            break
+        stage = following
     where = {"stage": stage, "first": i == 0, "last": i == len(keys) - 1, "done": done, "of": of}
     if stage in hide:
         return Progress(phase=Phase.FINAL_HIDDEN, **where, **figures)
-    complete = bool(stage_games) and stage_games <= counted and done >= rule.games
     released = preset.hidden_final and len(keys) > 1 and bool(t.released)  # the chief judge published it
     if where["last"] and (complete or released):
         return Progress(phase=Phase.FINISHED, **where, **figures)

@@ -11,11 +11,14 @@ game that is not counted yet.  Pure: results in, ``{file: html}`` out.
 from __future__ import annotations
 
 from collections import defaultdict
+from datetime import datetime
 from dataclasses import dataclass
 
 from scoring.model import SeatingEntry
+from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results
 from sheets_sync.render.json_out import points
+from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.templates import environment
 from sheets_sync.render.words import ui
 
@@ -50,13 +53,18 @@ def next_round(results: Results) -> NextRound | None:
     return None
 
 
-def screen_files(results: Results, *, language: str) -> dict[str, str]:
-    """``screen.html`` and ``screen-2.html`` (the second only alternates when there is a next round)."""
+def screen_files(results: Results, *, language: str, progress: Progress | None = None,
+                 updated: datetime | None = None) -> dict[str, str]:
+    """``screen.html`` and ``screen-2.html`` (the second only alternates when there is a next round),
+    titled by the tournament's progress like every page (``progress`` of the full results when
+    these are the published ones; ``updated`` the time the pages say they were made)."""
     preset = results.preset
+    if progress is None:
+        progress = progress_of(results)
     first_stage = preset.stage_keys[0] if preset.stage_keys else ""
     nxt = next_round(results)
     rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total), "games": st.stats.games}
-            for st in results.overall[:SCREEN_ROWS]] if results.counted else []
+            for st in results.overall[:SCREEN_ROWS]] if progress.started else []
     seating = None
     if nxt is not None:
         word = ui("round" if nxt.stage == first_stage else "game", language)
@@ -66,11 +74,11 @@ def screen_files(results: Results, *, language: str) -> dict[str, str]:
                        for e in nxt.tables],
         }
     common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS,
-              "games_counted": len(results.counted), "ui": lambda key: ui(key, language)}
+              "headline": headline(progress, preset, language), "status": status_lines(progress, updated, language), "ui": lambda key: ui(key, language)}
     env = environment()
     standings_page = env.get_template("site/screen.html").render(
         **common, part="standings", next_page="screen-2.html" if seating else "screen.html",
-        title=ui("standings", language), rows=rows, seating=None, shown=len(rows), total_players=len(results.overall))
+        title=common["headline"], rows=rows, seating=None, shown=len(rows), total_players=len(results.overall))
     seating_page = env.get_template("site/screen.html").render(
         **common, part="seating", next_page="screen.html",
         title=seating["title"] if seating else ui("seating", language), rows=[], seating=seating, shown=0,

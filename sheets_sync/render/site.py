@@ -221,7 +221,8 @@ class _Site:
             "", "index", headline(self.progress, self.preset, self.lang), rows=rows,
             stages=[self.stage_name(k) for k in self.keys],
             games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang) if finished else [],
-            liveness_legend=race_view.legend(self.live, self.live_stage, self.lang)))
+            liveness_legend=race_view.legend(self.live, self.live_stage, self.lang)
+            if rows and any(race_view.mark(self.live, st.stats.player) for st in self.r.overall) else ""))
 
     def race_page(self) -> str:
         top = 20
@@ -480,7 +481,7 @@ class _Site:
                "statistics.html": self.statistics(), "race.html": self.race_page()}
         if self.seating.rounds:
             out["seating.html"] = self.seating_page()
-        out.update(screen_files(self.r, language=self.lang))
+        out.update(screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated))
         for key in self.shown_stages():
             out[stage_file(key)] = self.stage(key)
         for n in self.player_names:

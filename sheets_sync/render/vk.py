@@ -135,7 +135,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
 
     def assemble(rows: list[str], left_out: int) -> str:
         body = [table_title, *rows]
-        if live:
+        if live and any(race_view.mark(live, st.stats.player) for st in shown):  # a legend only for marks shown
             body.append(race_view.legend(live, results.preset.stage(live.stage).name(language), language))
         if left_out:
             body.append(ru_en(f"… и ещё {left_out} — полная таблица по ссылке ниже",

@@ -96,13 +96,12 @@ UI: dict[str, tuple[str, str]] = {
     "yes": ("да", "yes"),
     "no": ("нет", "no"),
     "red": ("Мирные", "Red"),
-    "seating": ("Рассадка", "Seating"),
     "seat_n": ("Место", "Seat"),
     "upcoming": ("Предстоящие игры", "Upcoming games"),
     "not_played_short": ("ещё не сыграна", "not played yet"),
     "played_round": ("сыгран", "played"),
     "current_round": ("текущий", "current"),
-    "no_seating": ("Рассадки пока нет", "No seating yet"),
+    "seating_none": ("Рассадки пока нет", "No seating yet"),
     "black": ("Мафия", "Black"),
 }
 
