@@ -21,6 +21,8 @@ from typing import Any
 from scoring import labels as L
 from scoring.cells import a1
 from scoring.model import (
+    Dispute,
+    DisputeStatus,
     Location,
     PenaltyEntry,
     PenaltyReason,
@@ -399,6 +401,34 @@ def _parse_penalties(tabs: Mapping[str, Grid], stages: Mapping[str, str], defaul
     return tuple(entries)
 
 
+def _parse_disputes(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[Dispute, ...]:
+    """The Disputes tab: game (a protocol tab's title), who filed, reason, status (blank = open)."""
+    title = find_tab(tabs, "disputes")
+    if title is None:
+        return ()
+    grid = tabs[title]
+    rd = _Reader(title, grid)
+    header = _find_header_row(grid, L.DISPUTE_COLUMNS, ("game",))
+    if header is None:
+        return ()
+    hr, cols = header
+    statuses = _words(L.DISPUTE_STATUS_WORDS)
+    disputes: list[Dispute] = []
+    for r in range(hr + 1, len(grid)):
+        game = rd.text(r, cols["game"])
+        if not game:
+            continue
+        status_text = rd.text(r, cols.get("status"))
+        status = statuses.get(L.norm(status_text))
+        if status is None:
+            rd.add("dispute.bad_status", W, r, cols["status"], value=status_text)
+            status = "open"  # an unreadable decision is not taken: the game stays disputed
+        disputes.append(Dispute(game=game, filed_by=rd.text(r, cols.get("filed_by")), reason=rd.text(r, cols.get("reason")),
+                                status=DisputeStatus(status), location=rd.loc(r, cols["game"])))
+    problems.extend(rd.problems)
+    return tuple(disputes)
+
+
 # -- Protocols ---------------------------------------------------------------------------------
 def is_protocol_grid(grid: Grid) -> bool:
     return _find_header_row(grid, L.PROTOCOL_COLUMNS, L.REQUIRED_PROTOCOL_COLUMNS) is not None and _find_labels(grid).get("stage") is not None
@@ -769,7 +799,8 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
     players = _parse_players(tabs, problems)
     seating = _parse_seating(tabs, stages, first_stage, problems)
     penalties = _parse_penalties(tabs, stages, first_stage, problems)
-    input_titles = {find_tab(tabs, k) for k in ("tournament", "players", "seating", "penalties")}
+    disputes = _parse_disputes(tabs, problems)
+    input_titles = {find_tab(tabs, k) for k in ("tournament", "players", "seating", "penalties", "disputes")}
     owned = owned_titles(preset)
     protocols: list[Protocol] = []
     unreadable: set[str] = set()
@@ -799,6 +830,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             penalties=penalties,
             overrides=tuple((k, text(v), loc) for k, v, loc in settings.overrides),
             released=frozenset(released),
+            disputes=disputes,
         ),
         problems=tuple(problems),
         unreadable=frozenset(unreadable),

@@ -18,7 +18,7 @@ from sheets_sync.sync import sync_once
 from tests.helpers import substitute_cells
 
 ERROR, WARNING = MARK_COLOURS["error"], MARK_COLOURS["warning"]
-OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "Жеребьёвка", STATE_TAB}
+OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "Жеребьёвка", "Журнал", STATE_TAB}
 
 
 SUB1, SUB2 = substitute_cells()
