@@ -37,6 +37,7 @@ from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 from scoring.trust import cancelled_games, disputed_games
 
 __all__ = ["Standing", "Cut", "Results", "compute", "rank", "published", "hidden_stages", "hidden_sheets", "withheld_sheets",
+           "game_states", "GAME_STATES",
            "RELEASE_WORDS"]
 
 ZERO = Decimal(0)
@@ -83,10 +84,7 @@ class Results:
     disputed: frozenset[str] = frozenset()  # protocol tabs with an open dispute
     cancelled: frozenset[str] = frozenset()  # protocol tabs of games an accepted dispute cancelled
 
-    @property
-    def awaiting_confirmation(self) -> int:
-        """Finished games left out of these results until a second judge confirms them."""
-        return sum(1 for p in self.tournament.protocols if p.sheet in self.withheld and p.finished)
+    awaiting_confirmation: int = 0  # finished games left out of these results until a second judge confirms them
 
 
 # -- counting ---------------------------------------------------------------------------------------
@@ -193,8 +191,11 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     hidden = frozenset(hide)
     withheld = frozenset(withhold)
     t = _without_stages(t, hidden)
+    awaiting = sum(1 for p in t.protocols if p.sheet in withheld and p.finished)
+    if withheld:  # a withheld protocol is not shown at all, only counted as awaiting
+        t = replace(t, protocols=tuple(p for p in t.protocols if p.sheet not in withheld))
     cancelled = cancelled_games(t)
-    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.sheet not in cancelled | withheld)
+    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.sheet not in cancelled)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
     base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
     applied, penalty_problems = tournament_penalties(t, preset, counted)
@@ -219,7 +220,36 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
         withheld=withheld,
         disputed=disputed_games(t),
         cancelled=cancelled,
+        awaiting_confirmation=awaiting,
     )
+
+
+GAME_STATES = ("unconfirmed", "changed", "edited", "disputed", "cancelled")
+
+
+def game_states(results: Results) -> dict[str, tuple[str, ...]]:
+    """Protocol tab -> what the outputs say about the game (keys of :data:`GAME_STATES`):
+    not confirmed (when confirmation is required), changed after confirmation (now),
+    edited after confirmation (and confirmed again), disputed (an open dispute), cancelled
+    (an accepted dispute)."""
+    t = results.tournament
+    states: dict[str, tuple[str, ...]] = {}
+    for p in t.protocols:
+        found = []
+        changed = p.sheet in t.edited_after_confirmation and p.sheet in t.unconfirmed
+        if p.sheet in t.unconfirmed and not changed:
+            found.append("unconfirmed")
+        if changed:
+            found.append("changed")
+        elif p.sheet in t.edited_after_confirmation:
+            found.append("edited")
+        if p.sheet in results.disputed:
+            found.append("disputed")
+        if p.sheet in results.cancelled:
+            found.append("cancelled")
+        if found:
+            states[p.sheet] = tuple(found)
+    return states
 
 
 def _without_stages(t: Tournament, hidden: frozenset[str]) -> Tournament:

@@ -13,7 +13,7 @@ from decimal import Decimal
 from scoring.numbers import quantize
 from scoring.nominations import Nomination
 from scoring.problems import Problem
-from scoring.standings import Results, hidden_sheets, published
+from scoring.standings import Results, game_states, hidden_sheets, published
 from sheets_sync.render.tabs import tiebreak_text
 
 __all__ = ["standings_document", "dumps", "points"]
@@ -51,7 +51,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     ``public=False``: the results are shown as given (already public ones, e.g.
     :class:`sheets_sync.publish.PublicResults`, still list their hidden stages)."""
     if public:
-        sheets = hidden_sheets(results)
+        sheets = hidden_sheets(results) | results.tournament.unconfirmed if results.preset.confirmation else hidden_sheets(results)
         results = published(results)
         problems = [p for p in problems if p.sheet not in sheets]
     hidden = results.hidden
@@ -99,6 +99,10 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "cuts": {k: {"after": c.after, "players": list(c.players), "tied": list(c.tied), "complete": c.complete}
                  for k, c in results.cuts.items()},
         "games_counted": len(results.counted),
+        "games_awaiting_confirmation": results.awaiting_confirmation,
+        "games": [{"sheet": p.sheet, "stage": p.stage, "round": p.round, "table": p.table,
+                   "counted": p in results.counted, "states": list(game_states(results).get(p.sheet, ()))}
+                  for p in results.tournament.protocols if p.sheet in game_states(results)],
         "nominations": [_nomination(n, language) for n in results.nominations],
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],

@@ -21,12 +21,12 @@ from scoring import labels as L
 from scoring.model import PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.problems import Problem, Severity
-from scoring.standings import Results, Standing
+from scoring.standings import Results, Standing, game_states
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import points
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.templates import TEMPLATES, environment, slug
-from sheets_sync.render.words import role_name, ui
+from sheets_sync.render.words import role_name, state_words, ui
 
 __all__ = ["slug", "player_file", "game_file", "stage_file", "site_files", "write_site", "nominations"]
 
@@ -87,6 +87,7 @@ class _Site:
         self.keys = tuple(k for k in self.preset.stage_keys if k not in hidden)
         self.counted_keys = {p.key for p in results.counted}
         self.protocols = sorted((p for p in self.t.protocols if p.stage not in hidden), key=lambda p: (self._stage_index(p.stage), p.round, p.table, p.sheet))
+        self.states = game_states(results)
         self.game_of: dict[tuple[str, int, int], Protocol] = {}
         for p in self.protocols:
             self.game_of.setdefault(p.key, p)
@@ -191,7 +192,8 @@ class _Site:
         return self.render("site/index.html", self.page(
             "", "index", ui("standings", self.lang), rows=rows,
             stages=[self.stage_name(k) for k in self.keys],
-            games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang)))
+            games_counted=len(self.r.counted), awaiting=self.r.awaiting_confirmation,
+            nominations=nominations(self.r, self.lang)))
 
     def stage(self, key: str) -> str:
         rule = self.preset.stage(key)
@@ -338,7 +340,7 @@ class _Site:
             "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
             round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
             winner=winner, counted=counted, rows=rows, item_names=[i.name(self.lang) for i in self.items],
-            coefficient=coefficient, problems=probs,
+            coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.sheet, ()), self.lang),
             errors=any(pr.severity is Severity.ERROR for pr in self.problems if pr.sheet == p.sheet)))
 
     def games_index(self) -> str:
@@ -352,7 +354,8 @@ class _Site:
                 if p.winner is not None:
                     winner = ui("red" if p.winner is Team.RED else "black", self.lang)
                 games.append({"round": p.round, "table": p.table, "href": game_file(p.stage, p.round, p.table),
-                              "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys})
+                              "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys,
+                              "states": state_words(self.states.get(p.sheet, ()), self.lang)})
             if games:
                 groups.append({"stage": self.stage_name(key), "round_word": self.round_word(key), "games": games})
         return self.render("site/games.html", self.page("", "games", ui("games", self.lang), groups=groups))

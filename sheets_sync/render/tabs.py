@@ -16,10 +16,10 @@ from scoring.items import ITEMS
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
-from scoring.standings import Results, Standing
+from scoring.standings import Results, Standing, game_states
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
-from sheets_sync.render.words import ru_en
+from sheets_sync.render.words import ru_en, state_words, ui
 
 __all__ = ["TABLE_PAGE", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
            "ci_text", "nomination_rows"]
@@ -104,10 +104,21 @@ def standings_tab(results: Results, language: str) -> TabWrite:
             tiebreak_text(st, language) or None,
             *((ci_text(results, s, language) or None,) if ci_on else ()),
         ))
+    rows.extend(_game_state_rows(results, language))
     widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
               *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
                     frozen_cols=2, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
+
+
+def _game_state_rows(results: Results, language: str) -> list[tuple]:
+    """Below the standings: every game not confirmed, changed after confirmation, disputed or cancelled."""
+    states = game_states(results)
+    if not states:
+        return []
+    rows: list[tuple] = [(), (ui("games_state", language),)]
+    rows.extend((None, sheet, state_words(found, language)) for sheet, found in states.items())
+    return rows
 
 
 def _stages_played(results: Results, player: str) -> set[str]:
@@ -138,6 +149,15 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
         stage_pen = sum((p.points for p in s.applied_penalties if p.stage == stage), Decimal(0))
         rows.append((st.places, s.player, s.club or None, number(s.total), number(s.stage_points.get(stage, Decimal(0))),
                      *cells, number(stage_pen) if stage_pen else None, tiebreak_text(st, language) or None))
+    states = game_states(results)
+    by_round: dict[int, list[str]] = defaultdict(list)
+    for p in results.tournament.protocols:
+        if p.stage == stage and p.sheet in states:
+            by_round[p.round].append(f"{ru_en('стол', 'table', language)} {p.table}: {state_words(states[p.sheet], language)}")
+    if by_round:  # a column per game: under each round, its tables that are not plainly counted
+        rows.append(())
+        rows.append((ui("games_state", language), None, None, None, None,
+                     *("\n".join(by_round[r]) if r in by_round else None for r in rounds)))
     cut = results.cuts.get(preset.stage_keys[preset.stage_keys.index(stage) + 1]) if stage != preset.stage_keys[-1] else None
     if cut is not None and cut.players:
         rows.append(())

@@ -104,6 +104,9 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     table = [_table_line(st, place_w, int_w, frac_w) for st in shown]
 
     tail: list[str] = []
+    if results.awaiting_confirmation:
+        tail.append("")
+        tail.append(f"⏳ {ui('awaiting', language)}: {results.awaiting_confirmation}")
     noms = nominations(results, language)
     if noms:
         tail.append("")
