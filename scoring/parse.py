@@ -109,7 +109,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
                 values[key] = text(value)
             continue
         label_text = text(row[0])
-        if "." in label_text or "=" in label_text or L.norm(label_text) in _override_words():
+        if "." in label_text or "=" in label_text or "".join(L.norm(label_text).split()) in _override_words():
             if "=" in label_text and is_blank(value):  # "полуфинал.игроков = 20" typed in one cell
                 label_text, _, value = label_text.partition("=")
             overrides.append((label_text.strip(), value if not isinstance(value, str) else value.strip(), Location(title, a1(r, 0))))

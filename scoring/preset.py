@@ -479,9 +479,6 @@ def _nominations(r: _Reader, data: Mapping[str, Any]) -> tuple[NominationRule, .
 # Overrides typed on the Tournament tab: "полуфинал.игроков = 20", "points.win = 1".
 
 def normalise_override_key(key: str) -> str:
-    spaced = " ".join(key.split()).lower().replace("ё", "е")
-    if spaced in OVERRIDE_ALIASES:  # an alias of several words ("подтверждение протоколов")
-        return OVERRIDE_ALIASES[spaced]
     k = "".join(key.split()).lower().replace("ё", "е")
     if k in OVERRIDE_ALIASES:
         return OVERRIDE_ALIASES[k]

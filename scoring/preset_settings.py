@@ -233,7 +233,7 @@ SETTINGS: tuple[Setting, ...] = (
             default=False, aliases=("скрытый.финал",)),
     Setting("publish.confirmation", Kind.BOOLEAN,
             "a protocol counts in public outputs only when «Проверил» names a second judge (not «Судья»)",
-            default=False, aliases=("подтверждение протоколов", "protocol confirmation")),
+            default=False, aliases=("подтверждениепротоколов", "protocolconfirmation")),
     Setting("publish.log_rows", Kind.INTEGER, "changes kept on the Log tab (the newest; log.jsonl keeps all)",
             default=500, low=10, high=100000, aliases=("журнал.строк",)),
     # -- nominations

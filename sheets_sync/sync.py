@@ -267,9 +267,9 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 locked = exc
         t3 = time.perf_counter()
         files = publish_files(outcome, out_dir) if out_dir is not None and not dry_run else []
-        folder = workbook_folder(backend.source)
-        if written and folder is not None:  # an unwritten state logs the same changes again next time
-            files += append_jsonl(folder, outcome.changes, stamp)
+        if written and Path(str(backend.source)).is_file():  # a local workbook (not Google, not in memory);
+            # an unwritten state logs the same changes again next time, so only a written one appends
+            files += append_jsonl(Path(str(backend.source)).resolve().parent, outcome.changes, stamp)
         t4 = time.perf_counter()
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
                           advanced=advanced, locked=locked,
