@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from scoring.model import Protocol, Team
+from scoring.trust import confirmations, second_judge
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
@@ -188,3 +190,34 @@ def test_dispute_open_accepted_rejected(book, tmp_path):
     doc = sync(book, out)
     assert doc["games_counted"] == base["games_counted"] and doc["games"] == []  # rejected: only listed
     assert doc["standings"] == base["standings"]
+
+
+# -- the confirmation state machine, step by step (pure, fast) -------------------------------------
+
+# (checker typed, fingerprint of the game's cells) per sync -> (unconfirmed, changed, edited) after it
+STEPS = [
+    ("", "v1", (True, False, False)),  # nobody checked
+    ("Борис", "v1", (True, False, False)),  # the judge himself
+    ("Анна", "v1", (False, False, False)),  # confirmed
+    ("Анна", "v2", (True, True, True)),  # edited after the confirmation
+    ("Анна", "v1", (False, False, True)),  # the edit undone: confirmed, remembered as edited
+    ("Анна", "v3", (True, True, True)),  # edited again
+    ("Ольга", "v3", (False, False, True)),  # a new name: confirmed again
+    ("", "v3", (True, False, True)),  # cleared
+    ("Ольга", "v4", (False, False, True)),  # retyped over a further edit: confirms that version
+]
+
+
+def test_confirmation_steps():
+    remembered = {}
+    for checker, fingerprint, expected in STEPS:
+        p = Protocol(sheet="Тур 1 Стол 1", stage="qualifying", round=1, table=1, judge="Борис", checked_by=checker,
+                     winner=Team.RED)
+        found = confirmations([p], {p.sheet: fingerprint}, remembered, required=True)
+        got = (p.sheet in found.unconfirmed, p.sheet in found.changed, p.sheet in found.edited)
+        assert got == expected, (checker, fingerprint)
+        assert second_judge(p) or p.sheet in found.unconfirmed
+        assert bool(found.problems) == (p.sheet in found.unconfirmed)  # a yellow mark exactly while it waits
+        remembered = dict(found.remember)
+        off = confirmations([p], {p.sheet: fingerprint}, remembered, required=False)
+        assert not off.unconfirmed and not off.problems  # the option off: nothing waits, nothing marked
