@@ -56,6 +56,8 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         problems = [p for p in problems if p.sheet not in sheets]
     hidden = results.hidden
     t = results.tournament
+    states = game_states(results)
+    counted = {p.sheet for p in results.counted}
     preset = results.preset
     standings = []
     for st in results.overall:
@@ -100,9 +102,10 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
                  for k, c in results.cuts.items()},
         "games_counted": len(results.counted),
         "games_awaiting_confirmation": results.awaiting_confirmation,
+        # games not plainly counted: not confirmed, changed after confirmation, disputed, cancelled
         "games": [{"sheet": p.sheet, "stage": p.stage, "round": p.round, "table": p.table,
-                   "counted": p in results.counted, "states": list(game_states(results).get(p.sheet, ()))}
-                  for p in results.tournament.protocols if p.sheet in game_states(results)],
+                   "counted": p.sheet in counted, "states": list(states[p.sheet])}
+                  for p in t.protocols if p.sheet in states],
         "nominations": [_nomination(n, language) for n in results.nominations],
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],
