@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
-           "SEATING_COLUMNS", "PENALTY_COLUMNS", "TOURNAMENT_LABELS", "ROLE_WORDS", "WINNER_WORDS",
-           "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS", "TEAM_DEFEAT_WORDS", "label",
+           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS",
+           "ROLE_WORDS", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
+           "TEAM_DEFEAT_WORDS", "label",
            "protocol_tab_title", "word"]
 
 _SPACES = re.compile(r"\s+")
@@ -32,9 +33,11 @@ TABS: dict[str, tuple[str, str]] = {
     "statistics": ("Статистика", "Statistics"),
     "problems": ("Проверка", "Problems"),
     "draw_report": ("Жеребьёвка", "Draw report"),
+    "disputes": ("Протесты", "Disputes"),
+    "log": ("Журнал", "Log"),
 }
 # stage tabs are named by the preset's stage names; these are the fixed owned ones
-OWNED_TABS = ("standings", "statistics", "problems", "draw_report")
+OWNED_TABS = ("standings", "statistics", "problems", "draw_report", "log")
 
 TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "name": ("Название", "Name", "Турнир", "Tournament"),
@@ -130,6 +133,17 @@ PENALTY_REASON_WORDS: dict[str, tuple[str, ...]] = {
     "late": ("опоздание", "late", "lateness"),
     "other": ("прочее", "другое", "other"),
 }
+DISPUTE_COLUMNS: dict[str, tuple[str, ...]] = {
+    "game": ("Игра", "Game", "Протокол", "Protocol", "Вкладка", "Tab"),
+    "filed_by": ("Подал", "Filed by", "Кто подал", "Заявитель"),
+    "reason": ("Причина", "Reason", "Суть", "Протест"),
+    "status": ("Статус", "Status", "Решение", "Decision"),
+}
+DISPUTE_STATUS_WORDS: dict[str, tuple[str, ...]] = {
+    "open": ("", "открыт", "открыта", "рассматривается", "open", "pending"),
+    "accepted": ("принят", "принята", "удовлетворён", "удовлетворен", "accepted", "upheld"),
+    "rejected": ("отклонён", "отклонен", "отклонена", "rejected", "dismissed"),
+}
 YES_WORDS = ("да", "yes", "y", "+", "удален", "удалена", "removed", "x", "х", "1")
 TEAM_DEFEAT_WORDS = ("ппк", "team defeat", "td")
 
@@ -150,6 +164,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "withdrawn": ("снялся", "withdrawn"),
     "disqualified": ("дисквалифицирован", "disqualified"),
     "reserve": ("запасной", "reserve"),
+    "open": ("открыт", "open"),
+    "accepted": ("принят", "accepted"),
+    "rejected": ("отклонён", "rejected"),
 }
 
 

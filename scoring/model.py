@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 __all__ = [
+    "Dispute",
+    "DisputeStatus",
     "Team",
     "Role",
     "PlayerStatus",
@@ -170,6 +172,23 @@ class Protocol:
         return None
 
 
+class DisputeStatus(enum.Enum):
+    OPEN = "open"  # the game is marked disputed everywhere
+    ACCEPTED = "accepted"  # the game is cancelled: it does not count, its seats are not missed rounds
+    REJECTED = "rejected"  # only listed
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Dispute:
+    """A row of the Disputes tab: a protest against one game (its protocol tab)."""
+
+    game: str  # the protocol tab's title as typed
+    filed_by: str = ""
+    reason: str = ""
+    status: DisputeStatus = DisputeStatus.OPEN
+    location: Location | None = None  # the game cell
+
+
 class PenaltyReason(enum.Enum):
     MISSED_ROUND = "missed_round"
     LATE = "late"
@@ -204,6 +223,11 @@ class Tournament:
     released: frozenset[str] = frozenset()  # stage keys confirmed/released by the chief judge
     judges: tuple[Judge, ...] = ()  # Players-tab rows with the status «судья»
     mwt_id: int | None = None  # the tournament's id in the world tour (Tournament tab, «ID турнира MWT»)
+    disputes: tuple[Dispute, ...] = ()
+    # protocol tabs that need a second judge's confirmation and do not have it (or were edited after it)
+    unconfirmed: frozenset[str] = frozenset()
+    # protocol tabs edited after a confirmation (now, or before they were confirmed again)
+    edited_after_confirmation: frozenset[str] = frozenset()
     _by_nickname: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:

@@ -22,6 +22,8 @@ from scoring import labels as L
 from scoring.cells import a1
 from scoring.model import (
     Judge,
+    Dispute,
+    DisputeStatus,
     Location,
     PenaltyEntry,
     PenaltyReason,
@@ -111,7 +113,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
                 rows[key] = r
             continue
         label_text = text(row[0])
-        if "." in label_text or "=" in label_text or L.norm(label_text) in _override_words():
+        if "." in label_text or "=" in label_text or "".join(L.norm(label_text).split()) in _override_words():
             if "=" in label_text and is_blank(value):  # "полуфинал.игроков = 20" typed in one cell
                 label_text, _, value = label_text.partition("=")
             overrides.append((label_text.strip(), value if not isinstance(value, str) else value.strip(), Location(title, a1(r, 0))))
@@ -429,6 +431,34 @@ def _parse_penalties(tabs: Mapping[str, Grid], stages: Mapping[str, str], defaul
         )
     problems.extend(rd.problems)
     return tuple(entries)
+
+
+def _parse_disputes(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[Dispute, ...]:
+    """The Disputes tab: game (a protocol tab's title), who filed, reason, status (blank = open)."""
+    title = find_tab(tabs, "disputes")
+    if title is None:
+        return ()
+    grid = tabs[title]
+    rd = _Reader(title, grid)
+    header = _find_header_row(grid, L.DISPUTE_COLUMNS, ("game",))
+    if header is None:
+        return ()
+    hr, cols = header
+    statuses = _words(L.DISPUTE_STATUS_WORDS)
+    disputes: list[Dispute] = []
+    for r in range(hr + 1, len(grid)):
+        game = rd.text(r, cols["game"])
+        if not game:
+            continue
+        status_text = rd.text(r, cols.get("status"))
+        status = statuses.get(L.norm(status_text))
+        if status is None:
+            rd.add("dispute.bad_status", W, r, cols["status"], value=status_text)
+            status = "open"  # an unreadable decision is not taken: the game stays disputed
+        disputes.append(Dispute(game=game, filed_by=rd.text(r, cols.get("filed_by")), reason=rd.text(r, cols.get("reason")),
+                                status=DisputeStatus(status), location=rd.loc(r, cols["game"])))
+    problems.extend(rd.problems)
+    return tuple(disputes)
 
 
 # -- Protocols ---------------------------------------------------------------------------------
@@ -801,7 +831,8 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
     players, judges = _parse_players(tabs, problems)
     seating = _parse_seating(tabs, stages, first_stage, problems)
     penalties = _parse_penalties(tabs, stages, first_stage, problems)
-    input_titles = {find_tab(tabs, k) for k in ("tournament", "players", "seating", "penalties")}
+    disputes = _parse_disputes(tabs, problems)
+    input_titles = {find_tab(tabs, k) for k in ("tournament", "players", "seating", "penalties", "disputes")}
     owned = owned_titles(preset)
     protocols: list[Protocol] = []
     unreadable: set[str] = set()
@@ -833,6 +864,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             released=frozenset(released),
             judges=judges,
             mwt_id=settings.mwt_tournament_id,
+            disputes=disputes,
         ),
         problems=tuple(problems),
         unreadable=frozenset(unreadable),

@@ -146,6 +146,8 @@ class Preset:
     tiebreaks: tuple[str, ...]
     finalists_first: bool
     hidden_final: bool
+    confirmation: bool
+    log_rows: int
     nominations: tuple[NominationRule, ...]
 
     # -- lookups ---------------------------------------------------------------------------

@@ -231,6 +231,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("publish", Kind.TABLE, "public outputs", default=()),
     Setting("publish.hidden_final", Kind.BOOLEAN, "the final stays out of public outputs until released",
             default=False, aliases=("скрытый.финал",)),
+    Setting("publish.confirmation", Kind.BOOLEAN,
+            "a protocol counts in public outputs only when «Проверил» names a second judge (not «Судья»)",
+            default=False, aliases=("подтверждениепротоколов", "protocolconfirmation")),
+    Setting("publish.log_rows", Kind.INTEGER, "changes kept on the Log tab (the newest; log.jsonl keeps all)",
+            default=500, low=10, high=100000, aliases=("журнал.строк",)),
     # -- nominations
     Setting("nominations", Kind.TABLE_LIST, "role nominations", default=()),
     Setting("nominations[].key", Kind.TEXT, "the nomination's key, unique"),

@@ -109,6 +109,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This protocol duplicates '{other}' (same stage, round and table)",
     ),
     "protocol.not_finished": ("Игра не завершена: победитель не указан", "Game not finished: no winner"),
+    "protocol.unconfirmed": (
+        "Протокол не подтверждён: в «Проверил» нужен второй судья (не «{judge}»); в публичных итогах игры нет",
+        "Protocol not confirmed: 'Checked by' needs a second judge (not '{judge}'); the game is not in public results",
+    ),
+    "protocol.changed_after_confirmation": (
+        "Протокол изменён после подтверждения ({checker}): проверяющему нужно подтвердить его снова "
+        "(стереть «Проверил» и вписать заново)",
+        "Protocol changed after confirmation ({checker}): the checker must confirm it again "
+        "(clear 'Checked by' and type it again)",
+    ),
+    "dispute.unknown_game": (
+        "Протест к игре «{game}»: такой вкладки протокола нет",
+        "Dispute about '{game}': there is no such protocol tab",
+    ),
+    "dispute.bad_status": (
+        "«{value}» — неизвестный статус протеста (открыт, принят, отклонён)",
+        "'{value}' is not a dispute status (open, accepted, rejected)",
+    ),
     "protocol.header_mismatch": (
         "Шапка ({stage} тур {round} стол {table}) не совпадает с названием вкладки",
         "Header ({stage} round {round} table {table}) does not match the tab's name",

@@ -34,8 +34,10 @@ from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
 from scoring.ranking import Placed, place
 from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
+from scoring.trust import cancelled_games, disputed_games
 
-__all__ = ["Standing", "Cut", "Results", "compute", "rank", "published", "hidden_stages", "hidden_sheets",
+__all__ = ["Standing", "Cut", "Results", "compute", "rank", "published", "hidden_stages", "hidden_sheets", "withheld_sheets",
+           "game_states", "GAME_STATES",
            "RELEASE_WORDS"]
 
 ZERO = Decimal(0)
@@ -78,6 +80,11 @@ class Results:
     nominations: tuple[Nomination, ...] = ()  # in the preset's order
     hidden: frozenset[str] = frozenset()  # stage keys left out (see published())
     input_problems: tuple[Problem, ...] = ()  # the problems compute() was given
+    withheld: frozenset[str] = frozenset()  # protocol tabs left out awaiting confirmation (public view)
+    disputed: frozenset[str] = frozenset()  # protocol tabs with an open dispute
+    cancelled: frozenset[str] = frozenset()  # protocol tabs of games an accepted dispute cancelled
+
+    awaiting_confirmation: int = 0  # finished games left out of these results until a second judge confirms them
 
 
 # -- counting ---------------------------------------------------------------------------------------
@@ -173,14 +180,22 @@ def _missed_rounds_found(t: Tournament, preset: Preset, counted: Sequence[Protoc
 
 
 # -- the tables -----------------------------------------------------------------------------------
-def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide: Iterable[str] = ()) -> Results:
+def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide: Iterable[str] = (),
+            withhold: Iterable[str] = ()) -> Results:
     """Score every counted game, apply tournament penalties, rank per stage and overall.
 
     ``hide``: stage keys whose games, seating and penalties are left out (a hidden final,
-    see :func:`published`); the cut into a hidden stage is still reported."""
+    see :func:`published`); the cut into a hidden stage is still reported.  ``withhold``:
+    protocol tabs that do not count here (unconfirmed, in the public view).  A game an accepted
+    dispute cancelled never counts, and its seats are not missed rounds."""
     hidden = frozenset(hide)
+    withheld = frozenset(withhold)
     t = _without_stages(t, hidden)
-    counted = counted_protocols(t.protocols, problems)
+    awaiting = sum(1 for p in t.protocols if p.sheet in withheld and p.finished)
+    if withheld:  # a withheld protocol is not shown at all, only counted as awaiting
+        t = replace(t, protocols=tuple(p for p in t.protocols if p.sheet not in withheld))
+    cancelled = cancelled_games(t)
+    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.sheet not in cancelled)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
     base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
     applied, penalty_problems = tournament_penalties(t, preset, counted)
@@ -202,7 +217,39 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
         nominations=nominate(preset.nominations, [st.stats for st in overall]),
         hidden=hidden,
         input_problems=tuple(problems),
+        withheld=withheld,
+        disputed=disputed_games(t),
+        cancelled=cancelled,
+        awaiting_confirmation=awaiting,
     )
+
+
+GAME_STATES = ("unconfirmed", "changed", "edited", "disputed", "cancelled")
+
+
+def game_states(results: Results) -> dict[str, tuple[str, ...]]:
+    """Protocol tab -> what the outputs say about the game (keys of :data:`GAME_STATES`):
+    not confirmed (when confirmation is required), changed after confirmation (now),
+    edited after confirmation (and confirmed again), disputed (an open dispute), cancelled
+    (an accepted dispute)."""
+    t = results.tournament
+    states: dict[str, tuple[str, ...]] = {}
+    for p in t.protocols:
+        found = []
+        changed = p.sheet in t.edited_after_confirmation and p.sheet in t.unconfirmed
+        if p.sheet in t.unconfirmed and not changed:
+            found.append("unconfirmed")
+        if changed:
+            found.append("changed")
+        elif p.sheet in t.edited_after_confirmation:
+            found.append("edited")
+        if p.sheet in results.disputed:
+            found.append("disputed")
+        if p.sheet in results.cancelled:
+            found.append("cancelled")
+        if found:
+            states[p.sheet] = tuple(found)
+    return states
 
 
 def _without_stages(t: Tournament, hidden: frozenset[str]) -> Tournament:
@@ -355,11 +402,21 @@ def published(results: Results) -> Results:
     Idempotent: ``published(published(r)) is published(r)``.  The organizers' own tabs
     use the full results."""
     hide = hidden_stages(results)
-    if not hide or hide <= results.hidden:
+    withhold = withheld_sheets(results)
+    if (not hide or hide <= results.hidden) and withhold <= results.withheld:
         return results
-    sheets = hidden_sheets(results)
+    sheets = hidden_sheets(results) | withhold
     problems = [p for p in results.input_problems if p.sheet not in sheets]
-    return compute(results.tournament, results.preset, problems, hide=hide | results.hidden)
+    return compute(results.tournament, results.preset, problems, hide=hide | results.hidden,
+                   withhold=withhold | results.withheld)
+
+
+def withheld_sheets(results: Results) -> frozenset[str]:
+    """Protocol tabs the public outputs leave out until a second judge confirms them (when the
+    preset's ``publish.confirmation`` is on; the organizers' own tabs count them, marked)."""
+    if not results.preset.confirmation:
+        return frozenset()
+    return results.tournament.unconfirmed
 
 
 def _cut(table: Sequence[Standing], stage: str, after: str, size: int, t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> Cut:

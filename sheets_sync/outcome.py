@@ -12,7 +12,8 @@ with another preset in its place.  The error carries the problem for the Problem
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from scoring import labels as L
@@ -23,7 +24,9 @@ from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, Text, problem
 from scoring.rules import validate
 from scoring.standings import Results, compute as compute_standings
+from scoring.trust import Remembered, confirmations, dispute_problems
 from sheets_sync.backends.base import Backend, Snapshot
+from sheets_sync.changelog import Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
 from sheets_sync.refs import workbook_folder
@@ -44,6 +47,10 @@ class Outcome:
     results: Results
     problems: tuple[Problem, ...]
     language: str
+    # what the state tab remembers next (confirmations, typed values) and what changed since the last sync
+    remember: Mapping[str, Remembered] = field(default_factory=dict)
+    values: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    changes: tuple[Change, ...] = ()
 
 
 class PresetUnavailable(SheetsSyncError):
@@ -97,10 +104,19 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
     settings = read_settings(snapshot.tabs)
     preset, preset_problems = _load_preset_for(settings, base_dir)
     parsed = parse_tournament(snapshot.tabs, snapshot.order, preset, settings)
-    problems = list(parsed.problems) + preset_problems + validate(parsed.tournament, preset)
-    results = compute_standings(parsed.tournament, preset, problems)
+    before = remembered(snapshot)
+    confirmed = confirmations(parsed.tournament.protocols, fingerprints(snapshot, parsed.tournament), before,
+                              required=preset.confirmation)
+    tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited)
+    problems = (list(parsed.problems) + preset_problems + validate(tournament, preset) + list(confirmed.problems)
+                + dispute_problems(tournament, parsed.unreadable))
+    results = compute_standings(tournament, preset, problems)
+    logged = logged_tabs(snapshot, tournament, parsed.unreadable)
+    values = current_values(snapshot, logged)
+    found = changes(previous_values(snapshot), values, snapshot.order,
+                    {p.sheet: bool(before.get(p.sheet) and before[p.sheet].fingerprint) for p in tournament.protocols})
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
-                   language=settings.language)
+                   language=settings.language, remember=confirmed.remember, values=values, changes=found)
 
 
 # -- the workbook as the sync sees it -------------------------------------------------------------

@@ -40,6 +40,7 @@ from sheets_sync.backends.base import (
     WorkbookChanged,
     WorkbookLocked,
 )
+from sheets_sync.changelog import append_jsonl, is_trust_row, log_tab, state_rows as trust_state_rows
 from sheets_sync.draw_commands import auto_advance
 from sheets_sync.outcome import (
     DEFAULT_PRESET,
@@ -94,15 +95,20 @@ def _previous_marks(snapshot: Snapshot) -> dict[tuple[str, str], tuple[str, str]
     grid = snapshot.tabs.get(STATE_TAB, ())
     marks = {}
     for row in grid[1:]:
+        if is_trust_row(row):  # confirmations and typed values (sheets_sync.changelog)
+            continue
         if len(row) >= 2 and row[0] and row[1]:
             marks[(str(row[0]), str(row[1]))] = (str(row[2]) if len(row) > 2 and row[2] else "", str(row[3]) if len(row) > 3 and row[3] else "")
     return marks
 
 
-def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True) -> Patch:
-    """Owned tabs in full, marks to set and to clear, and the state tab that remembers them."""
+def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, when: str | None = None) -> Patch:
+    """Owned tabs in full, marks to set and to clear, the Log tab with the changes since the last
+    sync (stamped ``when``, default now), and the state tab that remembers marks, confirmations
+    and typed values."""
     language = outcome.language
     writes = owned_tabs(outcome.results, outcome.problems, language, links=links)
+    writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows))
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)
     input_tabs = {t for t in snapshot.order if L.norm(t) not in owned}
@@ -111,11 +117,19 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True) -> 
     set_marks = tuple(m for key, m in sorted(wanted.items()) if previous.get(key) != (m.severity, m.note))
     clear = tuple(sorted(key for key in previous if key not in wanted and key[0] in snapshot.tabs))
     state_rows = [("sheet", "cell", "severity", "note")] + [(m.sheet, m.cell, m.severity, m.note) for _, m in sorted(wanted.items())]
+    state_rows += trust_state_rows(outcome.remember, outcome.values)
     state = TabWrite(title=STATE_TAB, rows=tuple(state_rows), hidden=True)
     writes.append(state)
     # write only what differs from what the workbook holds now
     changed = tuple(w for w in writes if not _same(snapshot.tabs.get(w.title), w.rows))
     return Patch(writes=changed, set_marks=set_marks, clear_marks=clear)
+
+
+def sync_time() -> str:
+    """The time a sync's log lines carry: UTC, to the second."""
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
 
 
 def _norm_value(value: object) -> object:
@@ -215,8 +229,10 @@ def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
 
 
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
-              snapshot: Snapshot | None = None) -> SyncReport:
-    """Read, compute, write; if the workbook changed under us, start again from a fresh read."""
+              snapshot: Snapshot | None = None, when: str | None = None) -> SyncReport:
+    """Read, compute, write; if the workbook changed under us, start again from a fresh read.
+    The changes since the last sync go to the Log tab and, for a local workbook whose state was
+    written, to ``log.jsonl`` beside it."""
     attempt = 0
     while True:
         attempt += 1
@@ -229,7 +245,8 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
             if not dry_run:
                 _show_unavailable_preset(backend, snapshot, exc)
             raise
-        patch = build_patch(snapshot, outcome, links=backend.link_supported())
+        stamp = when or sync_time()
+        patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp)
         advanced = None
         if not dry_run:
             stage_patch, advanced = auto_advance(outcome)
@@ -251,6 +268,9 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 locked = exc
         t3 = time.perf_counter()
         files = publish_files(outcome, out_dir, updated=clock.now()) if out_dir is not None and not dry_run else []
+        if written and Path(str(backend.source)).is_file():  # a local workbook (not Google, not in memory);
+            # an unwritten state logs the same changes again next time, so only a written one appends
+            files += append_jsonl(Path(str(backend.source)).resolve().parent, outcome.changes, stamp)
         t4 = time.perf_counter()
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
                           advanced=advanced, locked=locked,

@@ -35,7 +35,7 @@ __all__ = ["SA_EMAIL", "fake_server", "sa_key", "private_key_pem", "write_key_fi
 
 SA_EMAIL = "sheets-sync@tournament-123456.iam.gserviceaccount.com"
 # the owned tabs of a Russian gmo-2016 tournament (plus the hidden state tab)
-OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", STATE_TAB)
+OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "Журнал", STATE_TAB)
 
 
 @functools.lru_cache(maxsize=1)

@@ -17,7 +17,7 @@ import pytest
 from sheets_sync.backends.excel import ExcelBackend
 
 ROOT = Path(__file__).resolve().parent.parent
-OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка"}
+OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка", "Журнал"}
 
 
 def writer(path: Path) -> None:

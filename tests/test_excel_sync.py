@@ -19,7 +19,7 @@ from sheets_sync.tournament_setup import CsvError, read_players_csv
 NAMES = [f"Игрок {i:02d}" for i in range(1, 41)]
 
 
-def _values(path: Path, skip=("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка")):
+def _values(path: Path, skip=("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка", "Журнал")):
     wb = openpyxl.load_workbook(path)
     return {ws.title: [[c.value for c in row] for row in ws.iter_rows()] for ws in wb.worksheets if ws.title not in skip}
 

@@ -27,7 +27,7 @@ from sheets_sync.cli import main
 from sheets_sync.sync import sync_once
 from sheets_sync.watch import run_watch
 
-OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка")
+OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка", "Журнал")
 
 
 def edit(path: Path, tab: str, cell: str, value) -> None:

@@ -19,7 +19,7 @@ from scoring.race import Race, race
 from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.progress import Progress, progress as progress_of
-from scoring.standings import Results, hidden_sheets, published
+from scoring.standings import Results, game_states, hidden_sheets, published
 from sheets_sync.render.progress_text import headline
 from sheets_sync.render.tabs import tiebreak_text
 
@@ -104,11 +104,13 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     if progress is None:
         progress = progress_of(results)  # of the full results, before published() below
     if public:
-        sheets = hidden_sheets(results)
+        sheets = hidden_sheets(results) | results.tournament.unconfirmed if results.preset.confirmation else hidden_sheets(results)
         results = published(results)
         problems = [p for p in problems if p.sheet not in sheets]
     hidden = results.hidden
     t = results.tournament
+    states = game_states(results)
+    counted = {p.sheet for p in results.counted}
     preset = results.preset
     live = current_liveness(results)
     standings = []
@@ -158,6 +160,11 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "liveness": _liveness(live),
         "race": _race(race(results)),
         "games_counted": len(results.counted),
+        "games_awaiting_confirmation": results.awaiting_confirmation,
+        # games not plainly counted: not confirmed, changed after confirmation, disputed, cancelled
+        "games": [{"sheet": p.sheet, "stage": p.stage, "round": p.round, "table": p.table,
+                   "counted": p.sheet in counted, "states": list(states[p.sheet])}
+                  for p in t.protocols if p.sheet in states],
         "nominations": [_nomination(n, language) for n in results.nominations],
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],

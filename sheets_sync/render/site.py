@@ -28,7 +28,7 @@ from scoring.numbers import quantize
 from scoring.race import race
 from scoring.problems import Problem, Severity
 from scoring.progress import Progress, progress as progress_of
-from scoring.standings import Results, Standing
+from scoring.standings import Results, Standing, game_states
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
@@ -37,7 +37,7 @@ from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.seating import SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.templates import TEMPLATES, environment, slug
-from sheets_sync.render.words import role_name, ui
+from sheets_sync.render.words import role_name, state_words, ui
 
 __all__ = ["slug", "player_file", "game_file", "stage_file", "site_files", "write_site", "nominations"]
 
@@ -101,6 +101,7 @@ class _Site:
         self.keys = tuple(k for k in self.preset.stage_keys if k not in hidden)
         self.counted_keys = {p.key for p in results.counted}
         self.protocols = sorted((p for p in self.t.protocols if p.stage not in hidden), key=lambda p: (self._stage_index(p.stage), p.round, p.table, p.sheet))
+        self.states = game_states(results)
         self.game_of: dict[tuple[str, int, int], Protocol] = {}
         for p in self.protocols:
             self.game_of.setdefault(p.key, p)
@@ -220,7 +221,8 @@ class _Site:
         return self.render("site/index.html", self.page(
             "", "index", headline(self.progress, self.preset, self.lang), rows=rows,
             stages=[self.stage_name(k) for k in self.keys],
-            games_counted=len(self.r.counted), nominations=nominations(self.r, self.lang) if finished else [],
+            games_counted=len(self.r.counted), awaiting=self.r.awaiting_confirmation,
+            nominations=nominations(self.r, self.lang) if finished else [],
             liveness_legend=race_view.legend(self.live, self.live_stage, self.lang)
             if rows and any(race_view.mark(self.live, st.stats.player) for st in self.r.overall) else ""))
 
@@ -408,7 +410,7 @@ class _Site:
             "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
             round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
             winner=winner, counted=counted, rows=rows, item_names=[i.name(self.lang) for i in self.items],
-            coefficient=coefficient, problems=probs,
+            coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.sheet, ()), self.lang),
             errors=any(pr.severity is Severity.ERROR for pr in self.problems if pr.sheet == p.sheet)))
 
     def games_index(self) -> str:
@@ -423,7 +425,8 @@ class _Site:
                     winner = ui("red" if p.winner is Team.RED else "black", self.lang)
                 games.append({"round": p.round, "table": p.table, "href": game_file(p.stage, p.round, p.table),
                               "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys,
-                              "scheduled": not p.finished and p.sheet not in self.broken_sheets})
+                              "scheduled": not p.finished and p.sheet not in self.broken_sheets,
+                              "states": state_words(self.states.get(p.sheet, ()), self.lang)})
             known = {(g["round"], g["table"]) for g in games}
             for r in self.seating.in_order:  # seated games without a protocol yet
                 if r.stage != key:
@@ -431,7 +434,7 @@ class _Site:
                 for t in r.tables:
                     if (r.round, t.table) not in known:
                         games.append({"round": r.round, "table": t.table, "href": "", "judge": "", "winner": "",
-                                      "counted": False, "scheduled": True})
+                                      "counted": False, "scheduled": True, "states": ""})
             games.sort(key=lambda g: (g["round"], g["table"]))
             if games:
                 groups.append({"stage": self.stage_name(key), "round_word": self.round_word(key), "games": games})

@@ -18,11 +18,11 @@ from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
 from scoring.progress import progress
-from scoring.standings import Results, Standing
+from scoring.standings import Results, Standing, game_states
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
 from sheets_sync.render.progress_text import games_line, headline
-from sheets_sync.render.words import ru_en
+from sheets_sync.render.words import ru_en, state_words, ui
 
 __all__ = ["TABLE_PAGE", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
            "ci_text", "nomination_rows"]
@@ -129,6 +129,7 @@ def standings_tab(results: Results, language: str) -> TabWrite:
             *((ci_text(results, s, language) or None,) if ci_on else ()),
             *(liveness_cells(live, s.player, language) if live else ()),
         ))
+    rows.extend(_game_state_rows(results, language))
     rows += progress_rows(results, language)
     widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
               *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18) if live else ()))
@@ -141,6 +142,16 @@ def progress_rows(results: Results, language: str) -> list[tuple]:
     the tab changes only when the data does)."""
     p = progress(results)
     return [(), (headline(p, results.preset, language),), (games_line(p, language),)]
+
+
+def _game_state_rows(results: Results, language: str) -> list[tuple]:
+    """Below the standings: every game not confirmed, changed after confirmation, disputed or cancelled."""
+    states = game_states(results)
+    if not states:
+        return []
+    rows: list[tuple] = [(), (ui("games_state", language),)]
+    rows.extend((None, sheet, state_words(found, language)) for sheet, found in states.items())
+    return rows
 
 
 def _stages_played(results: Results, player: str) -> set[str]:
@@ -172,6 +183,15 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
         rows.append((st.places if s.games else None, s.player, s.club or None, number(s.total),
                      number(s.stage_points.get(stage, Decimal(0))),
                      *cells, number(stage_pen) if stage_pen else None, tiebreak_text(st, language) or None))
+    states = game_states(results)
+    by_round: dict[int, list[str]] = defaultdict(list)
+    for p in results.tournament.protocols:
+        if p.stage == stage and p.sheet in states:
+            by_round[p.round].append(f"{ru_en('стол', 'table', language)} {p.table}: {state_words(states[p.sheet], language)}")
+    if by_round:  # a column per game: under each round, its tables that are not plainly counted
+        rows.append(())
+        rows.append((ui("games_state", language), None, None, None, None,
+                     *("\n".join(by_round[r]) if r in by_round else None for r in rounds)))
     cut = results.cuts.get(preset.stage_keys[preset.stage_keys.index(stage) + 1]) if stage != preset.stage_keys[-1] else None
     if cut is not None and cut.players:
         rows.append(())

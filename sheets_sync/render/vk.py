@@ -118,6 +118,9 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player)) for st in shown]
 
     tail: list[str] = []
+    if results.awaiting_confirmation:
+        tail.append("")
+        tail.append(f"⏳ {ui('awaiting', language)}: {results.awaiting_confirmation}")
     noms = nominations(results, language) if progress.finished else []
     if noms:
         tail.append("")

@@ -13,7 +13,7 @@ from typing import Any
 
 from scoring import labels as L
 
-__all__ = ["UI", "ui", "ru_en", "role_name", "plain_text"]
+__all__ = ["UI", "ui", "ru_en", "role_name", "plain_text", "state_words"]
 
 # words of the site, the post and the blanks: key -> (ru, en)
 UI: dict[str, tuple[str, str]] = {
@@ -69,6 +69,13 @@ UI: dict[str, tuple[str, str]] = {
     "overall_place": ("Место в итогах", "Overall place"),
     "status": ("Статус", "Status"),
     "games_counted": ("Засчитано игр", "Games counted"),
+    "awaiting": ("Ждут подтверждения второго судьи, в итогах пока не учтены", "Awaiting a second judge's confirmation, not in these results yet"),
+    "game_unconfirmed": ("не подтверждён", "not confirmed"),
+    "game_changed": ("изменён после подтверждения", "changed after confirmation"),
+    "game_edited": ("изменён после подтверждения", "changed after confirmation"),
+    "game_disputed": ("протест: игра оспаривается", "disputed: a protest is open"),
+    "game_cancelled": ("отменена по протесту", "cancelled on a protest"),
+    "games_state": ("Состояние игр", "Games' state"),
     "red_wins": ("Побед мирных", "Red wins"),
     "black_wins": ("Побед мафии", "Black wins"),
     "red_rate": ("Доля побед мирных", "Red win rate"),
@@ -128,3 +135,8 @@ def plain_text(value: object) -> str:
     text = "" if value is None else str(value)
     text = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in text)
     return re.sub(r" {2,}", " ", text).strip()
+
+
+def state_words(states: tuple[str, ...], language: str) -> str:
+    """What the outputs say about a game's confirmation and disputes (:func:`scoring.standings.game_states`)."""
+    return "; ".join(ui("game_" + key, language) for key in states)

@@ -1,0 +1,195 @@
+"""What the sync remembers between syncs for trust, and the change log it derives from that.
+
+The hidden state tab (``_sheets_sync``) already holds the marks the sync set; below them it
+keeps, in rows whose first cell starts with ``§``:
+
+* ``§confirmed | tab | fingerprint | checker | edited`` — each confirmed protocol (see
+  :mod:`scoring.trust`);
+* ``§values`` and ``§value | tab | cell | text`` — every value people typed in the protocol,
+  players, seating, penalties and disputes tabs at the last sync.
+
+The previous values therefore come with the one read the sync does anyway: the change log
+costs no Google request.  Each sync compares them with the snapshot; the differences are the
+new lines of the «Журнал» / Log tab (owned, the newest ``publish.log_rows`` kept) and of
+``log.jsonl`` beside a local workbook (every change, appended).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+from pathlib import Path
+
+from scoring import labels as L
+from scoring.cells import a1
+from scoring.model import Tournament
+from scoring.parse import find_tab
+from scoring.trust import Remembered
+from sheets_sync.backends.base import STATE_TAB, Snapshot, TabWrite
+from sheets_sync.files import write_text_atomic
+from sheets_sync.render.words import ru_en
+
+__all__ = ["Change", "remembered", "previous_values", "current_values", "logged_tabs", "fingerprints", "changes",
+           "state_rows", "is_trust_row", "log_tab", "append_jsonl", "LOG_FILE"]
+
+CONFIRMED = "§confirmed"
+VALUES = "§values"
+VALUE = "§value"
+LOG_FILE = "log.jsonl"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Change:
+    """One value people typed that differs from the last sync."""
+
+    tab: str
+    cell: str
+    old: str
+    new: str
+    confirmed: bool | None  # the protocol was confirmed before this change; None: not a protocol
+
+
+def is_trust_row(row: Sequence[object]) -> bool:
+    return bool(row) and isinstance(row[0], str) and row[0].startswith("§")
+
+
+def _state(snapshot: Snapshot) -> Sequence[Sequence[object]]:
+    return snapshot.tabs.get(STATE_TAB, ())
+
+
+def _text(row: Sequence[object], i: int) -> str:
+    return str(row[i]) if len(row) > i and row[i] is not None else ""
+
+
+def remembered(snapshot: Snapshot) -> dict[str, Remembered]:
+    """The confirmations the last sync remembered, by protocol tab."""
+    return {_text(row, 1): Remembered(fingerprint=_text(row, 2), checker=_text(row, 3), edited=bool(_text(row, 4)))
+            for row in _state(snapshot) if row and row[0] == CONFIRMED}
+
+
+def previous_values(snapshot: Snapshot) -> dict[tuple[str, str], str] | None:
+    """(tab, cell) -> text at the last sync; None when no sync has remembered values yet (the
+    first sync is the baseline: nothing is logged)."""
+    grid = _state(snapshot)
+    if not any(row and row[0] == VALUES for row in grid):
+        return None
+    return {(_text(row, 1), _text(row, 2)): _text(row, 3) for row in grid if row and row[0] == VALUE}
+
+
+def cell_text(value: object) -> str:
+    """A value as the log and the state keep it: text, the same on every backend's round trip."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float):
+        return repr(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, Decimal):
+        return format(value.normalize(), "f") if value != 0 else "0"
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    return str(value)
+
+
+def logged_tabs(snapshot: Snapshot, t: Tournament, unreadable: Iterable[str] = ()) -> list[str]:
+    """Tabs whose typed values are logged: players, seating, penalties, disputes and every protocol."""
+    titles = {find_tab(snapshot.tabs, k) for k in ("players", "seating", "penalties", "disputes")}
+    titles |= {p.sheet for p in t.protocols} | set(unreadable)
+    return [title for title in snapshot.order if title in titles]
+
+
+def current_values(snapshot: Snapshot, tabs: Iterable[str]) -> dict[tuple[str, str], str]:
+    values: dict[tuple[str, str], str] = {}
+    for title in tabs:
+        for r, row in enumerate(snapshot.tabs.get(title, ())):
+            for c, value in enumerate(row):
+                shown = cell_text(value)
+                if shown.strip():
+                    values[(title, a1(r, c))] = shown
+    return values
+
+
+def fingerprints(snapshot: Snapshot, t: Tournament) -> dict[str, str]:
+    """A hash of each protocol's values but its «Проверил» cell (clearing or retyping the
+    checker's name is not an edit of the game)."""
+    result = {}
+    for p in t.protocols:
+        skip = p.cells.get("checked_by")
+        h = hashlib.sha256()
+        for r, row in enumerate(snapshot.tabs.get(p.sheet, ())):
+            for c, value in enumerate(row):
+                shown = cell_text(value)
+                if shown.strip() and (skip is None or skip.cell != a1(r, c)):
+                    h.update(f"{a1(r, c)}\x00{shown}\x00".encode())
+        result[p.sheet] = h.hexdigest()[:24]
+    return result
+
+
+def changes(previous: Mapping[tuple[str, str], str] | None, current: Mapping[tuple[str, str], str],
+            tab_order: Sequence[str], was_confirmed: Mapping[str, bool]) -> tuple[Change, ...]:
+    """Every (tab, cell) whose text differs from the last sync, in tab order then reading order."""
+    if previous is None:
+        return ()
+    order = {title: i for i, title in enumerate(tab_order)}
+    keys = {k for k in set(previous) | set(current) if previous.get(k, "") != current.get(k, "")}
+
+    def sort_key(key: tuple[str, str]) -> tuple:
+        from scoring.cells import parse_a1
+
+        r, c = parse_a1(key[1])
+        return (order.get(key[0], len(order)), key[0], r, c)
+
+    return tuple(Change(tab=tab, cell=cell, old=previous.get((tab, cell), ""), new=current.get((tab, cell), ""),
+                        confirmed=was_confirmed.get(tab))
+                 for tab, cell in sorted(keys, key=sort_key))
+
+
+def state_rows(remember: Mapping[str, Remembered], values: Mapping[tuple[str, str], str]) -> list[tuple]:
+    """The rows of the state tab below the marks."""
+    rows: list[tuple] = [(CONFIRMED, sheet, r.fingerprint, r.checker, "edited" if r.edited else "")
+                         for sheet, r in sorted(remember.items())]
+    rows.append((VALUES, "", "", ""))
+    rows.extend((VALUE, tab, cell, text) for (tab, cell), text in values.items())
+    return rows
+
+
+# -- the Log tab and log.jsonl ------------------------------------------------------------------------
+def _header(language: str) -> tuple[str, ...]:
+    return (ru_en("Время синхронизации", "Sync time", language), ru_en("Вкладка", "Tab", language),
+            ru_en("Ячейка", "Cell", language), ru_en("Было", "Old value", language), ru_en("Стало", "New value", language),
+            ru_en("Протокол был подтверждён", "Protocol was confirmed", language))
+
+
+def _confirmed_word(confirmed: bool | None, language: str) -> str | None:
+    if confirmed is None:
+        return None
+    return L.word("yes" if confirmed else "no", language)
+
+
+def log_tab(snapshot: Snapshot, new: Sequence[Change], when: str, language: str, keep: int) -> TabWrite:
+    """The Log tab: what it held (the sync owns it; rows are only ever appended), the new changes
+    at the bottom, the newest ``keep`` rows kept."""
+    title = L.tab("log", language)
+    current = next((grid for t, grid in snapshot.tabs.items() if L.norm(t) in {L.norm(x) for x in L.TABS["log"]}), ())
+    old_rows = [tuple(row) for row in current[1:] if any(v not in (None, "") for v in row)]
+    added = [(when, c.tab, c.cell, c.old or None, c.new or None, _confirmed_word(c.confirmed, language)) for c in new]
+    rows = (old_rows + added)[-keep:]
+    from sheets_sync.backends.base import PageSetup
+
+    return TabWrite(title=title, rows=(_header(language), *rows), column_widths=(20, 18, 8, 24, 24, 12), frozen_rows=1,
+                    bold_rows=(0,), page=PageSetup(landscape=True, repeat_rows=1))
+
+
+def append_jsonl(folder: Path, new: Sequence[Change], when: str) -> list[Path]:
+    """Append the changes to ``folder/log.jsonl`` (the whole log: the tab keeps only the newest)."""
+    if not new:
+        return []
+    path = folder / LOG_FILE
+    before = path.read_text(encoding="utf-8") if path.exists() else ""
+    lines = "".join(json.dumps({"time": when, "tab": c.tab, "cell": c.cell, "old": c.old, "new": c.new,
+                                "confirmed": c.confirmed}, ensure_ascii=False) + "\n" for c in new)
+    return [path] if write_text_atomic(path, before + lines) else []
