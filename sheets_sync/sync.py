@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,7 +54,7 @@ from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
-           "problems_patch", "input_fingerprint"]
+           "problems_patch", "input_fingerprint", "workbook_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
 def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
@@ -147,22 +147,38 @@ def _same(current, rows) -> bool:
 
 @dataclass(kw_only=True)
 class SyncReport:
-    outcome: Outcome
+    """What one sync did.  ``skipped``: the workbook was as the last sync left it, so nothing
+    was computed (``outcome`` and ``snapshot`` are then None; ``summary`` has the last counts)."""
+
+    outcome: Outcome | None
     patch: Patch
     written: bool
-    snapshot: Snapshot
+    snapshot: Snapshot | None
     files: list[Path] = field(default_factory=list)
     attempts: int = 1
     advanced: str | None = None  # what the sync's own advance did (a confirmed stage), for the organizer
     timings: dict[str, float] = field(default_factory=dict)
     locked: WorkbookLocked | None = None  # the workbook is open in Excel/LibreOffice: its tabs were not written
+    skipped: bool = False
+    summary: dict = field(default_factory=dict)
+    outputs: dict[str, int] = field(default_factory=dict)  # files beside the workbook: written, kept (unchanged)
+
+    @classmethod
+    def unchanged(cls, summary: dict, backend: Backend, timings: dict[str, float],
+                  snapshot: Snapshot | None = None) -> SyncReport:
+        return cls(outcome=None, patch=Patch(), written=False, snapshot=snapshot, skipped=True,
+                   summary=dict(summary), timings=timings)
 
     @property
     def errors(self) -> int:
+        if self.outcome is None:
+            return int(self.summary.get("errors", 0))
         return sum(1 for p in self.outcome.problems if p.severity is Severity.ERROR)
 
     @property
     def warnings(self) -> int:
+        if self.outcome is None:
+            return int(self.summary.get("warnings", 0))
         return sum(1 for p in self.outcome.problems if p.severity is Severity.WARNING)
 
 
@@ -213,18 +229,82 @@ def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
     return tabs_fingerprint(snapshot, owned_titles(preset))
 
 
+def workbook_fingerprint(backend: Backend, snapshot: Snapshot) -> str | None:
+    """The whole workbook's fingerprint as read: the backend's own (an .xlsx: its bytes) or,
+    without one, every tab's values (a Google spreadsheet, an input + results workbook pair)."""
+    own = getattr(backend, "snapshot_fingerprint", None)
+    if own is not None:
+        return own(snapshot)
+    h = hashlib.sha256(tabs_fingerprint(snapshot, set()).encode())
+    if snapshot.results_workbook is not None:
+        h.update(b"\x00results" + tabs_fingerprint(snapshot.results_workbook, set()).encode())
+    return h.hexdigest()
+
+
+def _sync_key(backend: Backend, snapshot: Snapshot, outcome: Outcome, written: bool):
+    """The key of the workbook as this sync leaves it; None when that is not known (a write
+    to a backend that cannot say what it wrote: the next sync runs in full and records it)."""
+    from sheets_sync.presets import is_preset_file, preset_path
+    from sheets_sync.sync_memory import SyncKey, file_version
+
+    fingerprint = getattr(backend, "written_fingerprint", None) if written else workbook_fingerprint(backend, snapshot)
+    if fingerprint is None:
+        return None
+    ref = outcome.settings.preset_id or DEFAULT_PRESET
+    preset_file = ""
+    if is_preset_file(ref):
+        try:
+            preset_file = str(preset_path(ref, base_dir=workbook_folder(backend.source)).resolve())
+        except Exception:  # noqa: BLE001 - no file to version: never skip on it
+            return None
+    return SyncKey(source=str(backend.source), workbook=fingerprint, preset_file=preset_file,
+                   preset_version=file_version(Path(preset_file)) if preset_file else "")
+
+
+def _summary(outcome: Outcome) -> dict[str, object]:
+    return {"games": len(outcome.results.counted),
+            "errors": sum(1 for p in outcome.problems if p.severity is Severity.ERROR),
+            "warnings": sum(1 for p in outcome.problems if p.severity is Severity.WARNING),
+            "name": outcome.results.tournament.name, "language": outcome.language}
+
+
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
-              snapshot: Snapshot | None = None) -> SyncReport:
-    """Read, compute, write; if the workbook changed under us, start again from a fresh read."""
+              snapshot: Snapshot | None = None, remember: bool = True,
+              compute_outcome: Callable[..., Outcome] = compute,
+              publish: Callable[[Outcome, Path], list[Path]] = publish_files) -> SyncReport:
+    """Read, compute, write; if the workbook changed under us, start again from a fresh read.
+
+    With ``out_dir`` (and ``remember``), a workbook that is exactly as the last sync into that
+    folder left it — same fingerprint, preset, templates and package — is not computed again
+    (:mod:`sheets_sync.sync_memory`): the report says ``skipped`` and nothing is written.
+    ``compute_outcome`` and ``publish`` are the two expensive steps, injectable so that tests
+    can count what a sync really recomputes and renders."""
+    from sheets_sync.sync_memory import SyncMemory
+
+    memory = SyncMemory(out_dir) if out_dir is not None and not dry_run and remember else None
+    # a caller that read the workbook itself (watch) has decided already that it changed
+    may_skip = memory is not None and snapshot is None
     attempt = 0
     while True:
         attempt += 1
         t0 = time.perf_counter()
+        if may_skip and attempt == 1:
+            quick = getattr(backend, "quick_fingerprint", None)
+            if quick is not None:  # an .xlsx: its bytes say it without openpyxl
+                summary = memory.unchanged(str(backend.source), quick())
+                if summary is not None:
+                    return SyncReport.unchanged(summary, backend, {"read": time.perf_counter() - t0})
         snapshot = read_workbook(backend) if snapshot is None or attempt > 1 else workbook_view(snapshot)
         t1 = time.perf_counter()
+        if may_skip and attempt == 1 and getattr(backend, "quick_fingerprint", None) is None:
+            summary = memory.unchanged(str(backend.source), workbook_fingerprint(backend, snapshot))
+            if summary is not None:
+                return SyncReport.unchanged(summary, backend, {"read": t1 - t0}, snapshot=snapshot)
         try:
-            outcome = compute(snapshot, base_dir=workbook_folder(backend.source))
+            outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
         except PresetUnavailable as exc:
+            if memory is not None:
+                memory.forget()
             if not dry_run:
                 _show_unavailable_preset(backend, snapshot, exc)
             raise
@@ -249,8 +329,19 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
             except WorkbookLocked as exc:  # open in Excel: the files beside it are still written
                 locked = exc
         t3 = time.perf_counter()
-        files = publish_files(outcome, out_dir) if out_dir is not None and not dry_run else []
+        files: list[Path] = []
+        outputs: dict[str, int] = {}
+        if out_dir is not None and not dry_run:
+            if memory is None:
+                files = publish(outcome, out_dir)
+            else:
+                with memory.recording() as log:
+                    files = publish(outcome, out_dir)
+                outputs = {"written": log.written, "kept": log.kept}
+                # a workbook whose tabs wait (open in Excel) is not as this sync wants it: no key
+                key = None if locked is not None else _sync_key(backend, snapshot, outcome, written)
+                memory.save(key, log, _summary(outcome))
         t4 = time.perf_counter()
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
-                          advanced=advanced, locked=locked,
+                          advanced=advanced, locked=locked, outputs=outputs,
                           timings={"read": t1 - t0, "compute": t2 - t1, "write": t3 - t2, "files": t4 - t3})
