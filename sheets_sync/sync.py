@@ -48,6 +48,7 @@ from sheets_sync.outcome import (
     read_workbook,
     workbook_view,
 )
+from sheets_sync.overlap import in_child
 from sheets_sync.publish import publish_files
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
@@ -268,17 +269,27 @@ def _summary(outcome: Outcome) -> dict[str, object]:
             "name": outcome.results.tournament.name, "language": outcome.language}
 
 
+def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory):
+    """The files of ``outcome`` and the log of what was written (None without a memory)."""
+    if memory is None:
+        return publish(outcome, out_dir), None
+    with memory.recording() as log:
+        files = publish(outcome, out_dir)
+    return files, log
+
+
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
               snapshot: Snapshot | None = None, remember: bool = True,
               compute_outcome: Callable[..., Outcome] = compute,
-              publish: Callable[[Outcome, Path], list[Path]] = publish_files) -> SyncReport:
+              publish: Callable[[Outcome, Path], list[Path]] = publish_files, parallel: bool = True) -> SyncReport:
     """Read, compute, write; if the workbook changed under us, start again from a fresh read.
 
     With ``out_dir`` (and ``remember``), a workbook that is exactly as the last sync into that
     folder left it — same fingerprint, preset, templates and package — is not computed again
     (:mod:`sheets_sync.sync_memory`): the report says ``skipped`` and nothing is written.
     ``compute_outcome`` and ``publish`` are the two expensive steps, injectable so that tests
-    can count what a sync really recomputes and renders."""
+    can count what a sync really recomputes and renders.  With ``parallel`` the files are
+    rendered in a forked child while the workbook is saved (:mod:`sheets_sync.overlap`)."""
     from sheets_sync.sync_memory import SyncMemory
 
     memory = SyncMemory(out_dir) if out_dir is not None and not dry_run and remember else None
@@ -316,6 +327,12 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 patch = Patch(writes=patch.writes + stage_patch.writes, set_marks=patch.set_marks,
                               clear_marks=patch.clear_marks, delete_tabs=patch.delete_tabs)
         t2 = time.perf_counter()
+        # the files beside the workbook are rendered in a child process while this one saves
+        # the workbook (both are pure Python: two cores, half the wall time)
+        publishing = None
+        if out_dir is not None and not dry_run:
+            publishing = in_child(lambda: _publish_recorded(publish, outcome, out_dir, memory),
+                                  enabled=parallel and not patch.empty)
         written = False
         locked = None
         if not dry_run and not patch.empty:
@@ -323,6 +340,8 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 backend.apply(patch, base=snapshot)
                 written = True
             except WorkbookChanged:
+                if publishing is not None:
+                    publishing.result()  # let the child finish; the next attempt writes again
                 if attempt >= retries:
                     raise
                 continue
@@ -331,12 +350,9 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
         t3 = time.perf_counter()
         files: list[Path] = []
         outputs: dict[str, int] = {}
-        if out_dir is not None and not dry_run:
-            if memory is None:
-                files = publish(outcome, out_dir)
-            else:
-                with memory.recording() as log:
-                    files = publish(outcome, out_dir)
+        if publishing is not None:
+            files, log = publishing.result()
+            if memory is not None and log is not None:
                 outputs = {"written": log.written, "kept": log.kept}
                 # a workbook whose tabs wait (open in Excel) is not as this sync wants it: no key
                 key = None if locked is not None else _sync_key(backend, snapshot, outcome, written)

@@ -243,7 +243,7 @@ def _loop(watcher: Watcher, *, interval: float, cycles: int | None, sleep: Calla
         # the interval runs from the start of one poll to the next, so a slow cycle does not
         # add its own duration to how long an edit waits
         wait = max(0.0, interval - (time.monotonic() - started))
-        if events is not None:
+        if events is not None and wait > 0:  # --interval 0 polls without pause, as before
             events.wait(wait)  # returns as soon as the workbook is saved (and its events settle)
         else:
             sleep(wait)

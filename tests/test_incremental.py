@@ -52,7 +52,8 @@ class Counting:
         return publish_files(outcome, out_dir)
 
     def sync(self, backend, out_dir, **kw):
-        return sync_once(backend, out_dir=out_dir, compute_outcome=self.compute, publish=self.publish, **kw)
+        return sync_once(backend, out_dir=out_dir, compute_outcome=self.compute, publish=self.publish, parallel=False,
+                         **kw)
 
 
 def outputs(folder: Path) -> dict[str, bytes]:
