@@ -18,7 +18,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scoring.draw import draw_qualifying
 from scoring.draw.formats import DrawFormatError, Format, plan_format
 from scoring.model import Player, PlayerStatus, SeatingEntry
 from scoring.problems import Severity
@@ -188,6 +187,8 @@ def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
                    clubs: Mapping[str, str] | None = None, *, tables: int | None = None) -> list[SeatingEntry]:
     """The qualifying seating ``init`` pre-fills: the balanced draw of ``players``, club mates
     apart (``draw`` can redo it with another seed or a time limit)."""
+    from scoring.draw import draw_qualifying  # the search loads only when init draws
+
     return seating_from_draw(draw_qualifying(players, rounds=rounds, tables=tables, seed=seed, clubs=clubs), stage)
 
 
