@@ -312,6 +312,13 @@ def main() -> None:
                               env=_ENV)
         draw = proc.stdout[-6000:] + (f"\n(exit {proc.returncode}: {proc.stderr[-1000:]})" if proc.returncode else "")
         print(draw)
+    if draw is None and DOC.exists() and "## Draw (bench.draw_bench)" in DOC.read_text(encoding="utf-8"):
+        # not run this time: keep the last figures of the draw, saying so
+        old = DOC.read_text(encoding="utf-8").split("## Draw (bench.draw_bench)", 1)[1].split("\n## Notes", 1)[0]
+        block = old.split("```")[1] if old.count("```") >= 2 else ""
+        if block.strip():
+            draw = ("(not run this time: --no-draw; the figures of the previous run)\n"
+                    + block.strip().removeprefix("(not run this time: --no-draw; the figures of the previous run)\n"))
     method = {"runs": args.runs, "loads": loads, "load_end": os.getloadavg()[0]}
     text = markdown(results, google, draw, method)
     if args.no_write:
