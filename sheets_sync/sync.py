@@ -17,6 +17,7 @@ Two refusals are not failures of the whole cycle:
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
 import time
@@ -290,6 +291,16 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
     ``compute_outcome`` and ``publish`` are the two expensive steps, injectable so that tests
     can count what a sync really recomputes and renders.  With ``parallel`` the files are
     rendered in a forked child while the workbook is saved (:mod:`sheets_sync.overlap`)."""
+    try:
+        return _sync(backend, out_dir=out_dir, retries=retries, dry_run=dry_run, snapshot=snapshot, remember=remember,
+                     compute_outcome=compute_outcome, publish=publish, parallel=parallel)
+    finally:
+        gc.unfreeze()
+
+
+def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool, snapshot: Snapshot | None,
+          remember: bool, compute_outcome: Callable[..., Outcome], publish: Callable[[Outcome, Path], list[Path]],
+          parallel: bool) -> SyncReport:
     from sheets_sync.sync_memory import SyncMemory
 
     memory = SyncMemory(out_dir) if out_dir is not None and not dry_run and remember else None
@@ -306,6 +317,9 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 if summary is not None:
                     return SyncReport.unchanged(summary, backend, {"read": time.perf_counter() - t0})
         snapshot = read_workbook(backend) if snapshot is None or attempt > 1 else workbook_view(snapshot)
+        # what was just read (openpyxl's whole workbook) lives until the save: the collector
+        # need not walk it again and again while the standings and pages are built
+        gc.freeze()
         t1 = time.perf_counter()
         if may_skip and attempt == 1 and getattr(backend, "quick_fingerprint", None) is None:
             summary = memory.unchanged(str(backend.source), workbook_fingerprint(backend, snapshot))

@@ -321,9 +321,8 @@ class ExcelBackend:
             raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc})") from exc
         tabs: dict[str, tuple[tuple[object, ...], ...]] = {}
         for ws in wb.worksheets:
-            rows = []
-            for row in ws.iter_rows(values_only=True):
-                rows.append(tuple(_plain(v) for v in row))
+            with gc_paused():  # the values of every cell: many small tuples, no garbage
+                rows = [tuple(_plain(v) for v in row) for row in ws.iter_rows(values_only=True)]
             # trailing empties trimmed, like the Sheets API does
             while rows and all(v is None or v == "" for v in rows[-1]):
                 rows.pop()
