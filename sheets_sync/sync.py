@@ -17,6 +17,7 @@ Two refusals are not failures of the whole cycle:
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import re
@@ -361,6 +362,11 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
                 continue
             except WorkbookLocked as exc:  # open in Excel: the files beside it are still written
                 locked = exc
+            except BaseException:
+                if publishing is not None and publishing.forked:
+                    with contextlib.suppress(Exception):  # the write's error is the one to tell
+                        publishing.result()  # no child left behind
+                raise
         t3 = time.perf_counter()
         files: list[Path] = []
         outputs: dict[str, int] = {}
