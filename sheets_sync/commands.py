@@ -18,7 +18,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scoring.draw import draw_qualifying
 from scoring.draw.formats import DrawFormatError, Format, plan_format
 from scoring.model import Player, PlayerStatus, SeatingEntry
 from scoring.problems import Severity
@@ -188,6 +187,8 @@ def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
                    clubs: Mapping[str, str] | None = None, *, tables: int | None = None) -> list[SeatingEntry]:
     """The qualifying seating ``init`` pre-fills: the balanced draw of ``players``, club mates
     apart (``draw`` can redo it with another seed or a time limit)."""
+    from scoring.draw import draw_qualifying  # the search loads only when init draws
+
     return seating_from_draw(draw_qualifying(players, rounds=rounds, tables=tables, seed=seed, clubs=clubs), stage)
 
 
@@ -215,6 +216,12 @@ def locked_message(report: SyncReport, ref: str, language: str) -> str:
 
 def print_report(report: SyncReport, console: Console, *, top: int = 10, language: str | None = None,
                  ref: str | None = None) -> None:
+    if report.outcome is None:  # skipped: the workbook is as the last sync left it
+        summary = report.summary
+        lang = language or str(summary.get("language") or "ru")
+        console.print(text("report.skipped", lang, games=summary.get("games", 0), errors=report.errors,
+                           warnings=report.warnings))
+        return
     o = report.outcome
     results = o.results
     lang = language or o.language
@@ -240,10 +247,11 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     if report.advanced:
         console.print(report.advanced)
     if report.files:
-        pages = [f for f in report.files if f.suffix == ".html" or f.suffix == ".css"]
-        others = [os.path.relpath(f) for f in report.files if f not in pages]
+        # one pass over the files (a site has thousands of pages: no list look-ups)
+        pages = sum(1 for f in report.files if f.suffix in (".html", ".css"))
+        others = [os.path.relpath(f) for f in report.files if f.suffix not in (".html", ".css")]
         if pages:
-            others.append(text("report.site_files", lang, n=len(pages)))
+            others.append(text("report.site_files", lang, n=pages))
         console.print(text("report.wrote", lang, files=", ".join(others)))
     if report.locked is not None:
         console.print(f"[yellow]{escape(locked_message(report, ref or o.results.tournament.name, lang))}[/yellow]",

@@ -18,11 +18,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from scoring import labels as L
 from scoring.advance import Refusal, StagePlan, clubs_of, next_stage, plan_replacement, plan_stage
-from scoring.draw import Draw, DrawFormatError, draw_final, draw_qualifying, draw_stage, evaluate
-from scoring.draw.formats import TABLE_SIZE, Format, plan_format
+from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Format, plan_format
 from scoring.errors import SheetsSyncError
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
 from scoring.preset import Preset, StageRule
@@ -32,6 +32,9 @@ from sheets_sync.layout import protocol_tab, protocol_title, seating_tab
 from sheets_sync.messages import fail, text
 from sheets_sync.outcome import Outcome, compute, read_workbook
 from sheets_sync.refs import workbook_folder
+
+if TYPE_CHECKING:
+    from scoring.draw import Draw
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
            "draw_plan", "auto_advance", "playing_players", "default_tables", "stage_setting_label", "format_refusal",
@@ -229,6 +232,8 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
     # the core reads no clock: the time limit becomes a deadline on the clock passed in
     deadline = None if time_limit is None else time.monotonic() + time_limit
     try:
+        from scoring.draw import draw_qualifying  # the search loads only when a draw is made
+
         draw = draw_qualifying(field, rounds=fmt.rounds, tables=fmt.tables, seed=seed,
                                clubs=clubs_of(outcome.results.tournament, field),
                                progress=progress, deadline=deadline, clock=time.monotonic)
@@ -246,6 +251,8 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
 def draw_plan(plan: StagePlan, *, seed: int) -> Draw:
     """The seating of a planned stage: one table is a final (distinct seats, equal seat sums),
     several tables are drawn like qualifying with the clubs of exactly the seated players."""
+    from scoring.draw import draw_final, draw_stage  # the search loads only when a draw is made
+
     if plan.tables == 1:
         return draw_final(list(plan.players), games=plan.games, clock=time.monotonic)
     return draw_stage(list(plan.players), tables=plan.tables, games=plan.games, seed=seed, clubs=plan.clubs,
@@ -273,6 +280,8 @@ def replace_player(backend: Backend, *, player: str, stage: str | None = None) -
     if isinstance(plan, Refusal):
         raise _refused(plan.message("en"), plan.message("ru"), outcome.language)
     rounds = [[e.players for e in plan.entries if e.round == r] for r in sorted({e.round for e in plan.entries})]
+    from scoring.draw import Draw, evaluate
+
     report = evaluate(list(plan.players), rounds, plan.clubs)
     draw = Draw(rounds=tuple(tuple(r) for r in rounds), rests=tuple(() for _ in rounds), seed=0, report=report)
     patch = _stage_patch(outcome, plan.stage, plan.entries, draw, replace_stage=True)

@@ -3,18 +3,27 @@
 Every file sheets-sync writes for people (standings.json, the site, the VK post, printable
 blanks) is written atomically — a temporary file in the same folder, then a rename — so a
 web server or a browser sees the old file or the new one, never half of one.
+
+Inside :func:`output_log` every write under its folder is listed with its SHA-256, and a
+file whose hash and size are those the last sync wrote is left alone without reading it
+back: a sync writes only what changed, whichever renderer produced the file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import tempfile
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from sheets_sync.refs import workbook_folder
 
 __all__ = ["out_dir_for", "new_file_mode", "write_bytes_atomic", "write_text_atomic",
-           "GOOGLE_OUTPUT_FOLDER"]
+           "GOOGLE_OUTPUT_FOLDER", "OutputLog", "output_log"]
 
 GOOGLE_OUTPUT_FOLDER = "sheets-sync-output"  # in the current folder: a Google spreadsheet has no folder of its own
 
@@ -36,11 +45,66 @@ def out_dir_for(ref: str, out: str | None) -> Path:
     return workbook_folder(ref) or Path.cwd() / GOOGLE_OUTPUT_FOLDER
 
 
+@dataclass(kw_only=True)
+class OutputLog:
+    """The files written under ``root`` during one sync, and those of the sync before."""
+
+    root: Path
+    previous: dict[str, tuple[str, int]]  # path under root → (sha256, size) as the last sync wrote it
+    current: dict[str, tuple[str, int]] = field(default_factory=dict)
+    written: int = 0
+    kept: int = 0
+
+    def relative(self, path: Path) -> str | None:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+
+_LOG: ContextVar[OutputLog | None] = ContextVar("sheets_sync_output_log", default=None)
+
+
+@contextlib.contextmanager
+def output_log(root: Path, previous: dict[str, tuple[str, int]]) -> Iterator[OutputLog]:
+    """List every file written under ``root`` inside; skip those unchanged since ``previous``."""
+    log = OutputLog(root=root, previous=previous)
+    token = _LOG.set(log)
+    try:
+        yield log
+    finally:
+        _LOG.reset(token)
+
+
+def _unchanged(path: Path, data: bytes) -> bool:
+    """The file already holds ``data``: by the last sync's hash when there is one (no read
+    back), else by comparing the bytes."""
+    log = _LOG.get()
+    rel = log.relative(path) if log is not None else None
+    if log is None or rel is None:
+        return path.exists() and path.read_bytes() == data
+    entry = (hashlib.sha256(data).hexdigest(), len(data))
+    log.current[rel] = entry
+    before = log.previous.get(rel)
+    if before is not None:
+        try:
+            same = before == entry and path.stat().st_size == entry[1]
+        except OSError:
+            same = False
+    else:
+        same = path.exists() and path.read_bytes() == data
+    if same:
+        log.kept += 1
+    else:
+        log.written += 1
+    return same
+
+
 def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
     """Write ``data`` to ``path`` atomically (temporary file + rename) with the usual
     permissions; return False when the content was already there.  ``durable`` fsyncs
     before the rename (skipped for the many pages of the site, which are regenerated anyway)."""
-    if path.exists() and path.read_bytes() == data:
+    if _unchanged(path, data):
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)

@@ -113,6 +113,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report.workbook": ("таблица {state}: вкладок {tabs}, отметок поставлено {set}, снято {cleared} ({timing})",
                         "workbook {state}: {tabs} tabs, {set} marks set, {cleared} cleared ({timing})"),
     "report.written": ("записана", "written"),
+    "report.skipped": ("таблица, регламент и шаблоны не изменились с прошлой синхронизации — ничего не пересчитано и "
+                       "не записано (засчитано игр: {games}; ошибок: {errors}, предупреждений: {warnings})",
+                       "the workbook, preset and templates are as the last sync left them: nothing recomputed or "
+                       "written ({games} games counted; {errors} errors, {warnings} warnings)"),
     "report.unchanged": ("не изменилась", "unchanged"),
     "report.not_written": ("не записана", "not written"),
     "report.wrote": ("записаны файлы: {files}", "wrote {files}"),

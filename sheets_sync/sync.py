@@ -17,10 +17,12 @@ Two refusals are not failures of the whole cycle:
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,13 +52,14 @@ from sheets_sync.outcome import (
     read_workbook,
     workbook_view,
 )
+from sheets_sync.overlap import in_child
 from sheets_sync.publish import publish_files
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
-           "problems_patch", "input_fingerprint"]
+           "problems_patch", "input_fingerprint", "workbook_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
 def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
@@ -162,22 +165,38 @@ def _same(current, rows) -> bool:
 
 @dataclass(kw_only=True)
 class SyncReport:
-    outcome: Outcome
+    """What one sync did.  ``skipped``: the workbook was as the last sync left it, so nothing
+    was computed (``outcome`` and ``snapshot`` are then None; ``summary`` has the last counts)."""
+
+    outcome: Outcome | None
     patch: Patch
     written: bool
-    snapshot: Snapshot
+    snapshot: Snapshot | None
     files: list[Path] = field(default_factory=list)
     attempts: int = 1
     advanced: str | None = None  # what the sync's own advance did (a confirmed stage), for the organizer
     timings: dict[str, float] = field(default_factory=dict)
     locked: WorkbookLocked | None = None  # the workbook is open in Excel/LibreOffice: its tabs were not written
+    skipped: bool = False
+    summary: dict = field(default_factory=dict)
+    outputs: dict[str, int] = field(default_factory=dict)  # files beside the workbook: written, kept (unchanged)
+
+    @classmethod
+    def unchanged(cls, summary: dict, backend: Backend, timings: dict[str, float],
+                  snapshot: Snapshot | None = None) -> SyncReport:
+        return cls(outcome=None, patch=Patch(), written=False, snapshot=snapshot, skipped=True,
+                   summary=dict(summary), timings=timings)
 
     @property
     def errors(self) -> int:
+        if self.outcome is None:
+            return int(self.summary.get("errors", 0))
         return sum(1 for p in self.outcome.problems if p.severity is Severity.ERROR)
 
     @property
     def warnings(self) -> int:
+        if self.outcome is None:
+            return int(self.summary.get("warnings", 0))
         return sum(1 for p in self.outcome.problems if p.severity is Severity.WARNING)
 
 
@@ -228,20 +247,107 @@ def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
     return tabs_fingerprint(snapshot, owned_titles(preset))
 
 
+def workbook_fingerprint(backend: Backend, snapshot: Snapshot) -> str | None:
+    """The whole workbook's fingerprint as read: the backend's own (an .xlsx: its bytes) or,
+    without one, every tab's values (a Google spreadsheet, an input + results workbook pair)."""
+    own = getattr(backend, "snapshot_fingerprint", None)
+    if own is not None:
+        return own(snapshot)
+    h = hashlib.sha256(tabs_fingerprint(snapshot, set()).encode())
+    if snapshot.results_workbook is not None:
+        h.update(b"\x00results" + tabs_fingerprint(snapshot.results_workbook, set()).encode())
+    return h.hexdigest()
+
+
+def _sync_key(backend: Backend, snapshot: Snapshot, outcome: Outcome, written: bool):
+    """The key of the workbook as this sync leaves it; None when that is not known (a write
+    to a backend that cannot say what it wrote: the next sync runs in full and records it)."""
+    from sheets_sync.presets import is_preset_file, preset_path
+    from sheets_sync.sync_memory import SyncKey, file_version
+
+    fingerprint = getattr(backend, "written_fingerprint", None) if written else workbook_fingerprint(backend, snapshot)
+    if fingerprint is None:
+        return None
+    ref = outcome.settings.preset_id or DEFAULT_PRESET
+    preset_file = ""
+    if is_preset_file(ref):
+        try:
+            preset_file = str(preset_path(ref, base_dir=workbook_folder(backend.source)).resolve())
+        except Exception:  # noqa: BLE001 - no file to version: never skip on it
+            return None
+    return SyncKey(source=str(backend.source), workbook=fingerprint, preset_file=preset_file,
+                   preset_version=file_version(Path(preset_file)) if preset_file else "")
+
+
+def _summary(outcome: Outcome) -> dict[str, object]:
+    return {"games": len(outcome.results.counted),
+            "errors": sum(1 for p in outcome.problems if p.severity is Severity.ERROR),
+            "warnings": sum(1 for p in outcome.problems if p.severity is Severity.WARNING),
+            "name": outcome.results.tournament.name, "language": outcome.language}
+
+
+def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated):
+    """The files of ``outcome`` and the log of what was written (None without a memory)."""
+    if memory is None:
+        return publish(outcome, out_dir, updated=updated), None
+    with memory.recording() as log:
+        files = publish(outcome, out_dir, updated=updated)
+    return files, log
+
+
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
-              snapshot: Snapshot | None = None, when: str | None = None) -> SyncReport:
+              snapshot: Snapshot | None = None, when: str | None = None, remember: bool = True,
+              compute_outcome: Callable[..., Outcome] = compute,
+              publish: Callable[..., list[Path]] = publish_files, parallel: bool = True) -> SyncReport:
     """Read, compute, write; if the workbook changed under us, start again from a fresh read.
     The changes since the last sync go to the Log tab and, for a local workbook whose state was
-    written, to ``log.jsonl`` beside it."""
+    written, to ``log.jsonl`` beside it (``when``: the time the log says, default now).
+
+    With ``out_dir`` (and ``remember``), a workbook that is exactly as the last sync into that
+    folder left it — same fingerprint, preset, templates and package — is not computed again
+    (:mod:`sheets_sync.sync_memory`): the report says ``skipped`` and nothing is written.
+    ``compute_outcome`` and ``publish`` are the two expensive steps, injectable so that tests
+    can count what a sync really recomputes and renders.  With ``parallel`` the files are
+    rendered in a forked child while the workbook is saved (:mod:`sheets_sync.overlap`)."""
+    try:
+        return _sync(backend, out_dir=out_dir, retries=retries, dry_run=dry_run, snapshot=snapshot, when=when,
+                     remember=remember, compute_outcome=compute_outcome, publish=publish, parallel=parallel)
+    finally:
+        gc.unfreeze()
+
+
+def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool, snapshot: Snapshot | None,
+          when: str | None, remember: bool, compute_outcome: Callable[..., Outcome], publish: Callable[..., list[Path]],
+          parallel: bool) -> SyncReport:
+    from sheets_sync.sync_memory import SyncMemory
+
+    memory = SyncMemory(out_dir) if out_dir is not None and not dry_run and remember else None
+    # a caller that read the workbook itself (watch) has decided already that it changed
+    may_skip = memory is not None and snapshot is None
     attempt = 0
     while True:
         attempt += 1
         t0 = time.perf_counter()
+        if may_skip and attempt == 1:
+            quick = getattr(backend, "quick_fingerprint", None)
+            if quick is not None:  # an .xlsx: its bytes say it without openpyxl
+                summary = memory.unchanged(str(backend.source), quick())
+                if summary is not None:
+                    return SyncReport.unchanged(summary, backend, {"read": time.perf_counter() - t0})
         snapshot = read_workbook(backend) if snapshot is None or attempt > 1 else workbook_view(snapshot)
+        # what was just read (openpyxl's whole workbook) lives until the save: the collector
+        # need not walk it again and again while the standings and pages are built
+        gc.freeze()
         t1 = time.perf_counter()
+        if may_skip and attempt == 1 and getattr(backend, "quick_fingerprint", None) is None:
+            summary = memory.unchanged(str(backend.source), workbook_fingerprint(backend, snapshot))
+            if summary is not None:
+                return SyncReport.unchanged(summary, backend, {"read": t1 - t0}, snapshot=snapshot)
         try:
-            outcome = compute(snapshot, base_dir=workbook_folder(backend.source))
+            outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
         except PresetUnavailable as exc:
+            if memory is not None:
+                memory.forget()
             if not dry_run:
                 _show_unavailable_preset(backend, snapshot, exc)
             raise
@@ -254,6 +360,13 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 patch = Patch(writes=patch.writes + stage_patch.writes, set_marks=patch.set_marks,
                               clear_marks=patch.clear_marks, delete_tabs=patch.delete_tabs)
         t2 = time.perf_counter()
+        # the files beside the workbook are rendered in a child process while this one saves
+        # the workbook (both are pure Python: two cores, half the wall time)
+        publishing = None
+        if out_dir is not None and not dry_run:
+            updated = clock.now()  # the time the outputs say they were made
+            publishing = in_child(lambda: _publish_recorded(publish, outcome, out_dir, memory, updated),
+                                  enabled=parallel and not patch.empty)
         written = False
         locked = None
         if not dry_run and not patch.empty:
@@ -261,17 +374,32 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                 backend.apply(patch, base=snapshot)
                 written = True
             except WorkbookChanged:
+                if publishing is not None:
+                    publishing.result()  # let the child finish; the next attempt writes again
                 if attempt >= retries:
                     raise
                 continue
             except WorkbookLocked as exc:  # open in Excel: the files beside it are still written
                 locked = exc
+            except BaseException:
+                if publishing is not None and publishing.forked:
+                    with contextlib.suppress(Exception):  # the write's error is the one to tell
+                        publishing.result()  # no child left behind
+                raise
         t3 = time.perf_counter()
-        files = publish_files(outcome, out_dir, updated=clock.now()) if out_dir is not None and not dry_run else []
+        files: list[Path] = []
+        outputs: dict[str, int] = {}
+        if publishing is not None:
+            files, log = publishing.result()
+            if memory is not None and log is not None:
+                outputs = {"written": log.written, "kept": log.kept}
+                # a workbook whose tabs wait (open in Excel) is not as this sync wants it: no key
+                key = None if locked is not None else _sync_key(backend, snapshot, outcome, written)
+                memory.save(key, log, _summary(outcome))
         if written and Path(str(backend.source)).is_file():  # a local workbook (not Google, not in memory);
             # an unwritten state logs the same changes again next time, so only a written one appends
             files += append_jsonl(Path(str(backend.source)).resolve().parent, outcome.changes, stamp)
         t4 = time.perf_counter()
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
-                          advanced=advanced, locked=locked,
+                          advanced=advanced, locked=locked, outputs=outputs,
                           timings={"read": t1 - t0, "compute": t2 - t1, "write": t3 - t2, "files": t4 - t3})

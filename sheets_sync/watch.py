@@ -3,7 +3,10 @@
 loop { read; if the values' hash changed → compute → write what differs → one line per
 change }.  Transient errors (quota, network, a judge saving at the same moment) are
 reported and retried on the next poll; Ctrl-C stops cleanly between cycles.  For a local
-file a cheap stat() decides whether to read at all.
+file a cheap stat() decides whether to read at all, and file-system events
+(:mod:`sheets_sync.file_events`, Linux inotify) wake the loop as soon as it is saved — the
+interval is then only the longest wait; elsewhere the loop polls every interval.  Our own
+save wakes it too, but the stat taken of our write tells it apart, so one save is one cycle.
 
 A workbook open in Excel or LibreOffice is still read and its files (site, JSON, VK post)
 are written; the write of its tabs is retried on every poll until the file is closed.  A
@@ -206,10 +209,24 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
     """Poll every ``interval`` seconds until Ctrl-C (or ``cycles`` polls).  A workbook that is
     missing or unreadable at the first poll ends the watch with its error (raised)."""
     console = console or Console(highlight=False)
-    sleep = sleep or time.sleep
     watcher = Watcher(backend, out_dir=out_dir, say=console.print, workbook=workbook or str(backend.source),
                       language=language)
     watcher.intro = (str(backend.source), interval)
+    events = None
+    if sleep is None:  # tests that pass their own sleep drive the loop by polls
+        from sheets_sync.file_events import file_events
+
+        events = file_events(getattr(backend, "path", None))
+    sleep = sleep or time.sleep
+    try:
+        return _loop(watcher, interval=interval, cycles=cycles, sleep=sleep, events=events)
+    finally:
+        if events is not None:
+            events.close()
+
+
+def _loop(watcher: Watcher, *, interval: float, cycles: int | None, sleep: Callable[[float], None],
+          events) -> Watcher:
     n = 0
     while cycles is None or n < cycles:
         n += 1
@@ -225,7 +242,11 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
             break
         # the interval runs from the start of one poll to the next, so a slow cycle does not
         # add its own duration to how long an edit waits
-        sleep(max(0.0, interval - (time.monotonic() - started)))
+        wait = max(0.0, interval - (time.monotonic() - started))
+        if events is not None and wait > 0:  # --interval 0 polls without pause, as before
+            events.wait(wait)  # returns as soon as the workbook is saved (and its events settle)
+        else:
+            sleep(wait)
     return watcher
 
 

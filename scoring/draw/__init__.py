@@ -18,11 +18,27 @@ Pure: no I/O and no clock.  The modules, by concern:
 - `seats`: physical tables and seat numbers for groups already drawn.
 """
 
-from scoring.draw.draws import Draw, draw_final, draw_qualifying, draw_stage
+from typing import TYPE_CHECKING, Any
+
 from scoring.draw.formats import (TABLE_SIZE, DrawFormatError, check_format, games_per_player, lower_bound,
                                   tables_per_round)
-from scoring.draw.measure import evaluate
-from scoring.draw.report import FairnessReport, PlayerFairness
+
+if TYPE_CHECKING:
+    from scoring.draw.draws import Draw, draw_final, draw_qualifying, draw_stage
+    from scoring.draw.measure import evaluate
+    from scoring.draw.report import FairnessReport, PlayerFairness
+
+# the search and the report load when first used: a sync that seats nobody never needs them
+_LAZY = {"Draw": "draws", "draw_final": "draws", "draw_qualifying": "draws", "draw_stage": "draws",
+         "evaluate": "measure", "FairnessReport": "report", "PlayerFairness": "report"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'scoring.draw' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(f"scoring.draw.{_LAZY[name]}"), name)
 
 __all__ = [
     "TABLE_SIZE", "DrawFormatError", "Draw", "FairnessReport", "PlayerFairness",

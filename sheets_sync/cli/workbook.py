@@ -22,6 +22,7 @@ from sheets_sync.cli.common import (
 )
 from sheets_sync.files import out_dir_for
 from sheets_sync.messages import shell_word
+from sheets_sync.refs import is_google_ref
 
 __all__ = ["init", "sync", "watch"]
 
@@ -113,6 +114,17 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
 
     A workbook open in Excel or LibreOffice is still read and the site, standings.json and the VK post are
     written; its tabs are written once it is closed (run sync again, or watch) — exit code 75."""
+    if not dry_run and output is None and not is_google_ref(workbook):
+        from sheets_sync.sync_memory import unchanged_file
+
+        summary = unchanged_file(Path(workbook), out_dir_for(workbook, out))
+        if summary is not None:  # as the last sync left it: say so, without loading anything
+            from sheets_sync.messages import text
+
+            console.print(text("report.skipped", pinned_language() or str(summary.get("language") or "ru"),
+                               games=summary.get("games", 0), errors=summary.get("errors", 0),
+                               warnings=summary.get("warnings", 0)))
+            sys.exit(0)
     from sheets_sync.commands import run_sync
 
     report = run_sync(workbook, out_dir=out_dir_for(workbook, out), dry_run=dry_run, credentials=credentials,

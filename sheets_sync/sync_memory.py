@@ -1,0 +1,159 @@
+"""What the last sync saw and wrote, so that the next one can stop early or write less.
+
+A sync that wrote its files beside the workbook records, in ``<out>/.sheets-sync/last-sync.json``:
+
+* its **key**: the workbook's fingerprint as it stands after the sync (the SHA-256 of an
+  .xlsx file's bytes; the values of every tab of a Google spreadsheet), the content of the
+  preset file it used, and the versions of the shipped templates, presets and package;
+* a **summary** for the printed report (games counted, errors, warnings);
+* the **outputs**: SHA-256 and size of every file written (or found up to date) under ``<out>``.
+
+The next sync whose key is the same and whose outputs are all still there with their sizes
+has nothing to do: it reads (an .xlsx: only its bytes, never openpyxl), sees that, and stops
+(:func:`sheets_sync.sync.sync_once`).  Nothing here knows which outputs exist: every file
+written through :func:`sheets_sync.files.write_bytes_atomic` inside :func:`recording` is
+listed, whatever renderer produced it; the same list lets the writer skip a file whose
+content hash did not change without reading it back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sheets_sync.files import OutputLog, output_log, write_text_atomic
+
+__all__ = ["SyncKey", "SyncMemory", "static_versions", "file_version", "unchanged_file", "RECORD"]
+
+RECORD = Path(".sheets-sync") / "last-sync.json"
+_FORMAT = 1
+
+
+def _tree_hash(folder: Path) -> str:
+    h = hashlib.sha256()
+    if folder.is_dir():
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            h.update(path.relative_to(folder).as_posix().encode() + b"\x00" + path.read_bytes() + b"\x00")
+    return h.hexdigest()
+
+
+@functools.cache
+def static_versions() -> dict[str, str]:
+    """Versions of what ships with the program: its package version, templates and presets
+    (hashed, so that an edited template in a checkout counts as a new version)."""
+    from importlib import metadata
+
+    from sheets_sync.resources import shipped
+
+    try:
+        package = metadata.version("sheets-sync")
+    except metadata.PackageNotFoundError:
+        package = "unknown"
+    return {"package": package, "templates": _tree_hash(shipped("templates")), "presets": _tree_hash(shipped("config"))}
+
+
+def file_version(path: Path | None) -> str:
+    """SHA-256 of a file (a tournament's own preset); "" when there is none."""
+    if path is None:
+        return ""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SyncKey:
+    """Everything a sync's outputs depend on: equal keys give byte-identical outputs."""
+
+    source: str
+    workbook: str  # the workbook's fingerprint
+    preset_file: str = ""  # the tournament's preset file, as a path
+    preset_version: str = ""  # SHA-256 of that file
+    versions: Mapping[str, str] = field(default_factory=static_versions)
+
+    def as_dict(self) -> dict:
+        return {"source": self.source, "workbook": self.workbook, "preset_file": self.preset_file,
+                "preset_version": self.preset_version, "versions": dict(self.versions)}
+
+
+class SyncMemory:
+    """The record of the last sync into one output folder."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.path = out_dir / RECORD
+        self._record: dict | None = None
+        self._loaded = False
+
+    def record(self) -> dict | None:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                self._record = data if isinstance(data, dict) and data.get("format") == _FORMAT else None
+            except (OSError, ValueError):
+                self._record = None
+        return self._record
+
+    def outputs(self) -> dict[str, tuple[str, int]]:
+        """The files of the last sync: ``{path under out: (sha256, size)}``."""
+        record = self.record() or {}
+        return {rel: (str(v[0]), int(v[1])) for rel, v in (record.get("outputs") or {}).items()
+                if isinstance(v, list) and len(v) == 2}
+
+    def unchanged(self, source: str, workbook: str | None) -> dict | None:
+        """The summary of the last sync when ``workbook`` (a fingerprint) and every version are
+        the same as then and every file it wrote is still there; else None (sync in full)."""
+        record = self.record()
+        if record is None or workbook is None:
+            return None
+        key = record.get("key") or {}
+        if key.get("source") != source or key.get("workbook") != workbook:
+            return None
+        if key.get("versions") != static_versions():
+            return None
+        preset_file = key.get("preset_file") or ""
+        if preset_file and file_version(Path(preset_file)) != key.get("preset_version"):
+            return None
+        for rel, (_, size) in self.outputs().items():
+            try:
+                if (self.out_dir / rel).stat().st_size != size:
+                    return None
+            except OSError:
+                return None
+        return record.get("summary") or {}
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[OutputLog]:
+        """Files written inside are skipped when their hash is the last sync's, and listed."""
+        with output_log(self.out_dir, self.outputs()) as log:
+            yield log
+
+    def save(self, key: SyncKey | None, log: OutputLog, summary: Mapping[str, object]) -> None:
+        """Remember this sync; without a key (the workbook's state after our write is not
+        known) the next sync runs in full and records one."""
+        outputs = {rel: list(v) for rel, v in sorted(log.current.items()) if (self.out_dir / rel).exists()}
+        record = {"format": _FORMAT, "key": key.as_dict() if key is not None else None, "summary": dict(summary),
+                  "outputs": outputs}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(self.path, json.dumps(record, ensure_ascii=False, sort_keys=True), durable=False)
+        self._record, self._loaded = record, True
+
+    def forget(self) -> None:
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+        self._record, self._loaded = None, True
+
+
+def unchanged_file(workbook: Path, out_dir: Path) -> dict | None:
+    """The last sync's summary when the .xlsx ``workbook`` and everything else is as that
+    sync into ``out_dir`` left it: ``sync`` then stops before it imports openpyxl and the
+    scoring (a whole process in about the time Python takes to start)."""
+    return SyncMemory(out_dir).unchanged(str(workbook), file_version(workbook) if workbook.is_file() else None)
