@@ -480,6 +480,7 @@ class _Site:
 
     def files(self) -> dict[str, str]:
         out = {"style.css": (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8"),
+               "status.css": status_css(status_lines(self.progress, self.updated, self.lang)),
                "index.html": self.index(), "players.html": self.players_index(), "games.html": self.games_index(),
                "statistics.html": self.statistics(), "race.html": self.race_page()}
         if self.seating.rounds:
@@ -498,6 +499,13 @@ def _percent(part: int, whole: int) -> str:
     if not whole:
         return ""
     return f"{(Decimal(part * 100) / whole).quantize(Decimal('1'))}%"
+
+
+def status_css(lines: list[str]) -> str:
+    """The lines every page shows that change with every sync (when it was made, games counted),
+    as the generated text of ``.progress-live``: one small file changes, the pages need not."""
+    text = " · ".join(lines).replace("\\", "\\\\").replace('"', '\\"')
+    return f'.progress-live::after {{ content: "{text}"; }}\n'
 
 
 def site_files(results: Results, problems: Sequence[Problem] = (), *, language: str,
