@@ -90,6 +90,18 @@ def export_mwt(workbook: str, out: str | None, credentials: str | None) -> None:
         console.print(f"[yellow]{escape(line)}[/yellow]")
 
 
+def _print_pdf(path, language: str) -> None:
+    """The printed HTML beside it as a PDF, with headless Chromium where it is installed."""
+    from sheets_sync.render.protocols import find_chromium, html_to_pdf
+
+    if find_chromium() is None:
+        console.print(escape(text("blanks.no_chromium", language)))
+    elif html_to_pdf(path, path.with_suffix(".pdf")):
+        console.print(escape(text("blanks.pdf", language, path=path.with_suffix(".pdf"))))
+    else:
+        console.print(f"[yellow]{escape(text('blanks.pdf_failed', language))}[/yellow]")
+
+
 @click.command("print-protocols")
 @workbook_argument
 @click.option("--round", "round_no", type=int, required=True, help="Round (game) number.")
@@ -102,19 +114,13 @@ def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | 
                     credentials: str | None) -> None:
     """Protocol blanks for a round: one A4 page per table, players already filled in from the Seating tab."""
     from sheets_sync.export_commands import write_workbook_blanks
-    from sheets_sync.render.protocols import find_chromium, html_to_pdf
 
     blanks = write_workbook_blanks(workbook, round_no=round_no, stage=stage, out=out, credentials=credentials)
     path = blanks.path
     language = speaking(blanks.language)
     console.print(escape(text("blanks.written", language, path=path, stage=blanks.stage_name, round=round_no)))
     if pdf:
-        if find_chromium() is None:
-            console.print(escape(text("blanks.no_chromium", language)))
-        elif html_to_pdf(path, path.with_suffix(".pdf")):
-            console.print(escape(text("blanks.pdf", language, path=path.with_suffix(".pdf"))))
-        else:
-            console.print(f"[yellow]{escape(text('blanks.pdf_failed', language))}[/yellow]")
+        _print_pdf(path, language)
 
 
 @click.command("print-seating")
@@ -129,16 +135,10 @@ def print_seating(workbook: str, round_no: int, stage: str | None, out: str | No
                   credentials: str | None) -> None:
     """The seating of a round on A4: one page with every table, then a poster per table with its ten seats."""
     from sheets_sync.export_commands import write_workbook_seating_print
-    from sheets_sync.render.protocols import find_chromium, html_to_pdf
 
     seating = write_workbook_seating_print(workbook, round_no=round_no, stage=stage, out=out, credentials=credentials)
     path = seating.paths[0]
     language = speaking(seating.language)
     console.print(escape(text("seating.written", language, path=path, title=seating.title, tables=seating.tables)))
     if pdf:
-        if find_chromium() is None:
-            console.print(escape(text("blanks.no_chromium", language)))
-        elif html_to_pdf(path, path.with_suffix(".pdf")):
-            console.print(escape(text("blanks.pdf", language, path=path.with_suffix(".pdf"))))
-        else:
-            console.print(f"[yellow]{escape(text('blanks.pdf_failed', language))}[/yellow]")
+        _print_pdf(path, language)
