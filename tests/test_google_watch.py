@@ -84,7 +84,7 @@ def test_watch_cli_picks_up_every_edit(fake_server, sa_key, tmp_path):
     sid = upload_xlsx(fake_server, path)
     env = _env(fake_server, sa_key)
     watch = subprocess.Popen(
-        [*_cli(), "watch", f"gsheet:{sid}", "--interval", str(INTERVAL), "--cycles", "24", "--out", str(tmp_path / "out")],
+        [*_cli(), "watch", f"gsheet:{sid}", "--language", "en", "--interval", str(INTERVAL), "--cycles", "24", "--out", str(tmp_path / "out")],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         assert _wait(lambda: bool(_totals(fake_server, sid)), 30), "watch never wrote the standings"
@@ -141,7 +141,7 @@ def test_watch_cli_picks_up_every_edit(fake_server, sa_key, tmp_path):
 
 def test_watch_cli_stops_cleanly_on_ctrl_c(fake_server, sa_key, tmp_path):
     sid = upload_xlsx(fake_server, EXAMPLE_PATH)
-    watch = subprocess.Popen([*_cli(), "watch", f"gsheet:{sid}", "--interval", str(INTERVAL), "--out", str(tmp_path)],
+    watch = subprocess.Popen([*_cli(), "watch", f"gsheet:{sid}", "--language", "en", "--interval", str(INTERVAL), "--out", str(tmp_path)],
                              env=_env(fake_server, sa_key), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert _wait(lambda: bool(_totals(fake_server, sid)), 30)
