@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import enum
 import itertools
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -205,7 +207,44 @@ def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
     """Each player's state from everybody's (low, high) final totals, for a cut of ``size``:
     through when fewer than ``size`` others can reach his low, out when at least ``size``
     others are surely above his high.  An equal total reaches, unless both players have
-    nothing left to play and their places (``places``: the tiebreaks, already final) differ."""
+    nothing left to play and their places (``places``: the tiebreaks, already final) differ.
+
+    Counted with sorted bounds and binary search, not player against player: a 10,000-player
+    qualifying is 10⁸ comparisons the other way (:func:`_decide_pairwise` is the definition,
+    kept for the tests to compare against)."""
+    places = places or {}
+    highs = sorted(h for _, h in bounds.values())
+    lows = sorted(lo for lo, _ in bounds.values())
+    # for an equal total the tiebreaks matter: the final places of those with each high / low
+    places_by_high: dict[Fraction, list[int]] = defaultdict(list)
+    places_by_low: dict[Fraction, list[int]] = defaultdict(list)
+    for player, (low, high) in bounds.items():
+        if player in places:
+            places_by_high[high].append(places[player])
+            places_by_low[low].append(places[player])
+    for group in (*places_by_high.values(), *places_by_low.values()):
+        group.sort()
+
+    states = {}
+    for player, (low, high) in bounds.items():
+        # others whose high is above his low, or equal to it unless final places put them below him
+        reach = len(highs) - bisect_right(highs, low)
+        equal_high = bisect_right(highs, low) - bisect_left(highs, low)
+        below = places_by_high.get(low, [])
+        if player in places:
+            equal_high -= len(below) - bisect_right(below, places[player])
+        reach += equal_high - (1 if high >= low else 0)  # he is one of the players counted
+        # others whose low is above his high, or equal to it with final places above him
+        above = len(lows) - bisect_right(lows, high) - (1 if low > high else 0)
+        if player in places:
+            above += bisect_left(places_by_low.get(high, []), places[player])
+        states[player] = State.THROUGH if reach < size else State.OUT if above >= size else State.OPEN
+    return states
+
+
+def _decide_pairwise(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
+                     places: Mapping[str, int] | None = None) -> dict[str, State]:
+    """:func:`decide` as its definition reads, every player against every other."""
     places = places or {}
 
     def settled(p: str, q: str) -> bool:  # both totals and tiebreaks final, and they split them

@@ -6,17 +6,32 @@ from __future__ import annotations
 import copy
 import random
 from decimal import Decimal as D
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.liveness import State, current_liveness, game_bounds, liveness
+from scoring.liveness import (
+    State,
+    _decide_pairwise,
+    current_liveness,
+    decide,
+    game_bounds,
+    liveness,
+)
 from scoring.preset import Preset
 from scoring.rules import validate
 from scoring.simulate import simulate_game
 from scoring.standings import compute
-from tests.helpers import examples, preset, preset_dict, protocol, seating_of, tournament
+from tests.helpers import (
+    examples,
+    preset,
+    preset_dict,
+    protocol,
+    seating_of,
+    tournament,
+)
 
 T1 = "a b1 b2 b3 b4 b5 b6 c1 c2 c3".split()  # table 1: a and the b's are red, the c's black
 T2 = "d1 d2 d3 d4 d5 d6 d7 e1 e2 e3".split()  # table 2: the d's are red, the e's black
@@ -225,3 +240,19 @@ def test_a_complete_stage_decides_everybody_but_a_tie_at_the_line(seed):
     cut = compute(t, p, validate(t, p)).cuts["semifinal"]
     opened = {x for x, c in lv.chances.items() if c.state is State.OPEN}
     assert opened == set(cut.tied)
+
+
+# small totals in quarters, so that equal highs and lows (the tie rules) are frequent
+_TOTAL = st.integers(-8, 16).map(lambda n: Fraction(n, 4))
+_BOUNDS = st.tuples(_TOTAL, st.integers(0, 8).map(lambda n: Fraction(n, 4))).map(lambda t: (t[0], t[0] + t[1]))
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(bounds=st.dictionaries(st.text("abcdefgh", min_size=1, max_size=2), _BOUNDS, min_size=1, max_size=14),
+       size=st.integers(1, 10), data=st.data())
+def test_decide_counts_like_its_definition(bounds, size, data):
+    """The sorted counting of decide() gives every player the state the pairwise definition gives
+    (with final places for some players, distinct or shared, as the tiebreaks leave them)."""
+    finished = data.draw(st.lists(st.sampled_from(sorted(bounds)), unique=True))
+    places = {p: data.draw(st.integers(1, len(bounds))) for p in finished}
+    assert decide(bounds, size, places) == _decide_pairwise(bounds, size, places)
