@@ -19,7 +19,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	bash .ci/system-deps.sh
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 # the quick loop while coding: no slow, browser or LibreOffice tests, fewer Hypothesis examples (< 1 min)
 test-fast: $(STAMP)
