@@ -148,5 +148,5 @@ def test_the_marks_are_explained_in_the_tournament_language(rounds, language, le
 
     live = current_liveness(_played(3, rounds, 10))
     stage = "Полуфинал" if language == "ru" else "Semifinal"
-    assert race_view.legend(live, stage, language) == legend
+    assert race_view.legend(live, stage, language, live.chances) == legend
     assert race_view.mark(live, "a") == "✓" and race_view.mark_title(live, "a", stage, language) == title

@@ -7,7 +7,7 @@ they print as they are), to the ✓ / ✗ marks and to the words that explain th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 
@@ -54,8 +54,9 @@ def mark_title(live: Liveness | None, player: str, stage_name: str, language: st
     return word(state.value, language, stage=stage_name.lower()) if state else ""
 
 
-def legend(live: Liveness | None, stage_name: str, language: str) -> str:
-    if not live:
+def legend(live: Liveness | None, stage_name: str, language: str, shown: Iterable[str]) -> str:
+    """What ✓ and ✗ mean, when one of the ``shown`` players carries a mark (else nothing)."""
+    if not live or not any(mark(live, player) for player in shown):
         return ""
     return word("legend_complete" if live.complete else "legend", language, stage=stage_name.lower(), size=live.size)
 

@@ -223,8 +223,8 @@ class _Site:
             stages=[self.stage_name(k) for k in self.keys],
             games_counted=len(self.r.counted), awaiting=self.r.awaiting_confirmation,
             nominations=nominations(self.r, self.lang) if finished else [],
-            liveness_legend=race_view.legend(self.live, self.live_stage, self.lang)
-            if rows and any(race_view.mark(self.live, st.stats.player) for st in self.r.overall) else ""))
+            liveness_legend=race_view.legend(self.live, self.live_stage, self.lang,
+                                             [st.stats.player for st in self.r.overall] if rows else [])))
 
     def race_page(self) -> str:
         top = 20

@@ -138,8 +138,11 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
 
     def assemble(rows: list[str], left_out: int) -> str:
         body = [table_title, *rows]
-        if live and any(race_view.mark(live, st.stats.player) for st in shown):  # a legend only for marks shown
-            body.append(race_view.legend(live, results.preset.stage(live.stage).name(language), language))
+        if live:
+            legend = race_view.legend(live, results.preset.stage(live.stage).name(language), language,
+                                      [st.stats.player for st in shown])
+            if legend:
+                body.append(legend)
         if left_out:
             body.append(ru_en(f"… и ещё {left_out} — полная таблица по ссылке ниже",
                               f"… and {left_out} more — full table at the link below", language))
