@@ -10,19 +10,17 @@ game that is not counted yet.  Pure: results in, ``{file: html}`` out.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from datetime import datetime
-from dataclasses import dataclass
 
-from scoring.model import SeatingEntry
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results
 from sheets_sync.render.json_out import points
 from sheets_sync.render.progress_text import headline, status_lines
+from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.templates import environment
 from sheets_sync.render.words import ui
 
-__all__ = ["SCREEN_ROWS", "SCREEN_SECONDS", "NextRound", "next_round", "screen_files"]
+__all__ = ["SCREEN_ROWS", "SCREEN_SECONDS", "next_round", "screen_files"]
 
 # What a TV across a hall can show in type read from the back rows; not a regulation number.
 SCREEN_ROWS = 12
@@ -30,27 +28,10 @@ SCREEN_ROWS = 12
 SCREEN_SECONDS = 20
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class NextRound:
-    stage: str
-    round: int
-    tables: tuple[SeatingEntry, ...]  # by table number
-
-
-def next_round(results: Results) -> NextRound | None:
-    """The first (stage, round) of the seating, in stage order, with a game not yet counted."""
-    order = {k: i for i, k in enumerate(results.preset.stage_keys)}
-    hidden = frozenset(results.hidden)
-    counted = {p.key for p in results.counted}
-    rounds: dict[tuple[str, int], list[SeatingEntry]] = defaultdict(list)
-    for entry in results.tournament.seating:
-        if entry.stage in order and entry.stage not in hidden:
-            rounds[(entry.stage, entry.round)].append(entry)
-    for stage, round_no in sorted(rounds, key=lambda k: (order[k[0]], k[1])):
-        entries = rounds[(stage, round_no)]
-        if any((e.stage, e.round, e.table) not in counted for e in entries):
-            return NextRound(stage=stage, round=round_no, tables=tuple(sorted(entries, key=lambda e: e.table)))
-    return None
+def next_round(results: Results, language: str = "ru") -> Round | None:
+    """The first round, in stage order, with a scheduled game not counted yet (a hidden stage's
+    left out): the seating page's current round."""
+    return SeatingViews(results, language, hidden=results.hidden).current
 
 
 def screen_files(results: Results, *, language: str, progress: Progress | None = None,
@@ -61,17 +42,15 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
     preset = results.preset
     if progress is None:
         progress = progress_of(results)
-    first_stage = preset.stage_keys[0] if preset.stage_keys else ""
-    nxt = next_round(results)
+    nxt = next_round(results, language)
     rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total), "games": st.stats.games}
             for st in results.overall[:SCREEN_ROWS]] if progress.started else []
     seating = None
     if nxt is not None:
-        word = ui("round" if nxt.stage == first_stage else "game", language)
         seating = {
-            "title": f"{preset.stage(nxt.stage).name(language)}, {word.lower()} {nxt.round}",
-            "tables": [{"table": e.table, "seats": [{"seat": i + 1, "player": p or "—"} for i, p in enumerate(e.players)]}
-                       for e in nxt.tables],
+            "title": nxt.title,
+            "tables": [{"table": t.table, "seats": [{"seat": i + 1, "player": p or "—"} for i, p in enumerate(t.seats)]}
+                       for t in nxt.tables],
         }
     common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS,
               "headline": headline(progress, preset, language), "status": status_lines(progress, updated, language), "ui": lambda key: ui(key, language)}
