@@ -210,8 +210,8 @@ def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
     nothing left to play and their places (``places``: the tiebreaks, already final) differ.
 
     Counted with sorted bounds and binary search, not player against player: a 10,000-player
-    qualifying is 10⁸ comparisons the other way (:func:`_decide_pairwise` is the definition,
-    kept for the tests to compare against)."""
+    qualifying is 10⁸ comparisons the other way (tests/test_liveness.py keeps the pairwise
+    definition and compares)."""
     places = places or {}
     highs = sorted(h for _, h in bounds.values())
     lows = sorted(lo for lo, _ in bounds.values())
@@ -238,28 +238,6 @@ def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
         above = len(lows) - bisect_right(lows, high) - (1 if low > high else 0)
         if player in places:
             above += bisect_left(places_by_low.get(high, []), places[player])
-        states[player] = State.THROUGH if reach < size else State.OUT if above >= size else State.OPEN
-    return states
-
-
-def _decide_pairwise(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
-                     places: Mapping[str, int] | None = None) -> dict[str, State]:
-    """:func:`decide` as its definition reads, every player against every other."""
-    places = places or {}
-
-    def settled(p: str, q: str) -> bool:  # both totals and tiebreaks final, and they split them
-        return p in places and q in places and places[p] != places[q]
-
-    states = {}
-    for player, (low, high) in bounds.items():
-        reach = above = 0
-        for other, (q_low, q_high) in bounds.items():
-            if other == player:
-                continue
-            if q_high > low or (q_high == low and not (settled(player, other) and places[other] > places[player])):
-                reach += 1
-            if q_low > high or (q_low == high and settled(player, other) and places[other] < places[player]):
-                above += 1
         states[player] = State.THROUGH if reach < size else State.OUT if above >= size else State.OPEN
     return states
 

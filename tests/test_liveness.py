@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Mapping
 from decimal import Decimal as D
 from fractions import Fraction
 
@@ -12,14 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.liveness import (
-    State,
-    _decide_pairwise,
-    current_liveness,
-    decide,
-    game_bounds,
-    liveness,
-)
+from scoring.liveness import State, current_liveness, decide, game_bounds, liveness
 from scoring.preset import Preset
 from scoring.rules import validate
 from scoring.simulate import simulate_game
@@ -240,6 +234,28 @@ def test_a_complete_stage_decides_everybody_but_a_tie_at_the_line(seed):
     cut = compute(t, p, validate(t, p)).cuts["semifinal"]
     opened = {x for x, c in lv.chances.items() if c.state is State.OPEN}
     assert opened == set(cut.tied)
+
+
+def _decide_pairwise(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
+                     places: Mapping[str, int] | None = None) -> dict[str, State]:
+    """:func:`scoring.liveness.decide` as its definition reads, every player against every other."""
+    places = places or {}
+
+    def settled(p: str, q: str) -> bool:  # both totals and tiebreaks final, and they split them
+        return p in places and q in places and places[p] != places[q]
+
+    states = {}
+    for player, (low, high) in bounds.items():
+        reach = above = 0
+        for other, (q_low, q_high) in bounds.items():
+            if other == player:
+                continue
+            if q_high > low or (q_high == low and not (settled(player, other) and places[other] > places[player])):
+                reach += 1
+            if q_low > high or (q_low == high and settled(player, other) and places[other] < places[player]):
+                above += 1
+        states[player] = State.THROUGH if reach < size else State.OUT if above >= size else State.OPEN
+    return states
 
 
 # small totals in quarters, so that equal highs and lows (the tie rules) are frequent
