@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 __all__ = ["column_letter", "a1", "parse_a1"]
 
 
+@lru_cache(maxsize=1024)  # every cell of every protocol is named at each sync: a few dozen columns
 def column_letter(index: int) -> str:
     """0-based column index -> letters (0 -> A, 25 -> Z, 26 -> AA)."""
     letters = ""

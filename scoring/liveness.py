@@ -40,6 +40,7 @@ from fractions import Fraction
 
 from scoring import ci as ci_mod
 from scoring.items import ITEMS, Seat
+from scoring.memo import last_answer
 from scoring.model import PlayerStatus, Protocol, Removal, Role, SeatRecord, Team
 from scoring.preset import Preset
 from scoring.standings import Results, Standing
@@ -242,6 +243,7 @@ def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
     return states
 
 
+@last_answer  # the tabs, the site, the VK post and standings.json of one sync ask for the same
 def current_liveness(results: Results) -> Liveness | None:
     """The cut the tournament is playing for now: out of the latest stage with a counted game
     (the first stage before any), while that stage is not the last; None otherwise."""

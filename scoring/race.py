@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.memo import last_answer
 from scoring.standings import Results, compute
 
 __all__ = ["RacePoint", "Race", "race"]
@@ -54,21 +55,11 @@ def _rounds(results: Results) -> list[tuple[str, int]]:
     return sorted(played, key=lambda sr: (order[sr[0]], sr[1]))
 
 
-# the site and standings.json both ask for the race of the same results in one sync: keep the
-# last answer (one entry, by identity: Results are frozen, so the same object gives the same race)
-_last: tuple[Results, Race] | None = None
-
-
+@last_answer  # the site and standings.json both ask for the race of the same results in one sync
 def race(results: Results) -> Race:
     """The standings after every played round; the last point is ``results.overall`` itself
     (so it also saves one computation)."""
-    global _last
-    last = _last
-    if last is not None and last[0] is results:
-        return last[1]
-    answer = _race(results)
-    _last = (results, answer)
-    return answer
+    return _race(results)
 
 
 def _race(results: Results) -> Race:

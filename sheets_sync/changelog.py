@@ -5,8 +5,13 @@ keeps, in rows whose first cell starts with ``§``:
 
 * ``§confirmed | tab | fingerprint | checker | edited`` — each confirmed protocol (see
   :mod:`scoring.trust`);
-* ``§values`` and ``§value | tab | cell | text`` — every value people typed in the protocol,
-  players, seating, penalties and disputes tabs at the last sync.
+* ``§values`` and ``§tab | tab | json…`` — every value people typed in the protocol, players,
+  seating, penalties and disputes tabs at the last sync, one row per tab: ``{"A1": "text", …}``
+  as compact JSON, cut into pieces of at most :data:`CHUNK` characters over the row's next
+  cells (a cell holds 32,767 characters in Excel, 50,000 in Google Sheets).  One row per tab
+  rather than one per cell: at 200 players the values are 17,000 cells, which made the state
+  tab the workbook's biggest and doubled the time of every save and read.  Rows of the older
+  form ``§value | tab | cell | text`` are still read.
 
 The previous values therefore come with the one read the sync does anyway: the change log
 costs no Google request.  Each sync compares them with the snapshot; the differences are the
@@ -38,7 +43,9 @@ __all__ = ["Change", "remembered", "previous_values", "current_values", "logged_
 
 CONFIRMED = "§confirmed"
 VALUES = "§values"
-VALUE = "§value"
+VALUE = "§value"  # the older form, one row per cell: read, never written
+TAB_VALUES = "§tab"
+CHUNK = 30000
 LOG_FILE = "log.jsonl"
 
 
@@ -77,7 +84,21 @@ def previous_values(snapshot: Snapshot) -> dict[tuple[str, str], str] | None:
     grid = _state(snapshot)
     if not any(row and row[0] == VALUES for row in grid):
         return None
-    return {(_text(row, 1), _text(row, 2)): _text(row, 3) for row in grid if row and row[0] == VALUE}
+    values: dict[tuple[str, str], str] = {}
+    for row in grid:
+        if not row:
+            continue
+        if row[0] == TAB_VALUES:
+            tab = _text(row, 1)
+            try:
+                cells = json.loads("".join(_text(row, i) for i in range(2, len(row))))
+            except ValueError:  # a hand-edited state: what cannot be read was not remembered
+                continue
+            if isinstance(cells, dict):
+                values.update(((tab, str(cell)), str(text)) for cell, text in cells.items())
+        elif row[0] == VALUE:
+            values[(_text(row, 1), _text(row, 2))] = _text(row, 3)
+    return values
 
 
 def cell_text(value: object) -> str:
@@ -153,7 +174,12 @@ def state_rows(remember: Mapping[str, Remembered], values: Mapping[tuple[str, st
     rows: list[tuple] = [(CONFIRMED, sheet, r.fingerprint, r.checker, "edited" if r.edited else "")
                          for sheet, r in sorted(remember.items())]
     rows.append((VALUES, "", "", ""))
-    rows.extend((VALUE, tab, cell, text) for (tab, cell), text in values.items())
+    by_tab: dict[str, dict[str, str]] = {}
+    for (tab, cell), text in values.items():
+        by_tab.setdefault(tab, {})[cell] = text
+    for tab, cells in by_tab.items():
+        text = json.dumps(cells, ensure_ascii=False, separators=(",", ":"))
+        rows.append((TAB_VALUES, tab, *(text[i:i + CHUNK] for i in range(0, len(text), CHUNK))))
     return rows
 
 

@@ -24,7 +24,6 @@ from scoring.problems import Severity
 from sheets_sync.backends import check_workbook_ref, open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
 from sheets_sync.draw_commands import (
-    default_tables,
     format_refusal,
     format_settings,
     playing_players,

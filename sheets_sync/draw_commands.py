@@ -25,7 +25,7 @@ from scoring.advance import Refusal, StagePlan, clubs_of, next_stage, plan_repla
 from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Format, plan_format
 from scoring.errors import SheetsSyncError
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
-from scoring.preset import Preset, StageRule
+from scoring.preset import StageRule
 from scoring.preset_settings import STAGE_KEY_ALIASES
 from sheets_sync.backends.base import Backend, Patch, Snapshot, TabWrite
 from sheets_sync.layout import protocol_tab, protocol_title, seating_tab

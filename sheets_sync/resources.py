@@ -5,24 +5,22 @@ In the repository they are top-level folders beside the packages.  A wheel carri
 inside the package, as ``sheets_sync/config``, ``sheets_sync/templates`` and
 ``sheets_sync/schemas`` (the ``package-dir`` mapping in ``pyproject.toml``), so ``pip install .``, ``pipx install .``
 and an installed wheel find them without the checkout.  :func:`shipped` looks in the
-installed package first (:mod:`importlib.resources`), then in the checkout (an editable
-install, or running from a clone).
+installed package first (the folder beside this module: a wheel always installs as files),
+then in the checkout (an editable install, or running from a clone).
 """
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 __all__ = ["shipped", "REPO_ROOT"]
 
 # the checkout this module lives in, when it lives in one (editable install, a clone)
-REPO_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE.parent
 
 
 def shipped(name: str) -> Path:
     """The folder of shipped files ``name`` (``"config"``, ``"templates"`` or ``"schemas"``)."""
-    inside = files("sheets_sync").joinpath(name)
-    if inside.is_dir():
-        return Path(str(inside))
-    return REPO_ROOT / name
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else REPO_ROOT / name

@@ -24,6 +24,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from scoring import labels as L
@@ -53,7 +54,6 @@ from sheets_sync.outcome import (
     workbook_view,
 )
 from sheets_sync.overlap import in_child
-from sheets_sync.publish import publish_files
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
@@ -286,6 +286,15 @@ def _summary(outcome: Outcome) -> dict[str, object]:
             "name": outcome.results.tournament.name, "language": outcome.language}
 
 
+def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None) -> list[Path]:
+    """:func:`sheets_sync.publish.publish_files`, imported when first called: the site's and the VK
+    post's modules (Jinja2 among them) then load in the child that renders them, while this
+    process reads and saves the workbook."""
+    from sheets_sync.publish import publish_files as publish
+
+    return publish(outcome, out_dir, updated=updated)
+
+
 def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated):
     """The files of ``outcome`` and the log of what was written (None without a memory)."""
     if memory is None:
@@ -293,6 +302,25 @@ def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated)
     with memory.recording() as log:
         files = publish(outcome, out_dir, updated=updated)
     return files, log
+
+
+def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:
+    """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
+    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp)
+    advanced = None
+    if not dry_run:
+        stage_patch, advanced = auto_advance(outcome)
+        if stage_patch is not None:
+            patch = Patch(writes=patch.writes + stage_patch.writes, set_marks=patch.set_marks,
+                          clear_marks=patch.clear_marks, delete_tabs=patch.delete_tabs)
+    return patch, advanced
+
+
+def _reap(publishing) -> None:
+    """Wait for the rendering child of a cycle that fails: no child left behind."""
+    if publishing is not None and publishing.forked:
+        with contextlib.suppress(Exception):  # the cycle's own error is the one to tell
+            publishing.result()
 
 
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
@@ -351,22 +379,21 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
             if not dry_run:
                 _show_unavailable_preset(backend, snapshot, exc)
             raise
-        stamp = when or sync_time()
-        patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp)
-        advanced = None
-        if not dry_run:
-            stage_patch, advanced = auto_advance(outcome)
-            if stage_patch is not None:  # a confirmed stage: the next one is seated in the same write
-                patch = Patch(writes=patch.writes + stage_patch.writes, set_marks=patch.set_marks,
-                              clear_marks=patch.clear_marks, delete_tabs=patch.delete_tabs)
-        t2 = time.perf_counter()
-        # the files beside the workbook are rendered in a child process while this one saves
-        # the workbook (both are pure Python: two cores, half the wall time)
+        # the files beside the workbook are rendered in a child process while this one builds the
+        # patch and saves the workbook (both pure Python: two cores, half the wall time); the files
+        # depend on the outcome only, so the child starts as soon as it is known
         publishing = None
         if out_dir is not None and not dry_run:
             updated = clock.now()  # the time the outputs say they were made
             publishing = in_child(lambda: _publish_recorded(publish, outcome, out_dir, memory, updated),
-                                  enabled=parallel and not patch.empty)
+                                  enabled=parallel)
+        stamp = when or sync_time()
+        try:
+            patch, advanced = _patch(snapshot, outcome, backend, stamp, dry_run)
+        except BaseException:
+            _reap(publishing)
+            raise
+        t2 = time.perf_counter()
         written = False
         locked = None
         if not dry_run and not patch.empty:
@@ -382,9 +409,7 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
             except WorkbookLocked as exc:  # open in Excel: the files beside it are still written
                 locked = exc
             except BaseException:
-                if publishing is not None and publishing.forked:
-                    with contextlib.suppress(Exception):  # the write's error is the one to tell
-                        publishing.result()  # no child left behind
+                _reap(publishing)
                 raise
         t3 = time.perf_counter()
         files: list[Path] = []

@@ -47,15 +47,12 @@ def _tree_hash(folder: Path) -> str:
 def static_versions() -> dict[str, str]:
     """Versions of what ships with the program: its package version, templates and presets
     (hashed, so that an edited template in a checkout counts as a new version)."""
-    from importlib import metadata
-
+    from sheets_sync import __version__
     from sheets_sync.resources import shipped
 
-    try:
-        package = metadata.version("sheets-sync")
-    except metadata.PackageNotFoundError:
-        package = "unknown"
-    return {"package": package, "templates": _tree_hash(shipped("templates")), "presets": _tree_hash(shipped("config"))}
+    # the version the package says, not importlib.metadata's (whose import is a tenth of a sync
+    # that finds nothing changed); pyproject.toml takes its version from the same line
+    return {"package": __version__, "templates": _tree_hash(shipped("templates")), "presets": _tree_hash(shipped("config"))}
 
 
 def file_version(path: Path | None) -> str:

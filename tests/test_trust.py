@@ -221,3 +221,33 @@ def test_confirmation_steps():
         remembered = dict(found.remember)
         off = confirmations([p], {p.sheet: fingerprint}, remembered, required=False)
         assert not off.unconfirmed and not off.problems  # the option off: nothing waits, nothing marked
+
+
+# -- the remembered values: one state row per tab (issue 17) ------------------------------------------------------
+def test_remembered_values_are_one_state_row_per_tab_and_read_back_unchanged(tmp_path):
+    """Every typed value goes into the hidden state tab as one row per tab (compact JSON cut into
+    cells Excel can hold), and comes back from the real .xlsx exactly as it was; the older form,
+    one row per cell, is still read."""
+    from sheets_sync.backends.base import STATE_TAB, Patch, TabWrite
+    from sheets_sync.backends.excel import ExcelBackend
+    from sheets_sync.changelog import CHUNK, previous_values, state_rows
+
+    long_note = "«Лёва» = " + "x" * (CHUNK + 5000) + " ="  # more than one cell's worth, '=' at the cut
+    values = {("Тур 1 Стол 1", "B3"): "Иван", ("Тур 1 Стол 1", "I10"): "0,5", ("Игроки", "C3"): long_note,
+              ("Игроки", "A1"): " ведущий пробел", ("Тур 1 Стол 1", "B4"): "=1+1"}
+    rows = state_rows({}, values)
+    tabs = [row for row in rows if row[0] == "§tab"]
+    assert [row[1] for row in tabs] == ["Тур 1 Стол 1", "Игроки"]
+    assert all(len(cell) <= CHUNK for row in tabs for cell in row[2:]) and len(tabs[1]) == 4  # 2 cells of JSON
+
+    path = tmp_path / "state.xlsx"
+    backend = ExcelBackend(path, backups=0)
+    backend.apply(Patch(writes=(TabWrite(title="Игроки", rows=(("Ник",),)),
+                                TabWrite(title=STATE_TAB, rows=(("sheet", "cell", "severity", "note"), *rows),
+                                         hidden=True))), base=None)
+    snapshot = ExcelBackend(path).read()
+    assert previous_values(snapshot) == values
+
+    older = (("sheet", "cell", "severity", "note"), ("§values", "", "", ""), ("§value", "Игроки", "C3", "Тверь"))
+    snapshot.tabs[STATE_TAB] = older
+    assert previous_values(snapshot) == {("Игроки", "C3"): "Тверь"}

@@ -37,7 +37,7 @@ import time as _time
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time
+from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
 
@@ -259,11 +259,19 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _plain(value: object) -> object:
-    """A cell value as the pure core expects it."""
-    if isinstance(value, datetime) and value.time() == time(0):
-        return value  # a guessed date stays a date: the reader reports it
-    return value
+def _trimmed(rows) -> tuple[tuple[object, ...], ...]:
+    """A tab's rows without trailing empty rows and trailing empty cells, as the Sheets API
+    returns them (a guessed date stays a datetime: the reader reports it)."""
+    grid = list(rows)
+    while grid and all(v is None or v == "" for v in grid[-1]):
+        grid.pop()
+    out = []
+    for row in grid:
+        end = len(row)
+        while end and (row[end - 1] is None or row[end - 1] == ""):
+            end -= 1
+        out.append(row if end == len(row) else row[:end])
+    return tuple(out)
 
 
 class ExcelBackend:
@@ -313,26 +321,15 @@ class ExcelBackend:
         if st.st_size != len(data):  # saved while we read it: read again
             return self.read()
         fingerprint = Fingerprint(len(data), st.st_mtime_ns, hashlib.sha256(data).hexdigest())
-        try:
-            unsafe = unsafe_parts(io.BytesIO(data))
-            with gc_paused():
+        # the collector is off for the load and the read-out as one step (many small objects, none
+        # of them garbage yet): switched back on between tabs, it walked them all again each time
+        with gc_paused():
+            try:
+                unsafe = unsafe_parts(io.BytesIO(data))
                 wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
-        except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-            raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc})") from exc
-        tabs: dict[str, tuple[tuple[object, ...], ...]] = {}
-        for ws in wb.worksheets:
-            with gc_paused():  # the values of every cell: many small tuples, no garbage
-                rows = [tuple(_plain(v) for v in row) for row in ws.iter_rows(values_only=True)]
-            # trailing empties trimmed, like the Sheets API does
-            while rows and all(v is None or v == "" for v in rows[-1]):
-                rows.pop()
-            trimmed = []
-            for row in rows:
-                end = len(row)
-                while end and (row[end - 1] is None or row[end - 1] == ""):
-                    end -= 1
-                trimmed.append(row[:end])
-            tabs[ws.title] = tuple(trimmed)
+            except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+                raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc})") from exc
+            tabs = {ws.title: _trimmed(ws.iter_rows(values_only=True)) for ws in wb.worksheets}
         return Snapshot(tabs=tabs, order=tuple(ws.title for ws in wb.worksheets), source=self.source,
                         token=_Token(fingerprint, wb, unsafe, data, st.st_ino))
 

@@ -20,7 +20,6 @@ tab of a local workbook), else the system's (:mod:`sheets_sync.messages`).
 from __future__ import annotations
 
 import click
-from rich.markup import escape
 
 from scoring.errors import SheetsSyncError
 from sheets_sync.cli.common import (
@@ -30,6 +29,7 @@ from sheets_sync.cli.common import (
     CliState,
     console,
     err_console,
+    escape,
     tournament_language,
 )
 from sheets_sync.cli.publish import export, print_protocols, print_seating

@@ -9,13 +9,13 @@ else the tournament's, else the system's.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
 
 from sheets_sync.messages import LANGUAGES, system_language
 
-__all__ = ["console", "err_console", "CliState", "workbook_argument", "backups_option", "output_option",
+__all__ = ["console", "err_console", "escape", "open_backend", "CliState", "workbook_argument", "backups_option", "output_option",
            "credentials_option", "language_option", "speaking", "pinned_language", "tournament_language",
            "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "EXIT_WORKBOOK_LOCKED"]
 
@@ -23,9 +23,53 @@ EXIT_USER_ERROR = 2
 EXIT_WORKBOOK_LOCKED = 75  # EX_TEMPFAIL: sync wrote the files, the workbook's tabs wait until it is closed
 EXIT_INTERNAL_ERROR = 70  # EX_SOFTWARE: an internal error
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+class _Console:
+    """A rich Console made on its first use: importing rich is a quarter of a ``sync`` that finds
+    nothing changed, which prints one plain line."""
+
+    def __init__(self, **options: Any):
+        self._options = options
+        self._console: Console | None = None
+
+    def _real(self) -> Console:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:  # only what the instance itself does not have
+        return getattr(self._real(), name)
+
+    def __enter__(self) -> Console:  # `with console:` (dunders are looked up on the type)
+        return self._real().__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self._real().__exit__(*exc)
+
+
 # soft wrap: a long line (a command to copy, a path) is never broken by inserted newlines
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+console: Console = _Console(highlight=False, soft_wrap=True)  # type: ignore[assignment]
+err_console: Console = _Console(stderr=True, highlight=False, soft_wrap=True)  # type: ignore[assignment]
+
+
+def open_backend(workbook: str, **options: Any):
+    """:func:`sheets_sync.backends.open_backend`, imported when a command opens a workbook (a sync
+    that finds nothing changed never does)."""
+    from sheets_sync.backends import open_backend as open_workbook
+
+    return open_workbook(workbook, **options)
+
+
+def escape(markup: str) -> str:
+    """:func:`rich.markup.escape`, imported when a message needs it."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(markup)
 
 
 @dataclass

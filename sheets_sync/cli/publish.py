@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import click
 
-from rich.markup import escape
-
-from sheets_sync.cli.common import console, credentials_option, language_option, speaking, workbook_argument
+from sheets_sync.cli.common import (
+    console,
+    credentials_option,
+    escape,
+    language_option,
+    speaking,
+    workbook_argument,
+)
 from sheets_sync.messages import text
 
 __all__ = ["export", "print_protocols", "print_seating"]
@@ -48,7 +53,10 @@ def export_vk(workbook: str, out: str | None, link: str | None, seating_round: i
               credentials: str | None) -> None:
     """A VK post: plain text ready to paste (vk-post.txt) and a picture of the standings (vk-post.png);
     with --seating N the seating of a round instead."""
-    from sheets_sync.export_commands import write_workbook_post, write_workbook_seating_post
+    from sheets_sync.export_commands import (
+        write_workbook_post,
+        write_workbook_seating_post,
+    )
 
     if seating_round is not None:
         seating = write_workbook_seating_post(workbook, round_no=seating_round, stage=stage, out=out,

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import click
 
-from rich.markup import escape
-
-from sheets_sync.backends import open_backend
-from sheets_sync.cli.common import console, credentials_option, err_console, language_option, speaking, workbook_argument
+from sheets_sync.cli.common import (
+    console,
+    credentials_option,
+    err_console,
+    escape,
+    language_option,
+    open_backend,
+    speaking,
+    workbook_argument,
+)
 from sheets_sync.messages import text
 
 __all__ = ["draw", "advance", "replace"]

@@ -8,13 +8,13 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from sheets_sync.backends import open_backend
 from sheets_sync.cli.common import (
     EXIT_WORKBOOK_LOCKED,
     backups_option,
     console,
     credentials_option,
     language_option,
+    open_backend,
     output_option,
     pinned_language,
     speaking,
@@ -121,9 +121,10 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
         if summary is not None:  # as the last sync left it: say so, without loading anything
             from sheets_sync.messages import text
 
-            console.print(text("report.skipped", pinned_language() or str(summary.get("language") or "ru"),
-                               games=summary.get("games", 0), errors=summary.get("errors", 0),
-                               warnings=summary.get("warnings", 0)))
+            # one plain line: rich (a quarter of this whole process) is not even imported
+            click.echo(text("report.skipped", pinned_language() or str(summary.get("language") or "ru"),
+                            games=summary.get("games", 0), errors=summary.get("errors", 0),
+                            warnings=summary.get("warnings", 0)))
             sys.exit(0)
     from sheets_sync.commands import run_sync
 
