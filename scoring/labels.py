@@ -7,6 +7,7 @@ spelling of both languages, case-, space- and ё-insensitively (see :func:`norm`
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
            "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS",
@@ -19,7 +20,13 @@ _SPACES = re.compile(r"\s+")
 
 def norm(value: object) -> str:
     """Normalise a label for comparison: trimmed, lower case, single spaces, ё → е."""
-    text = "" if value is None else str(value)
+    if isinstance(value, str):
+        return _norm_text(value)
+    return _norm_text("" if value is None else str(value))
+
+
+@lru_cache(maxsize=4096)  # the same few hundred labels and headers, read in every protocol tab
+def _norm_text(text: str) -> str:
     return _SPACES.sub(" ", text.replace("\u00a0", " ")).strip().lower().replace("ё", "е")
 
 

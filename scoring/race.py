@@ -15,9 +15,9 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring.memo import last_answer
-from scoring.standings import Results, compute
+from scoring.standings import Results, ScoreMemo, compute
 
-__all__ = ["RacePoint", "Race", "race"]
+__all__ = ["RacePoint", "Race", "race", "rounds_played"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -48,7 +48,7 @@ class Race:
         return tuple(sorted(last, key=lambda p: (last[p], p))[:count])
 
 
-def _rounds(results: Results) -> list[tuple[str, int]]:
+def rounds_played(results: Results) -> list[tuple[str, int]]:
     """(stage, round) of every round with a counted game, in the order they are played."""
     order = {k: i for i, k in enumerate(results.preset.stage_keys)}
     played = {(p.stage, p.round) for p in results.counted if p.stage in order}
@@ -72,7 +72,8 @@ def _race(results: Results) -> Race:
         return order[s] < order[stage] or (s == stage and (r is None or r <= rnd))
 
     points = []
-    rounds = _rounds(results)
+    scored: ScoreMemo = {}  # the same games, preset and players at every round: each game scored once
+    rounds = rounds_played(results)
     for i, (stage, rnd) in enumerate(rounds):
         if i == len(rounds) - 1:
             standings = results.overall  # the last point is the standings now, whatever is seated already
@@ -82,7 +83,8 @@ def _race(results: Results) -> Race:
             then = replace(t, protocols=tuple(p for p in t.protocols if upto(stage, rnd, p.stage, p.round)),
                            seating=tuple(e for e in t.seating if e.stage in reached),
                            penalties=tuple(e for e in t.penalties if upto(stage, rnd, e.stage, e.round)))
-            standings = compute(then, results.preset, results.input_problems, hide=results.hidden).overall
+            standings = compute(then, results.preset, results.input_problems, hide=results.hidden,
+                                scored=scored).overall
         points.append(RacePoint(stage=stage, round=rnd,
                                 places={s.stats.player: s.place for s in standings},
                                 shown={s.stats.player: s.places for s in standings},

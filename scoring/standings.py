@@ -36,7 +36,7 @@ from scoring.ranking import Placed, place
 from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 from scoring.trust import cancelled_games, disputed_games
 
-__all__ = ["Standing", "Cut", "Results", "compute", "rank", "published", "hidden_stages", "hidden_sheets", "withheld_sheets",
+__all__ = ["Standing", "Cut", "Results", "ScoreMemo", "compute", "rank", "published", "hidden_stages", "hidden_sheets", "withheld_sheets",
            "game_states", "GAME_STATES",
            "RELEASE_WORDS"]
 
@@ -179,9 +179,24 @@ def _missed_rounds_found(t: Tournament, preset: Preset, counted: Sequence[Protoc
     return found
 
 
+# the lines of games already scored, by the protocol's identity (hashing a frozen protocol by value
+# would cost about what scoring it does): for callers that compute the standings of the same games
+# with the same preset and players many times over (scoring.race)
+ScoreMemo = dict[int, tuple[Protocol, tuple[GameLine, ...]]]
+
+
+def _scored(memo: ScoreMemo, p: Protocol, preset: Preset, reserves: frozenset[str]) -> tuple[GameLine, ...]:
+    known = memo.get(id(p))
+    if known is not None and known[0] is p:
+        return known[1]
+    lines = score_protocol(p, preset, reserves=reserves)
+    memo[id(p)] = (p, lines)  # the protocol is kept with its lines, so its id is never reused meanwhile
+    return lines
+
+
 # -- the tables -----------------------------------------------------------------------------------
 def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide: Iterable[str] = (),
-            withhold: Iterable[str] = ()) -> Results:
+            withhold: Iterable[str] = (), scored: ScoreMemo | None = None) -> Results:
     """Score every counted game, apply tournament penalties, rank per stage and overall.
 
     ``hide``: stage keys whose games, seating and penalties are left out (a hidden final,
@@ -197,7 +212,10 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     cancelled = cancelled_games(t)
     counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.sheet not in cancelled)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
-    base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
+    if scored is None:
+        base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
+    else:  # the caller scores the same games again and again (the race): each game once
+        base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, reserves))
     applied, penalty_problems = tournament_penalties(t, preset, counted)
     tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
                    participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))

@@ -6,7 +6,10 @@ web server or a browser sees the old file or the new one, never half of one.
 
 Inside :func:`output_log` every write under its folder is listed with its SHA-256, and a
 file whose hash and size are those the last sync wrote is left alone without reading it
-back: a sync writes only what changed, whichever renderer produced the file.
+back: a sync writes only what changed, whichever renderer produced the file.  A renderer that
+can name a file's inputs by a key (:mod:`sheets_sync.render.page_keys`) asks
+:func:`reuse_output` first, and does not even render a file the last sync made from the same
+inputs.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pathlib import Path
 
 from sheets_sync.refs import workbook_folder
 
-__all__ = ["out_dir_for", "new_file_mode", "write_bytes_atomic", "write_text_atomic",
+__all__ = ["out_dir_for", "new_file_mode", "write_bytes_atomic", "write_text_atomic", "reuse_output",
            "GOOGLE_OUTPUT_FOLDER", "OutputLog", "output_log"]
 
 GOOGLE_OUTPUT_FOLDER = "sheets-sync-output"  # in the current folder: a Google spreadsheet has no folder of its own
@@ -54,6 +57,9 @@ class OutputLog:
     current: dict[str, tuple[str, int]] = field(default_factory=dict)
     written: int = 0
     kept: int = 0
+    previous_inputs: dict[str, str] = field(default_factory=dict)  # path → key of its inputs, last sync
+    inputs: dict[str, str] = field(default_factory=dict)  # … and this one
+    reused: int = 0  # files kept without rendering them (their inputs were the same)
 
     def relative(self, path: Path) -> str | None:
         try:
@@ -66,9 +72,11 @@ _LOG: ContextVar[OutputLog | None] = ContextVar("sheets_sync_output_log", defaul
 
 
 @contextlib.contextmanager
-def output_log(root: Path, previous: dict[str, tuple[str, int]]) -> Iterator[OutputLog]:
-    """List every file written under ``root`` inside; skip those unchanged since ``previous``."""
-    log = OutputLog(root=root, previous=previous)
+def output_log(root: Path, previous: dict[str, tuple[str, int]],
+               previous_inputs: dict[str, str] | None = None) -> Iterator[OutputLog]:
+    """List every file written under ``root`` inside; skip those unchanged since ``previous``
+    (and, asked by :func:`reuse_output`, those made from the same inputs as ``previous_inputs``)."""
+    log = OutputLog(root=root, previous=previous, previous_inputs=dict(previous_inputs or {}))
     token = _LOG.set(log)
     try:
         yield log
@@ -100,10 +108,38 @@ def _unchanged(path: Path, data: bytes) -> bool:
     return same
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool:
+def reuse_output(path: Path, inputs: str | None) -> bool:
+    """True when the last sync made ``path`` from the same inputs (their key ``inputs``) and the
+    file is still there at the size it wrote: it is kept as it is, and need not be rendered."""
+    log = _LOG.get()
+    rel = log.relative(path) if log is not None else None
+    if log is None or rel is None or inputs is None:
+        return False
+    before = log.previous.get(rel)
+    if before is None or log.previous_inputs.get(rel) != inputs:
+        return False
+    try:
+        if path.stat().st_size != before[1]:
+            return False
+    except OSError:
+        return False
+    log.current[rel] = before
+    log.inputs[rel] = inputs
+    log.kept += 1
+    log.reused += 1
+    return True
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True, inputs: str | None = None) -> bool:
     """Write ``data`` to ``path`` atomically (temporary file + rename) with the usual
     permissions; return False when the content was already there.  ``durable`` fsyncs
-    before the rename (skipped for the many pages of the site, which are regenerated anyway)."""
+    before the rename (skipped for the many pages of the site, which are regenerated anyway);
+    ``inputs``: the key of what the content was made from (see :func:`reuse_output`)."""
+    if inputs is not None:
+        log = _LOG.get()
+        rel = log.relative(path) if log is not None else None
+        if rel is not None:
+            log.inputs[rel] = inputs
     if _unchanged(path, data):
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -122,6 +158,6 @@ def write_bytes_atomic(path: Path, data: bytes, *, durable: bool = True) -> bool
     return True
 
 
-def write_text_atomic(path: Path, text: str, *, durable: bool = True) -> bool:
+def write_text_atomic(path: Path, text: str, *, durable: bool = True, inputs: str | None = None) -> bool:
     """Write ``text`` (UTF-8) to ``path`` atomically; return False when it was already there."""
-    return write_bytes_atomic(path, text.encode("utf-8"), durable=durable)
+    return write_bytes_atomic(path, text.encode("utf-8"), durable=durable, inputs=inputs)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from scoring import labels as L
 from sheets_sync import clock
+from scoring.liveness import current_liveness
 from scoring.parse import owned_titles, read_settings
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, cell_names, problem
@@ -286,22 +287,74 @@ def _summary(outcome: Outcome) -> dict[str, object]:
             "name": outcome.results.tournament.name, "language": outcome.language}
 
 
-def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None) -> list[Path]:
+def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
+                  share: str | None = None) -> list[Path]:
     """:func:`sheets_sync.publish.publish_files`, imported when first called: the site's and the VK
-    post's modules (Jinja2 among them) then load in the child that renders them, while this
-    process reads and saves the workbook."""
+    post's modules (Jinja2 among them) then load in the children that render them, while this
+    process saves the workbook."""
     from sheets_sync.publish import publish_files as publish
 
-    return publish(outcome, out_dir, updated=updated)
+    return publish(outcome, out_dir, updated=updated, share=share)
 
 
-def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated):
-    """The files of ``outcome`` and the log of what was written (None without a memory)."""
+# the two shares of the files (sheets_sync.publish.SHARES, named here so that the sync does not
+# import the rendering modules): what needs the race, and the rest
+_SHARES = ("race", "other")
+
+
+def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated, share: str | None = None):
+    """The files of ``outcome`` (one share of them, or all) and the log of what was written (None
+    without a memory)."""
+    kw = {"updated": updated} if share is None else {"updated": updated, "share": share}
     if memory is None:
-        return publish(outcome, out_dir, updated=updated), None
+        return publish(outcome, out_dir, **kw), None
     with memory.recording() as log:
-        files = publish(outcome, out_dir, updated=updated)
+        files = publish(outcome, out_dir, **kw)
     return files, log
+
+
+class _Publishing:
+    """The files being rendered: in two forked children side by side (each one share) where the
+    platform can fork, else here when asked for.  Two children rather than one: at 1000 players
+    the files take longer than the workbook's save, and the race (a tenth of them) is needed by
+    one share only."""
+
+    def __init__(self, start: Callable[[str | None], Callable[[], tuple]], parallel: bool):
+        self.pending = [in_child(start(share), enabled=parallel) for share in _SHARES]
+        if not all(p.forked for p in self.pending):  # no fork (or only one): all of it, here, in one go
+            for p in self.pending:
+                _reap(p)
+            self.pending = [in_child(start(None), enabled=False)]
+
+    @property
+    def forked(self) -> bool:
+        return any(p.forked for p in self.pending)
+
+    def result(self) -> tuple[list[Path], object]:
+        """(files written, the output log of both shares together) — every child waited for
+        even when one of them failed."""
+        answers, error = [], None
+        for p in self.pending:
+            try:
+                answers.append(p.result())
+            except BaseException as exc:  # noqa: BLE001 - the other child is still waited for
+                error = error or exc
+        if error is not None:
+            raise error
+        files = [f for fs, _ in answers for f in fs]
+        logs = [log for _, log in answers if log is not None]
+        if not logs:
+            return files, None
+        from sheets_sync.files import OutputLog
+
+        merged = OutputLog(root=logs[0].root, previous=logs[0].previous)
+        for log in logs:
+            merged.current.update(log.current)
+            merged.inputs.update(log.inputs)
+            merged.written += log.written
+            merged.kept += log.kept
+            merged.reused += log.reused
+        return files, merged
 
 
 def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:
@@ -384,9 +437,12 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
         # depend on the outcome only, so the child starts as soon as it is known
         publishing = None
         if out_dir is not None and not dry_run:
+            # the Standings tab (here) and the files (in the child) both show who can still qualify:
+            # worked out once, before the fork, it is remembered in both (scoring.memo)
+            current_liveness(outcome.results)
             updated = clock.now()  # the time the outputs say they were made
-            publishing = in_child(lambda: _publish_recorded(publish, outcome, out_dir, memory, updated),
-                                  enabled=parallel)
+            publishing = _Publishing(
+                lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel)
         stamp = when or sync_time()
         try:
             patch, advanced = _patch(snapshot, outcome, backend, stamp, dry_run)
@@ -417,7 +473,7 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
         if publishing is not None:
             files, log = publishing.result()
             if memory is not None and log is not None:
-                outputs = {"written": log.written, "kept": log.kept}
+                outputs = {"written": log.written, "kept": log.kept, "reused": log.reused}
                 # a workbook whose tabs wait (open in Excel) is not as this sync wants it: no key
                 key = None if locked is not None else _sync_key(backend, snapshot, outcome, written)
                 memory.save(key, log, _summary(outcome))

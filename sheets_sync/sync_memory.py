@@ -127,18 +127,25 @@ class SyncMemory:
                 return None
         return record.get("summary") or {}
 
+    def inputs(self) -> dict[str, str]:
+        """The key of each file's inputs at the last sync (:mod:`sheets_sync.render.page_keys`)."""
+        record = self.record() or {}
+        return {rel: key for rel, key in (record.get("inputs") or {}).items() if isinstance(key, str)}
+
     @contextlib.contextmanager
     def recording(self) -> Iterator[OutputLog]:
-        """Files written inside are skipped when their hash is the last sync's, and listed."""
-        with output_log(self.out_dir, self.outputs()) as log:
+        """Files written inside are skipped when their hash is the last sync's, and listed; a
+        renderer may keep a file made from the same inputs without rendering it."""
+        with output_log(self.out_dir, self.outputs(), self.inputs()) as log:
             yield log
 
     def save(self, key: SyncKey | None, log: OutputLog, summary: Mapping[str, object]) -> None:
         """Remember this sync; without a key (the workbook's state after our write is not
         known) the next sync runs in full and records one."""
         outputs = {rel: list(v) for rel, v in sorted(log.current.items()) if (self.out_dir / rel).exists()}
+        inputs = {rel: k for rel, k in sorted(log.inputs.items()) if rel in outputs}
         record = {"format": _FORMAT, "key": key.as_dict() if key is not None else None, "summary": dict(summary),
-                  "outputs": outputs}
+                  "outputs": outputs, "inputs": inputs}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(self.path, json.dumps(record, ensure_ascii=False, sort_keys=True), durable=False)
         self._record, self._loaded = record, True

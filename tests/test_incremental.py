@@ -197,6 +197,30 @@ def test_one_edit_rewrites_only_the_files_that_changed(book):
     assert report.outputs["written"] == len(changed) and report.outputs["kept"] == len(new) - len(changed)
 
 
+def test_two_rendering_children_write_what_one_process_writes(tmp_path):
+    """A sync renders its files in two forked children side by side (what needs the race, and the
+    rest): together they write exactly the files, bytes and record of the sync that renders all
+    of them in one process."""
+    import json
+
+    from sheets_sync import publish, sync
+
+    assert sync._SHARES == publish.SHARES  # the sync names the shares without importing the renderers
+    folders = {}
+    for parallel in (True, False):
+        path = tmp_path / str(parallel) / "cup.xlsx"
+        path.parent.mkdir()
+        shutil.copyfile(EXAMPLE_PATH, path)
+        report = sync_once(ExcelBackend(path, backups=0), out_dir=path.parent, parallel=parallel)
+        folders[parallel] = (path.parent, report)
+    (split, split_report), (whole, whole_report) = folders[True], folders[False]
+    assert outputs(split) == outputs(whole) and len(outputs(split)) > 90
+    assert split_report.outputs == whole_report.outputs == {"written": len(outputs(whole)), "kept": 0, "reused": 0}
+    assert [f.relative_to(split) for f in split_report.files] == [f.relative_to(whole) for f in whole_report.files]
+    recorded = [json.loads((folder / RECORD).read_text(encoding="utf-8"))["outputs"] for folder in (split, whole)]
+    assert recorded[0] == recorded[1] and len(recorded[0]) == len(outputs(whole))
+
+
 # -- the property ---------------------------------------------------------------------------------------
 EDIT = st.tuples(st.integers(0, 37), st.integers(0, 9), st.sampled_from(["extra", "fouls"]),
                  st.sampled_from(["0,1", "0,3", "-0,2", "1", "2", None]))

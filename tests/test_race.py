@@ -135,6 +135,21 @@ def test_the_race_so_far_does_not_depend_on_later_games(seed, k):
     assert r_full.points[-1].places == {s.stats.player: s.place for s in full.overall}
 
 
+@settings(max_examples=examples(10), deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 4))
+def test_scoring_each_game_once_gives_the_same_standings(seed, k):
+    """The race scores each game once for all its rounds (``scored``, issue 17): the standings it
+    builds are those of a computation that scores every game again, round by round."""
+    p, names, protos, seating = _random_event(seed, "gmo-2016", 20, 4, 10)
+    memo: dict = {}
+    for r in range(1, k + 1):
+        t = tournament(names, [g for g in protos if g.stage == "qualifying" and g.round <= r],
+                       [e for e in seating if e.stage == "qualifying"])
+        problems = validate(t, p)
+        assert compute(t, p, problems, scored=memo) == compute(t, p, problems)
+    assert len(memo) == sum(1 for g in protos if g.stage == "qualifying" and g.round <= k)
+
+
 @pytest.mark.parametrize("rounds, language, legend, title", [
     (2, "ru", "✓ — проходит в полуфинал при любых оставшихся играх, ✗ — уже не может пройти (в полуфинал проходят 10)",
      "проходит в полуфинал"),

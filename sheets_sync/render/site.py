@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -25,17 +25,18 @@ from scoring.model import PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.liveness import current_liveness
 from scoring.numbers import quantize
-from scoring.race import race
+from scoring.race import race, rounds_played
 from scoring.problems import Problem, Severity
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing, game_states
-from sheets_sync.files import write_text_atomic
+from sheets_sync.files import reuse_output, write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.seating import SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
+from sheets_sync.render.page_keys import Words, page_key
 from sheets_sync.render.templates import TEMPLATES, environment, slug
 from sheets_sync.render.words import role_name, state_words, ui
 
@@ -121,11 +122,17 @@ class _Site:
         self.lines_of: dict[str, list[GameLine]] = defaultdict(list)
         for ln in results.lines:
             self.lines_of[ln.player].append(ln)
-        self.race = race(results)  # the standings after every round, from the protocols
+        self.has_race = bool(rounds_played(results))  # what the race has points for (not the race itself)
         self.live = current_liveness(results)  # who can still qualify for the cut being played
         self.live_stage = self.stage_name(self.live.stage) if self.live else ""
         self.seating = SeatingViews(results, language, hidden=hidden)
         self.broken_sheets = {p.sheet for p in problems if p.severity is Severity.ERROR}
+
+    @property
+    def race(self):
+        """The standings after every round, from the protocols: worked out when a page first needs
+        it (the race page and the players' pages), once per sync (:mod:`scoring.memo`)."""
+        return race(self.r)
 
     def _stage_index(self, key: str) -> int:
         return self.keys.index(key) if key in self.keys else len(self.keys)
@@ -155,7 +162,7 @@ class _Site:
             items.append({"href": root + stage_file(k), "text": self.stage_name(k), "id": "stage:" + k})
         if self.seating.rounds:
             items.append({"href": root + "seating.html", "text": ui("seating", self.lang), "id": "seating"})
-        if self.race.points:
+        if self.has_race:
             items.append({"href": root + "race.html", "text": race_view.word("race", self.lang), "id": "race"})
         items.append({"href": root + "games.html", "text": ui("games", self.lang), "id": "games"})
         items.append({"href": root + "players.html", "text": ui("players", self.lang), "id": "players"})
@@ -172,9 +179,9 @@ class _Site:
             "title": title,
             "page_class": current.split(":")[0],
             "tournament": {"name": self.t.name, "date": self.t.date, "chief_judge": self.t.chief_judge},
-            "ui": lambda key: ui(key, self.lang),
-            "progress_status": {"headline": headline(self.progress, self.preset, self.lang),
-                       "lines": status_lines(self.progress, self.updated, self.lang)},
+            "ui": Words(self.lang, ui),
+            # the lines that change with every sync («Обновлено», games counted) are in status.css
+            "progress_status": {"headline": headline(self.progress, self.preset, self.lang)},
             **extra,
         }
 
@@ -475,24 +482,63 @@ class _Site:
             "", "statistics", ui("statistics", self.lang), summary=summary, seats=seats, roles=roles, tables=tables,
             nominations=nominations(self.r, self.lang)))
 
-    def render(self, template: str, context: dict) -> str:
-        return environment().get_template(template).render(**context)
+    def render(self, template: str, context: dict) -> Page:
+        return Page(template, context)
+
+    def pages(self, part: str | None = None) -> Iterator[tuple[str, str | Page]]:
+        """Every file of the site, one at a time: (path relative to the site folder, its text or
+        the :class:`Page` that renders it).  A
+        writer that takes them as they come never holds the whole site (2,000 pages at 1000
+        players) in memory.  ``part``: only the pages that need the race (:data:`RACE_PART`: the
+        race page and the players' pages) or only the others (:data:`OTHER_PART`), so that two
+        processes can share the work; None: all of them."""
+        race_pages, others = part in (None, RACE_PART), part in (None, OTHER_PART)
+        if others:
+            yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
+            yield "status.css", status_css(status_lines(self.progress, self.updated, self.lang))
+            yield "index.html", self.index()
+            yield "players.html", self.players_index()
+            yield "games.html", self.games_index()
+            yield "statistics.html", self.statistics()
+        if race_pages:
+            yield "race.html", self.race_page()
+        if others:
+            if self.seating.rounds:
+                yield "seating.html", self.seating_page()
+            yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
+            for key in self.shown_stages():
+                yield stage_file(key), self.stage(key)
+        if race_pages:
+            for n in self.player_names:
+                yield self.player_href[n], self.player(n)
+        if others:
+            for key, p in self.game_of.items():
+                yield game_file(*key), self.game(p)
 
     def files(self) -> dict[str, str]:
-        out = {"style.css": (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8"),
-               "status.css": status_css(status_lines(self.progress, self.updated, self.lang)),
-               "index.html": self.index(), "players.html": self.players_index(), "games.html": self.games_index(),
-               "statistics.html": self.statistics(), "race.html": self.race_page()}
-        if self.seating.rounds:
-            out["seating.html"] = self.seating_page()
-        out.update(screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated))
-        for key in self.shown_stages():
-            out[stage_file(key)] = self.stage(key)
-        for n in self.player_names:
-            out[self.player_href[n]] = self.player(n)
-        for key, p in self.game_of.items():
-            out[game_file(*key)] = self.game(p)
-        return out
+        return {rel: page if isinstance(page, str) else page.text() for rel, page in self.pages()}
+
+
+class Page:
+    """A page to render: its template and context, and the key of both (see
+    :mod:`sheets_sync.render.page_keys`), so that a writer can keep the file the last sync
+    rendered from the same inputs instead of rendering it again."""
+
+    __slots__ = ("template", "context")
+
+    def __init__(self, template: str, context: dict):
+        self.template, self.context = template, context
+
+    def key(self) -> str | None:
+        return page_key(self.template, self.context)
+
+    def text(self) -> str:
+        return environment().get_template(self.template).render(**self.context)
+
+
+# the two shares of the site's pages two processes can render side by side (sheets_sync.sync)
+RACE_PART = "race"  # the race page and the players' pages: those that need the race
+OTHER_PART = "other"  # everything else
 
 
 def _percent(part: int, whole: int) -> str:
@@ -517,23 +563,35 @@ def site_files(results: Results, problems: Sequence[Problem] = (), *, language: 
 
 
 def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str,
-               progress: Progress | None = None, updated: datetime | None = None) -> list[Path]:
-    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed."""
-    files = site_files(results, problems, language=language, progress=progress, updated=updated)
+               progress: Progress | None = None, updated: datetime | None = None,
+               part: str | None = None) -> list[Path]:
+    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed.
+    ``part``: only that share of the pages (see :meth:`_Site.pages`), and only its stale pages."""
+    files: set[str] = set()
     written = []
-    for rel, text in sorted(files.items()):
+    for rel, page in _Site(results, problems, language, progress, updated).pages(part):
+        files.add(rel)
         path = out_dir / rel
-        if write_text_atomic(path, text, durable=False):
+        key = None
+        if isinstance(page, Page):
+            key = page.key()
+            if reuse_output(path, key):  # rendered by the last sync from the same inputs, still there
+                continue
+            page = page.text()
+        if write_text_atomic(path, page, durable=False, inputs=key):
             written.append(path)
-    for sub in ("players", "games"):
+    written.sort()
+    race_pages, others = part in (None, RACE_PART), part in (None, OTHER_PART)
+    for sub in ("players",) * race_pages + ("games",) * others:
         folder = out_dir / sub
         if folder.is_dir():
             for old in sorted(folder.glob("*.html")):
                 if f"{sub}/{old.name}" not in files:
                     old.unlink()
-    if "seating.html" not in files and (out_dir / "seating.html").exists():
-        (out_dir / "seating.html").unlink()
-    for old in sorted(out_dir.glob("stage-*.html")):
-        if old.name not in files:
-            old.unlink()
+    if others:
+        if "seating.html" not in files and (out_dir / "seating.html").exists():
+            (out_dir / "seating.html").unlink()
+        for old in sorted(out_dir.glob("stage-*.html")):
+            if old.name not in files:
+                old.unlink()
     return written
