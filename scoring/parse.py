@@ -553,12 +553,16 @@ def _parse_best_move(value: object) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
-def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: Preset) -> tuple[Protocol | None, list[Problem]]:
+def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str],
+                    preset: Preset) -> tuple[Protocol | None, bool, list[Problem]]:
+    """(the protocol, whether its header places it in a stage, round and table, its problems).
+    A protocol that cannot be placed is still returned, read with the first stage, so that the
+    rules about its own cells can point at every other mistake in the tab too."""
     rd = _Reader(title, grid)
     labels = _find_labels(grid)
     header = _find_header_row(grid, L.PROTOCOL_COLUMNS, L.REQUIRED_PROTOCOL_COLUMNS)
     if header is None:
-        return None, [problem("read.table_missing", E, Location(title, "A1"))]
+        return None, False, [problem("read.table_missing", E, Location(title, "A1"))]
     hr, cols = header
     head = _ProtocolHeader(rd, labels)
     stage = head.stage(stages, preset.stage_keys[0] if preset.stages else "")
@@ -568,9 +572,8 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
     checked = head.text("checked_by")
     winner, winner_text = head.winner()
     seats = _read_seat_rows(rd, hr, cols)
-    if not head.ok:
-        return None, rd.problems
-    _check_tab_name(rd, stages, preset, stage, round_no, table, head.cells.get("round"))
+    if head.ok:
+        _check_tab_name(rd, stages, preset, stage, round_no, table, head.cells.get("round"))
     protocol = Protocol(
         sheet=title,
         stage=stage,
@@ -583,7 +586,7 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str], preset: P
         seats=tuple(seats),
         cells=head.cells,
     )
-    return protocol, rd.problems
+    return protocol, head.ok, rd.problems
 
 
 class _ProtocolHeader:
@@ -822,6 +825,9 @@ class Parsed:
     tournament: Tournament
     problems: tuple[Problem, ...]
     unreadable: frozenset[str] = field(default_factory=frozenset)  # protocol tabs that could not be read at all
+    # protocols whose stage, round or table could not be read: they count for nobody, but the
+    # rules about their own cells still check them (read with the first stage)
+    unplaced: tuple[Protocol, ...] = ()
 
 
 def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Preset, settings: Settings) -> Parsed:
@@ -836,16 +842,19 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
     owned = owned_titles(preset)
     protocols: list[Protocol] = []
     unreadable: set[str] = set()
+    unplaced: list[Protocol] = []
     for title in order:
         if title in input_titles or L.norm(title) in owned or title not in tabs:
             continue
         grid = tabs[title]
         if not is_protocol_grid(grid):
             continue
-        protocol, found = _parse_protocol(title, grid, stages, preset)
+        protocol, placed, found = _parse_protocol(title, grid, stages, preset)
         problems.extend(found)
-        if protocol is None:
+        if not placed:
             unreadable.add(title)
+            if protocol is not None:
+                unplaced.append(protocol)
         else:
             protocols.append(protocol)
     released = {stages.get(v, v) for v in settings.released}
@@ -868,4 +877,5 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
         ),
         problems=tuple(problems),
         unreadable=frozenset(unreadable),
+        unplaced=tuple(unplaced),
     )

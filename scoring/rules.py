@@ -509,8 +509,14 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
                 seen_player[k] = (e, i)
 
 
-def validate(t: Tournament, preset: Preset) -> list[Problem]:
-    """Every problem of every protocol and of the seating."""
+# rules that need only the protocol's own cells: they also check a protocol whose stage, round or
+# table could not be read (the round range and "not finished" need to know which game it is)
+_OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "best_move", "kills", "winner")
+
+
+def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -> list[Problem]:
+    """Every problem of every protocol and of the seating; ``unplaced`` protocols (their header
+    could not place them in a game) get the rules about their own cells only."""
     known = frozenset(p.nickname for p in t.players)
     by_key = {(e.stage, e.round, e.table): e for e in t.seating}
     ctx = Context(tournament=t, preset=preset, known=known, by_key=by_key)
@@ -521,6 +527,9 @@ def validate(t: Tournament, preset: Preset) -> list[Problem]:
         for fn in RULES.values():
             problems.extend(fn(p, ctx))
         problems.extend(_against_seating(p, ctx))
+    for p in unplaced:
+        for name in _OWN_CELL_RULES:
+            problems.extend(RULES[name](p, ctx))
     problems.extend(_duplicates(t.protocols))
     problems.extend(_two_games(t.protocols))
     return problems

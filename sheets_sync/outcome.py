@@ -108,7 +108,7 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
     confirmed = confirmations(parsed.tournament.protocols, fingerprints(snapshot, parsed.tournament), before,
                               required=preset.confirmation)
     tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited)
-    problems = (list(parsed.problems) + preset_problems + validate(tournament, preset) + list(confirmed.problems)
+    problems = (list(parsed.problems) + preset_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
                 + dispute_problems(tournament, parsed.unreadable))
     results = compute_standings(tournament, preset, problems)
     logged = logged_tabs(snapshot, tournament, parsed.unreadable)

@@ -74,7 +74,7 @@ def run(backend: MemoryBackend) -> list[Problem]:
     settings = read_settings(snapshot.tabs)
     preset, _ = load_preset(settings.preset_id or "gmo-2016")
     parsed = parse_tournament(snapshot.tabs, snapshot.order, preset, settings)
-    return list(parsed.problems) + validate(parsed.tournament, preset)
+    return list(parsed.problems) + validate(parsed.tournament, preset, parsed.unplaced)
 
 
 def problems_in(problems: list[Problem], tab: str = TAB) -> list[tuple[str, str, str, str, str]]:

@@ -253,6 +253,12 @@ def test_seating_tab_problems():
     ]
 
 
+def test_a_protocol_without_a_readable_stage_still_gets_its_cell_mistakes_marked():
+    # found by the fuzz test on CI: an unknown stage hid an out-of-range extra point in the same tab
+    got = [(rule, cell) for rule, _, cell, _, _ in problems_in(run(workbook({"B2": "?", "I18": "-0,5", "D11": 7})))]
+    assert got == [("read.stage", "B2"), ("fouls.range", "D11"), ("extra.range", "I18")]
+
+
 def test_a_blank_prefilled_protocol_is_quietly_not_finished():
     backend = workbook(base={}, winner="")
     for s in range(1, 11):
