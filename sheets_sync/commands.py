@@ -193,9 +193,18 @@ def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
 
 def run_sync(ref: str, *, out_dir: Path, dry_run: bool = False, credentials: str | None = None,
              backups: int | None = None, output: str | None = None, console: Console | None = None,
-             language: str | None = None) -> SyncReport:
-    """One sync; with a console, its report (in ``language``, else the tournament's)."""
+             language: str | None = None, prefetched=None) -> SyncReport:
+    """One sync; with a console, its report (in ``language``, else the tournament's).
+    ``prefetched``: the :class:`~sheets_sync.backends.excel_worker.WorkbookWorker` the command
+    line started with the workbook's bytes (used when the backend is that .xlsx)."""
     backend = open_backend(ref, credentials=credentials, backups=backups, output=output)
+    if prefetched is not None:
+        from sheets_sync.backends.excel import ExcelBackend
+
+        if isinstance(backend, ExcelBackend):
+            backend.prefetched = prefetched
+        else:
+            prefetched.close()
     report = sync_once(backend, out_dir=out_dir, dry_run=dry_run)
     if console is not None:
         print_report(report, console, language=language, ref=ref)

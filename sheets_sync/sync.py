@@ -395,6 +395,9 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
                      remember=remember, compute_outcome=compute_outcome, publish=publish, parallel=parallel)
     finally:
         gc.unfreeze()
+        release = getattr(backend, "release", None)
+        if release is not None:  # a worker holding openpyxl's workbook that had nothing to write
+            release()
 
 
 def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool, snapshot: Snapshot | None,
@@ -426,6 +429,12 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
                 return SyncReport.unchanged(summary, backend, {"read": t1 - t0}, snapshot=snapshot)
         try:
             outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
+            # a quick reading of the workbook (sheets_sync.backends.excel_worker) is compared with
+            # openpyxl's before anything computed from it is written; if they differ, openpyxl's counts
+            settle = getattr(backend, "settle", None)
+            if settle is not None and (settled := settle(snapshot)) is not snapshot:
+                snapshot = settled
+                outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
         except PresetUnavailable as exc:
             if memory is not None:
                 memory.forget()

@@ -68,6 +68,8 @@ from sheets_sync.backends.base import (
     WorkbookLocked,
     WorkbookNotFound,
 )
+from sheets_sync.backends.excel_worker import WorkbookWorker, WorkerFailed
+from sheets_sync.backends.xlsx_values import read_values, same_values, trimmed
 from sheets_sync.files import new_file_mode
 
 __all__ = ["ExcelBackend", "OutputWorkbookBackend", "Fingerprint", "lock_files", "workbook_lock", "backup_dir",
@@ -133,10 +135,11 @@ class Fingerprint:
 @dataclass(slots=True)
 class _Token:
     fingerprint: Fingerprint
-    workbook: Workbook | None  # loaded once at read, reused by apply
+    workbook: Workbook | WorkbookWorker | None  # loaded once at read (here or by the worker), reused by apply
     unsafe_parts: tuple[str, ...]
     data: bytes = b""  # the bytes read: the backup of the version we replace
     inode: int = 0
+    settled: bool = True  # the values are openpyxl's (False: the quick reading, not yet compared)
 
 
 @contextlib.contextmanager
@@ -259,21 +262,6 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _trimmed(rows) -> tuple[tuple[object, ...], ...]:
-    """A tab's rows without trailing empty rows and trailing empty cells, as the Sheets API
-    returns them (a guessed date stays a datetime: the reader reports it)."""
-    grid = list(rows)
-    while grid and all(v is None or v == "" for v in grid[-1]):
-        grid.pop()
-    out = []
-    for row in grid:
-        end = len(row)
-        while end and (row[end - 1] is None or row[end - 1] == ""):
-            end -= 1
-        out.append(row if end == len(row) else row[:end])
-    return tuple(out)
-
-
 class ExcelBackend:
     def __init__(self, path: str | os.PathLike[str], *, check_locks: bool = True, allow_unsafe: bool = False,
                  backups: int = DEFAULT_BACKUPS, lock_timeout: float = 10.0):
@@ -290,6 +278,10 @@ class ExcelBackend:
         self.last_backup: Path | None = None
         self._last_backup_sha: str | None = None
         self.written_fingerprint: str | None = None  # SHA-256 of the bytes of our last save
+        # a worker the command line forked with the file's bytes before it loaded the rest of the
+        # program (sheets_sync.backends.excel_worker): the next read uses it
+        self.prefetched: WorkbookWorker | None = None
+        self._workers: list[WorkbookWorker] = []
 
     def quick_fingerprint(self) -> str | None:
         """SHA-256 of the file's bytes: the whole workbook, without openpyxl (milliseconds)."""
@@ -309,6 +301,12 @@ class ExcelBackend:
 
     # -- read -------------------------------------------------------------------------------
     def read(self) -> Snapshot:
+        worker, self.prefetched = self.prefetched, None
+        if worker is not None:
+            snapshot = self._read_with(worker)
+            if snapshot is not None:
+                return snapshot
+            worker.close()
         if not self.path.exists():
             raise WorkbookNotFound(f"{self.path}: no such workbook")
         # a sync killed mid-save leaves its temp file; the next cycle tidies up even when it writes nothing
@@ -329,9 +327,69 @@ class ExcelBackend:
                 wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
             except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
                 raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc})") from exc
-            tabs = {ws.title: _trimmed(ws.iter_rows(values_only=True)) for ws in wb.worksheets}
+            tabs = {ws.title: trimmed(ws.iter_rows(values_only=True)) for ws in wb.worksheets}
         return Snapshot(tabs=tabs, order=tuple(ws.title for ws in wb.worksheets), source=self.source,
                         token=_Token(fingerprint, wb, unsafe, data, st.st_ino))
+
+    def _read_with(self, worker: WorkbookWorker) -> Snapshot | None:
+        """The snapshot of the bytes the worker holds, by the quick reader (openpyxl's reading,
+        from the worker, when the quick one gives up); None when the file changed since the
+        worker read it or the worker failed (read here, as usual)."""
+        if worker.path.resolve() != self.path.resolve() or not worker.same_file():
+            return None
+        _remove_stale_temps(self.path.parent, self.path.name)
+        data, st = worker.data, worker.stat
+        fingerprint = Fingerprint(len(data), st.st_mtime_ns, hashlib.sha256(data).hexdigest())
+        try:
+            unsafe = unsafe_parts(io.BytesIO(data))
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError):
+            return None  # the usual read reports it
+        quick = read_values(data)
+        try:
+            order, tabs = quick if quick is not None else worker.values()
+        except WorkerFailed:
+            return None
+        self._workers.append(worker)
+        return Snapshot(tabs=tabs, order=order, source=self.source,
+                        token=_Token(fingerprint, worker, unsafe, data, st.st_ino, settled=quick is None))
+
+    def settle(self, snapshot: Snapshot) -> Snapshot:
+        """``snapshot`` when its values are openpyxl's; else (the quick reading of a worker's
+        read) compared cell by cell, types too, with openpyxl's: the same snapshot when they
+        agree, a snapshot of openpyxl's values when they do not — the sync computes again from
+        it.  Called before anything computed from the snapshot is written."""
+        token = snapshot.token
+        if not isinstance(token, _Token) or token.settled:
+            return snapshot
+        worker = token.workbook
+        try:
+            order, tabs = worker.values() if isinstance(worker, WorkbookWorker) else (None, None)
+        except WorkerFailed:
+            order, tabs = None, None
+        if order is None:  # the worker is gone: openpyxl's reading here, and its workbook for the write
+            with gc_paused():
+                wb = openpyxl.load_workbook(io.BytesIO(token.data), data_only=False, rich_text=False)
+                order = tuple(ws.title for ws in wb.worksheets)
+                tabs = {ws.title: trimmed(ws.iter_rows(values_only=True)) for ws in wb.worksheets}
+            token.workbook = wb
+        token.settled = True
+        if order == snapshot.order and same_values(tabs, snapshot.tabs):
+            return snapshot
+        import logging
+
+        logging.getLogger(__name__).warning("%s: the quick reading differed from openpyxl's; computed again",
+                                            self.path.name)
+        return Snapshot(tabs=tabs, order=order, source=snapshot.source, token=token)
+
+    def release(self) -> None:
+        """Stop the workers of reads whose snapshot was not written (nothing to write, a dry run),
+        and a prefetched one no read used (the sync saw that nothing changed)."""
+        workers, self._workers = self._workers, []
+        if self.prefetched is not None:
+            workers.append(self.prefetched)
+            self.prefetched = None
+        for worker in workers:
+            worker.close()
 
     # -- write ------------------------------------------------------------------------------
     def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
@@ -350,27 +408,55 @@ class ExcelBackend:
             backup = token.data
         elif self.path.exists():
             backup = self.path.read_bytes()
-            try:
-                with gc_paused():
-                    wb = openpyxl.load_workbook(io.BytesIO(backup))
-            except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-                raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc}); nothing written") from exc
+            wb = self._load(backup)
             unsafe = unsafe_parts(io.BytesIO(backup))
         else:
             wb = openpyxl.Workbook()
             wb.remove(wb.active)
             unsafe = ()
         if unsafe and not self.allow_unsafe:
+            if isinstance(wb, WorkbookWorker):
+                wb.close()
             raise UnsafeWorkbook(unsafe_message(self.path, unsafe))
         for w in patch.writes:
             check_tab_title(w.title)
-        self._apply_to(wb, patch)
+        if isinstance(wb, WorkbookWorker):  # the worker applies the patch and saves; checks and rename here
+            worker = wb
+
+            def write(fd: int, tmp: Path) -> None:
+                os.close(fd)
+                try:
+                    worker.save(apply_patch, patch, tmp)
+                except WorkerFailed:  # the worker died: load, apply and save here after all
+                    local = self._load(backup)
+                    apply_patch(local, patch)
+                    self._write_workbook(local, os.open(tmp, os.O_WRONLY | os.O_TRUNC))
+        else:
+            apply_patch(wb, patch)
+
+            def write(fd: int, tmp: Path) -> None:
+                self._write_workbook(wb, fd)
         # with a base, the file must still be exactly what it was read from (else the
         # content on disk and `backup` may differ; the check below catches that too)
-        self._save(wb, token.fingerprint if token is not None else None, token.inode if token is not None else 0,
+        self._save(write, token.fingerprint if token is not None else None, token.inode if token is not None else 0,
                    backup)
 
-    def _apply_to(self, wb: Workbook, patch: Patch) -> None:
+    def _load(self, data: bytes) -> Workbook:
+        try:
+            with gc_paused():
+                return openpyxl.load_workbook(io.BytesIO(data))
+        except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
+            raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc}); nothing written") from exc
+
+    @staticmethod
+    def _write_workbook(wb: Workbook, fd: int) -> None:
+        with os.fdopen(fd, "wb") as fh, gc_paused():
+            wb.save(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    @classmethod
+    def _apply_to(cls, wb: Workbook, patch: Patch) -> None:
         for title in patch.delete_tabs:
             if title in wb.sheetnames:
                 wb.remove(wb[title])
@@ -379,12 +465,12 @@ class ExcelBackend:
                 index = wb.sheetnames.index(write.title)
                 wb.remove(wb[write.title])
                 ws = wb.create_sheet(write.title, index)
-                self._fill(ws, write, new=True)
+                cls._fill(ws, write, new=True)
             elif write.title in wb.sheetnames:
-                self._fill(wb[write.title], write, new=False)
+                cls._fill(wb[write.title], write, new=False)
             else:
                 ws = wb.create_sheet(write.title)
-                self._fill(ws, write, new=True)
+                cls._fill(ws, write, new=True)
         for sheet, cell in patch.clear_marks:
             if sheet in wb.sheetnames:
                 c = _anchor(wb[sheet], cell)
@@ -439,7 +525,9 @@ class ExcelBackend:
         if write.hidden:
             ws.sheet_state = "hidden"
 
-    def _save(self, wb: Workbook, expected: Fingerprint | None, inode: int, backup: bytes) -> None:
+    def _save(self, write, expected: Fingerprint | None, inode: int, backup: bytes) -> None:
+        """``write(fd, path)`` the new workbook into a temporary file beside it (and fsync it),
+        then check that nobody saved the workbook meanwhile and move the file over it."""
         folder = self.path.parent
         _remove_stale_temps(folder, self.path.name)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=folder)
@@ -449,10 +537,7 @@ class ExcelBackend:
             with contextlib.suppress(OSError):  # mkstemp makes 0600: keep the workbook's own permissions
                 os.chmod(tmp, mode)
             # the slow part, before any check: serialise, flush to disk, back up the old version
-            with os.fdopen(fd, "wb") as fh, gc_paused():
-                wb.save(fh)
-                fh.flush()
-                os.fsync(fh.fileno())
+            write(fd, tmp)
             st_tmp = tmp.stat()
             written_sha = hashlib.sha256(tmp.read_bytes()).hexdigest()
             if backup and self.backups:
@@ -581,6 +666,12 @@ class OutputWorkbookBackend:
 
 
 _BAD_TITLE_CHARS = set('[]:*?/\\')
+
+
+def apply_patch(wb: Workbook, patch: Patch) -> None:
+    """The patch's tabs, marks and deletions, in openpyxl's workbook ``wb`` (here or, sent by name,
+    in the worker)."""
+    ExcelBackend._apply_to(wb, patch)
 
 
 def check_tab_title(title: str) -> None:

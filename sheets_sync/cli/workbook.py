@@ -114,6 +114,7 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
 
     A workbook open in Excel or LibreOffice is still read and the site, standings.json and the VK post are
     written; its tabs are written once it is closed (run sync again, or watch) — exit code 75."""
+    prefetched = None
     if not dry_run and output is None and not is_google_ref(workbook):
         from sheets_sync.sync_memory import unchanged_file
 
@@ -126,10 +127,17 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
                             games=summary.get("games", 0), errors=summary.get("errors", 0),
                             warnings=summary.get("warnings", 0)))
             sys.exit(0)
+        if Path(workbook).suffix.lower() == ".xlsx" and Path(workbook).is_file():
+            # openpyxl loads the workbook in a forked worker while this process loads the rest of
+            # the program and reads the values itself (sheets_sync.backends.excel_worker)
+            from sheets_sync.backends.excel_worker import WorkbookWorker
+
+            prefetched = WorkbookWorker.start(Path(workbook))
     from sheets_sync.commands import run_sync
 
     report = run_sync(workbook, out_dir=out_dir_for(workbook, out), dry_run=dry_run, credentials=credentials,
-                      backups=backups, output=output, console=console, language=pinned_language())
+                      backups=backups, output=output, console=console, language=pinned_language(),
+                      prefetched=prefetched)
     sys.exit(EXIT_WORKBOOK_LOCKED if report.locked is not None else 0)
 
 
