@@ -228,6 +228,15 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
     import statistics
 
     bare, first, again, rss = [], [], [], []
+    # one untimed round first: the first processes of a case pay for cold file caches (the
+    # interpreter, the packages, the workbook), which the next ones do not
+    warm = workdir / "warm" / book.name
+    warm.parent.mkdir()
+    shutil.copyfile(book, warm)
+    timed_process([sys.executable, "-c", BARE, str(book), str(workdir / "bare.xlsx")], workdir)
+    timed_process([sys.executable, "-c", "from sheets_sync.cli import run; run()", "sync", str(warm), "--backups", "0"],
+                  warm.parent)
+    shutil.rmtree(warm.parent)
     for i in range(runs):
         bare.append(timed_process([sys.executable, "-c", BARE, str(book), str(workdir / "bare.xlsx")], workdir)[0])
         copy = workdir / f"run{i}" / book.name
@@ -267,13 +276,14 @@ def markdown(results: list[dict], google: dict | None, draw: str | None, method:
         f"Python {platform.python_version()}, {platform.system()} {platform.release()}.",
         "",
         "**Method.** `make bench` (`python -m bench.run`); not part of `make test`. Whole processes are timed "
-        f"from the outside ({method['runs_text']}, the median shown): the bare openpyxl round trip "
-        "(`python -c` that loads the workbook and saves it), a first `sheets-sync sync` of a fresh copy, and a "
-        "second `sync` right after it with nothing changed. The split of a first sync (read / compute / write / "
+        f"from the outside ({method['runs_text']}, the median shown, after one untimed round that warms the file "
+        "caches): the bare openpyxl round trip (`python -c` that loads the workbook and saves it), a first "
+        "`sheets-sync sync` of a fresh copy, and a second `sync` right after it with nothing changed — the three "
+        "one after the other in every run, so that each ratio compares processes of the same minutes. The split of a first sync (read / compute / write / "
         "files), the sync after one protocol edit and the in-process no-change sync come from one more process "
         "per case (`sync_once`). Every process runs from compiled bytecode, as an installed wheel does "
-        "(`compileall` into a cache folder of the bench's own, `PYTHONPYCACHEPREFIX`). Peak memory is the max RSS "
-        "of the `sync` process or of the child it forks to render the files (the larger). Generated tournaments: "
+        "(`compileall` into a cache folder of the bench's own, `PYTHONPYCACHEPREFIX`). Peak memory is the largest max RSS "
+        "of the `sync` process and the processes it forks (the openpyxl worker, the rendering children). Generated tournaments: "
         "every qualifying game played by the seeded simulator, rotating seating (`bench/generate.py`).",
         "",
         "**Idle check.** 1-minute load average before each case: "
@@ -353,8 +363,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="skip 1000 players and the draw")
-    parser.add_argument("--runs", type=int, default=3, help="whole-process runs per measurement (median)")
-    parser.add_argument("--large-runs", type=int, default=None, help="runs for 1000 players (default: --runs)")
+    parser.add_argument("--runs", type=int, default=5, help="whole-process runs per measurement (median)")
+    parser.add_argument("--large-runs", type=int, default=3, help="runs for 1000 players")
     parser.add_argument("--no-draw", action="store_true", help="skip bench.draw_bench")
     parser.add_argument("--no-write", action="store_true", help="print, do not rewrite docs/benchmarks.md")
     args = parser.parse_args()

@@ -300,6 +300,9 @@ def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None =
 # the two shares of the files (sheets_sync.publish.SHARES, named here so that the sync does not
 # import the rendering modules): what needs the race, and the rest
 _SHARES = ("race", "other")
+# from this many games played on, the files render in two children (below, one child does it all: a
+# second one would mostly repeat the import of the renderers while the workbook's save needs a core)
+SPLIT_FROM_GAMES = 100
 
 
 def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated, share: str | None = None):
@@ -314,13 +317,13 @@ def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated,
 
 
 class _Publishing:
-    """The files being rendered: in two forked children side by side (each one share) where the
-    platform can fork, else here when asked for.  Two children rather than one: at 1000 players
-    the files take longer than the workbook's save, and the race (a tenth of them) is needed by
-    one share only."""
+    """The files being rendered: in forked children where the platform can fork, else here when
+    asked for.  Two children side by side (each one share) when ``split``: at 1000 players the
+    files take longer than the workbook's save, and the race (a tenth of them) is needed by one
+    share only; one child otherwise."""
 
-    def __init__(self, start: Callable[[str | None], Callable[[], tuple]], parallel: bool):
-        self.pending = [in_child(start(share), enabled=parallel) for share in _SHARES]
+    def __init__(self, start: Callable[[str | None], Callable[[], tuple]], parallel: bool, split: bool = True):
+        self.pending = [in_child(start(share), enabled=parallel) for share in (_SHARES if split else (None,))]
         if not all(p.forked for p in self.pending):  # no fork (or only one): all of it, here, in one go
             for p in self.pending:
                 _reap(p)
@@ -451,7 +454,8 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
             current_liveness(outcome.results)
             updated = clock.now()  # the time the outputs say they were made
             publishing = _Publishing(
-                lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel)
+                lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel,
+                split=len(outcome.results.counted) >= SPLIT_FROM_GAMES)
         stamp = when or sync_time()
         try:
             patch, advanced = _patch(snapshot, outcome, backend, stamp, dry_run)

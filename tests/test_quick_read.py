@@ -112,6 +112,58 @@ def test_random_workbooks_read_the_same(tabs, merges, date1904):
     assert_same_reading(buf.getvalue(), may_give_up=date1904)
 
 
+FORMATS = ["General", "0", "0.00", "dd.mm.yyyy", "d/m/y", "[$-419]d mmmm yyyy", "[Red]0.00", '"day" 0', "h:mm",
+           "[h]:mm:ss", "[mm]:ss", "mm:ss.0", "yyyy-mm-dd hh:mm", "0.00_);[Red](0.00)", r"\d0", "_d0", "@", "#,##0 ₽",
+           "[ss].00", "[hh]", "dd;@", "0;dd"]
+
+
+@given(fmt=st.one_of(st.sampled_from(FORMATS), st.text(alphabet='dmyhs0#.,;:[]"\\_@-$ HMS419', max_size=14)))
+def test_the_copied_date_rules_are_openpyxls(fmt):
+    from openpyxl.styles.numbers import is_date_format, is_timedelta_format
+
+    from sheets_sync.backends import xlsx_values as x
+
+    assert x._is_date_format(fmt) == is_date_format(fmt)
+    assert x._is_timedelta_format(fmt) == is_timedelta_format(fmt)
+
+
+def test_the_copied_built_in_formats_are_openpyxls():
+    from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format, is_timedelta_format
+
+    from sheets_sync.backends import xlsx_values as x
+
+    assert x._BUILTIN_DATES == {i for i, f in BUILTIN_FORMATS.items() if is_date_format(f)}
+    assert x._BUILTIN_DURATIONS == {i for i, f in BUILTIN_FORMATS.items() if is_timedelta_format(f)}
+
+
+@given(value=st.one_of(st.floats(min_value=0, max_value=2_958_465, allow_nan=False), st.integers(0, 2_958_465)),
+       mac=st.booleans(), duration=st.booleans())
+def test_the_copied_serial_dates_are_openpyxls(value, mac, duration):
+    from openpyxl.utils.datetime import MAC_EPOCH, WINDOWS_EPOCH, from_excel
+
+    from sheets_sync.backends import xlsx_values as x
+
+    epoch = MAC_EPOCH if mac else WINDOWS_EPOCH
+    try:
+        expected = from_excel(value, epoch, timedelta=duration)
+    except (OverflowError, ValueError):
+        with pytest.raises((OverflowError, ValueError)):
+            x._from_excel(value, epoch, timedelta=duration)
+        return
+    got = x._from_excel(value, epoch, timedelta=duration)
+    assert type(got) is type(expected) and got == expected
+
+
+def test_a_sync_reads_values_without_importing_openpyxl(example):
+    import subprocess
+    import sys
+
+    code = ("import sys; from sheets_sync.backends.xlsx_values import read_values; "
+            "r = read_values(open(sys.argv[1], 'rb').read()); "
+            "assert r is not None and 'openpyxl' not in sys.modules, sorted(m for m in sys.modules if 'openpyxl' in m)[:3]")
+    subprocess.run([sys.executable, "-c", code, str(example)], check=True)
+
+
 def _with_sheet_xml(data: bytes, edit) -> bytes:
     """``data`` with its first worksheet's XML passed through ``edit``."""
     out = io.BytesIO()
@@ -153,6 +205,12 @@ def test_an_array_formula_is_left_to_openpyxl():
 
 
 # -- the worker -----------------------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def one_minute(monkeypatch):
+    """Two syncs compared file by file say the same «Обновлено» even across a minute's turn."""
+    monkeypatch.setenv("SHEETS_SYNC_NOW", "2026-12-01T14:05")
+
+
 def _edited(example: Path) -> Path:
     wb = openpyxl.load_workbook(example)
     wb["Тур 2 Стол 3"]["D14"] = 7

@@ -98,6 +98,8 @@ MARK_COLOURS: Mapping[str, str] = {"error": "F4B6B6", "warning": "FFE699"}
 # The grey of the paper protocol's label cells and header rows.  Layouts shade only cells no
 # mark can land on (labels, column headers), so clearing a mark never removes this shading.
 SHADE_COLOUR = "D9D9D9"
+# the author of the notes the sync puts on marked cells (an .xlsx): its own, told from people's
+NOTE_AUTHOR = "sheets-sync"
 
 # Hidden owned tab where the sync remembers which cells it marked, so that it can
 # remove exactly those marks later without ever touching a judge's own formatting.

@@ -21,11 +21,11 @@ worker; then ``(patch, temporary file)`` or nothing to it (a closed pipe: it exi
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import pickle
 import signal
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["WorkbookWorker", "WorkerFailed"]
@@ -94,10 +94,11 @@ class WorkbookWorker:
             self._values = answer
         return self._values
 
-    def save(self, apply: Callable[[object, object], None], patch, target: Path) -> None:
+    def save(self, apply: str, patch, target: Path) -> None:
         """``apply(workbook, patch)`` in the worker, then save the workbook into ``target`` (written
-        and fsynced by the worker); the save's own exception is raised here.  ``apply`` travels by
-        name (a module-level function), so this module need not import the backend that uses it."""
+        and fsynced by the worker); the save's own exception is raised here.  ``apply`` is the
+        function's name, ``"module:function"``: neither this module nor the process that asks need
+        import it (or openpyxl)."""
         self.values()  # the load succeeded (else: WorkerFailed)
         try:
             pickle.dump((apply, patch, str(target)), self._to, protocol=pickle.HIGHEST_PROTOCOL)
@@ -163,7 +164,8 @@ def _serve(data: bytes, down, up) -> None:
     except EOFError:  # nothing to write
         return
     try:
-        apply(wb, patch)
+        module, _, name = apply.partition(":")
+        getattr(importlib.import_module(module), name)(wb, patch)
         with open(target, "wb") as fh:
             wb.save(fh)
             fh.flush()

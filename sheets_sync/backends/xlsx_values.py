@@ -15,7 +15,9 @@ faster, never different.
 
 from __future__ import annotations
 
+import datetime as dt
 import posixpath
+import re
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterator
@@ -41,6 +43,44 @@ _ROW, _MERGE, _SI = _MAIN + "row", _MAIN + "mergeCell", _MAIN + "si"
 Grid = tuple[tuple[object, ...], ...]
 
 
+# -- openpyxl's date rules (openpyxl.utils.datetime, openpyxl.styles.numbers; MIT licence), copied so
+#    that a sync reads values without importing openpyxl (60 ms); tests/test_quick_read.py checks
+#    them against openpyxl's own
+_WINDOWS_EPOCH = dt.datetime(1899, 12, 30)
+_MAC_EPOCH = dt.datetime(1904, 1, 1)
+_BUILTIN_DATES = frozenset({14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47})  # built-in number formats
+_BUILTIN_DURATIONS = frozenset({46})  # [h]:mm:ss
+_STRIP = re.compile(r'".*?"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]')  # quoted text, [colours] and [$-locales]
+_DATE_PART = re.compile(r"(?<![_\\])[dmhysDMHYS]")
+_DURATION = re.compile(r"\[hh?\](:mm(:ss(\.0*)?)?)?|\[mm?\](:ss(\.0*)?)?|\[ss?\](\.0*)?", re.I)
+
+
+def _is_date_format(fmt: str | None) -> bool:
+    return fmt is not None and _DATE_PART.search(_STRIP.sub("", fmt.split(";")[0])) is not None
+
+
+def _is_timedelta_format(fmt: str | None) -> bool:
+    return fmt is not None and _DURATION.search(fmt.split(";")[0]) is not None
+
+
+def _from_excel(value: float, epoch: dt.datetime, timedelta: bool = False) -> object:
+    """An Excel serial number as a datetime, a time (a fraction of a day) or a timedelta."""
+    if timedelta:
+        td = dt.timedelta(days=value)
+        if td.microseconds:  # to the millisecond
+            td = dt.timedelta(seconds=td.total_seconds() // 1, microseconds=round(td.microseconds, -3))
+        return td
+    day, fraction = divmod(value, 1)
+    diff = dt.timedelta(milliseconds=round(fraction * 86400 * 1000))
+    if 0 <= value < 1 and diff.days == 0:
+        minutes, seconds = divmod(diff.seconds, 60)
+        hours, minutes = divmod(minutes, 60)
+        return dt.time(hours, minutes, seconds, diff.microseconds)
+    if 0 < value < 60 and epoch == _WINDOWS_EPOCH:
+        day += 1
+    return epoch + dt.timedelta(days=day) + diff
+
+
 class _GiveUp(Exception):
     """Something this reader does not reproduce exactly: use openpyxl's reading."""
 
@@ -56,14 +96,12 @@ def read_values(data: bytes) -> tuple[tuple[str, ...], dict[str, Grid]] | None:
 
 
 def _read(z: zipfile.ZipFile) -> tuple[tuple[str, ...], dict[str, Grid]]:
-    from openpyxl.utils.datetime import CALENDAR_MAC_1904, WINDOWS_EPOCH
-
     workbook = _workbook_part(z)
     folder = posixpath.dirname(workbook)
     rels = _relationships(z, workbook)
     root = ET.fromstring(z.read(workbook))
     pr = root.find(_MAIN + "workbookPr")
-    epoch = CALENDAR_MAC_1904 if pr is not None and pr.get("date1904") in ("1", "true") else WINDOWS_EPOCH
+    epoch = _MAC_EPOCH if pr is not None and pr.get("date1904") in ("1", "true") else _WINDOWS_EPOCH
     shared: list[str] = []
     dates: set[int] = set()
     durations: set[int] = set()
@@ -122,8 +160,6 @@ def _shared_strings(xml: bytes) -> list[str]:
 
 def _date_styles(xml: bytes) -> tuple[set[int], set[int]]:
     """The cell styles (by index) whose number format shows a date, and those showing a duration."""
-    from openpyxl.styles.numbers import builtin_format_code, is_date_format, is_timedelta_format
-
     root = ET.fromstring(xml)
     custom = {}
     numfmts = root.find(_MAIN + "numFmts")
@@ -133,10 +169,13 @@ def _date_styles(xml: bytes) -> tuple[set[int], set[int]]:
     xfs = root.find(_MAIN + "cellXfs")
     for idx, xf in enumerate(xfs if xfs is not None else ()):
         num = int(xf.get("numFmtId", 0))
-        code = custom[num] if num in custom else builtin_format_code(num)
-        if is_date_format(code):
+        if num in custom:
+            date, duration = _is_date_format(custom[num]), _is_timedelta_format(custom[num])
+        else:
+            date, duration = num in _BUILTIN_DATES, num in _BUILTIN_DURATIONS
+        if date:
             dates.add(idx)
-        if is_timedelta_format(code):
+        if duration:
             durations.add(idx)
     return dates, durations
 
@@ -163,9 +202,7 @@ def _merged(ref: str) -> Iterator[tuple[int, int]]:
                 yield r, c
 
 
-def _sheet(xml: bytes, shared: list[str], dates: set[int], durations: set[int], epoch) -> Grid:
-    from openpyxl.utils.datetime import from_excel, from_ISO8601
-
+def _sheet(xml: bytes, shared: list[str], dates: set[int], durations: set[int], epoch: dt.datetime) -> Grid:
     cells: dict[int, dict[int, object]] = {}
     formulae: dict[str, object] = {}  # shared formulas: their first cell's translator, by si
     row_no = 0
@@ -204,15 +241,15 @@ def _sheet(xml: bytes, shared: list[str], dates: set[int], durations: set[int], 
                     if kind == "n":
                         number = float(value) if ("." in value or "E" in value or "e" in value) else int(value)
                         if style in dates:
-                            value = from_excel(number, epoch, timedelta=style in durations)  # may raise: give up
+                            value = _from_excel(number, epoch, timedelta=style in durations)  # may raise: give up
                         else:
                             value = number
                     elif kind == "s":
                         value = shared[int(value)]
                     elif kind == "b":
                         value = bool(int(value))
-                    elif kind == "d":
-                        value = from_ISO8601(value)
+                    elif kind == "d":  # an ISO date in the cell (Strict OOXML, rare): openpyxl's reading
+                        raise _GiveUp("ISO date cell")
                 target[col_no] = value
             element.clear()
         elif tag == _MERGE:
