@@ -234,7 +234,7 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
     warm.parent.mkdir()
     shutil.copyfile(book, warm)
     timed_process([sys.executable, "-c", BARE, str(book), str(workdir / "bare.xlsx")], workdir)
-    timed_process([sys.executable, "-c", "from sheets_sync.cli import run; run()", "sync", str(warm), "--backups", "0"],
+    timed_process([sys.executable, "-c", "from sheets_sync.launch import run; run()", "sync", str(warm), "--backups", "0"],
                   warm.parent)
     shutil.rmtree(warm.parent)
     for i in range(runs):
@@ -242,7 +242,7 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
         copy = workdir / f"run{i}" / book.name
         copy.parent.mkdir()
         shutil.copyfile(book, copy)
-        cli = [sys.executable, "-c", "from sheets_sync.cli import run; run()", "sync", str(copy), "--backups", "0"]
+        cli = [sys.executable, "-c", "from sheets_sync.launch import run; run()", "sync", str(copy), "--backups", "0"]
         wall, peak = timed_process(cli, copy.parent)
         first.append(wall)
         rss.append(peak)
@@ -329,6 +329,10 @@ def markdown(results: list[dict], google: dict | None, draw: str | None, method:
     lines += ["", "Whole-process seconds of every run (bare / first / no change): " + "; ".join(
         f"{r['case']} " + " / ".join(",".join(f"{x:.2f}" for x in r["whole"][k]) for k in ("bare_all", "first_all", "unchanged_all"))
         for r in results) + "."]
+    lines += ["", "First sync ÷ bare round trip, run by run (the two processes of one run are seconds apart; on a "
+              "shared machine these pairs are steadier than the seconds): " + "; ".join(
+                  f"{r['case']} " + ", ".join(f"{f / b:.2f}×" for b, f in zip(r["whole"]["bare_all"], r["whole"]["first_all"]))
+                  for r in results) + "."]
     lines += ["", "Python start-up and imports, measured in the same processes: "
               + ", ".join(f"{r['case']} {fmt_ms(r['import_s'])}" for r in results) + "."]
     verdict = []

@@ -288,3 +288,42 @@ def test_watch_wakes_on_a_save_and_runs_one_cycle_for_it(book):
         events.close()
     ran = [r for r in cycles if r is not None]
     assert len(ran) == 1 and ran[0].written
+
+
+# -- the shortcut of the program's entry point -------------------------------------------------------
+def test_an_unchanged_sync_answers_before_the_command_line_loads(book):
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import atexit, sys; atexit.register(lambda: print('click loaded:', 'click' in sys.modules, file=sys.stderr)); "
+             "from sheets_sync.launch import run; sys.argv[0] = 'sheets-sync'; run()")
+
+    def program(*args):
+        return subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=book.parent,
+                              env={**os.environ, "LANG": "C.UTF-8"})
+
+    first = program("sync", str(book), "--backups", "0")
+    assert first.returncode == 0 and "click loaded: True" in first.stderr, first.stderr
+    before = stamps(book.parent)
+    again = program("sync", str(book), "--out", str(book.parent), "--backups", "0")
+    assert again.returncode == 0 and "click loaded: False" in again.stderr, again.stderr
+    # the same line the command line says (tested above through click)
+    usual = CliRunner().invoke(main, ["sync", str(book)])
+    assert usual.exit_code == 0 and again.stdout == usual.output
+    assert stamps(book.parent) == before
+    dry = program("sync", str(book), "--dry-run")  # an option the shortcut does not know: the usual way
+    assert dry.returncode == 0 and "click loaded: True" in dry.stderr
+
+
+@pytest.mark.parametrize("args", [[], ["watch", "x.xlsx"], ["sync"], ["sync", "a.xlsx", "b.xlsx"], ["sync", "--dry-run", "a.xlsx"],
+                                  ["sync", "a.xlsx", "--backups", "many"], ["sync", "a.xlsx", "--out"],
+                                  ["sync", "a.xlsx", "--out", "x", "--out", "y"], ["sync", "gsheet:abc"],
+                                  ["sync", "missing.xlsx"], ["sync", "a.xlsx", "--help"]])
+def test_the_shortcut_leaves_everything_else_to_the_command_line(args, tmp_path, monkeypatch, capsys):
+    from sheets_sync.launch import _unchanged_sync
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.xlsx").write_bytes(b"not a workbook")
+    assert _unchanged_sync(args) is False
+    assert capsys.readouterr().out == ""

@@ -19,8 +19,6 @@ tab of a local workbook), else the system's (:mod:`sheets_sync.messages`).
 
 from __future__ import annotations
 
-import gc
-
 import click
 
 from scoring.errors import SheetsSyncError
@@ -80,15 +78,3 @@ def main() -> None:
 
 for _command in (init, sync, watch, draw, advance, replace, export, print_protocols, print_seating):
     main.add_command(_command)
-
-
-def run() -> None:
-    """The ``sheets-sync`` program (the console script, ``python -m sheets_sync.cli``): :func:`main`
-    in a process of its own, which ends when the command does."""
-    try:
-        main()  # standalone: leaves through SystemExit, whatever happened
-    finally:
-        # What the command built (at 1000 players, millions of objects) is left out of the garbage
-        # collection Python runs as it shuts down: freed all the same, but never scanned — 0.8 s
-        # of a 1000-player sync.  Not in `main`, which the tests call inside their own process.
-        gc.freeze()
