@@ -26,6 +26,7 @@ from decimal import Decimal
 
 from scoring import ci as ci_mod
 from scoring.items import GameLine
+from scoring.memo import last_answer
 from scoring.metrics import METRICS, Metric
 from scoring.model import PenaltyReason, Player, PlayerStatus, Protocol, Tournament
 from scoring.nominations import Nomination, nominate
@@ -411,6 +412,7 @@ def hidden_sheets(results: Results) -> frozenset[str]:
     return frozenset(p.sheet for p in results.tournament.protocols if p.stage in hide)
 
 
+@last_answer  # the parent of a sync works it out before its rendering children are forked
 def published(results: Results) -> Results:
     """The results the site, the VK post and standings.json may show.
 

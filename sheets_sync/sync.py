@@ -30,6 +30,8 @@ from pathlib import Path
 from scoring import labels as L
 from sheets_sync import clock
 from scoring.liveness import current_liveness
+from scoring.race import race
+from scoring.standings import published
 from scoring.parse import owned_titles, read_settings
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, cell_names, problem
@@ -316,6 +318,19 @@ def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated,
     return files, log
 
 
+def _ready_to_publish(outcome: Outcome) -> None:
+    """What the Standings tab (here) and every rendering child ask for, worked out once before
+    the children are forked and remembered in all of them (scoring.memo): the public view of the
+    results, who can still qualify, the race over the rounds; and the renderers' modules, loaded
+    once.  Done before a quick reading is settled: the time this process would otherwise spend
+    waiting for openpyxl's values (sheets_sync.backends.excel_worker)."""
+    public = published(outcome.results)
+    current_liveness(outcome.results)
+    current_liveness(public)
+    race(public)
+    import sheets_sync.publish  # noqa: F401  (the children's rendering modules: imported once, here)
+
+
 class _Publishing:
     """The files being rendered: in forked children where the platform can fork, else here when
     asked for.  Two children side by side (each one share) when ``split``: at 1000 players the
@@ -432,12 +447,17 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
                 return SyncReport.unchanged(summary, backend, {"read": t1 - t0}, snapshot=snapshot)
         try:
             outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
+            publishes = out_dir is not None and not dry_run
+            if publishes:
+                _ready_to_publish(outcome)
             # a quick reading of the workbook (sheets_sync.backends.excel_worker) is compared with
             # openpyxl's before anything computed from it is written; if they differ, openpyxl's counts
             settle = getattr(backend, "settle", None)
             if settle is not None and (settled := settle(snapshot)) is not snapshot:
                 snapshot = settled
                 outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
+                if publishes:
+                    _ready_to_publish(outcome)
         except PresetUnavailable as exc:
             if memory is not None:
                 memory.forget()
@@ -448,10 +468,7 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
         # patch and saves the workbook (both pure Python: two cores, half the wall time); the files
         # depend on the outcome only, so the child starts as soon as it is known
         publishing = None
-        if out_dir is not None and not dry_run:
-            # the Standings tab (here) and the files (in the child) both show who can still qualify:
-            # worked out once, before the fork, it is remembered in both (scoring.memo)
-            current_liveness(outcome.results)
+        if publishes:
             updated = clock.now()  # the time the outputs say they were made
             publishing = _Publishing(
                 lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel,
