@@ -33,7 +33,7 @@ from openpyxl.cell.text import InlineFont
 from sheets_sync.backends import excel as excel_module
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.excel_worker import WorkbookWorker
-from sheets_sync.backends.xlsx_values import read_values, same_values, trimmed
+from sheets_sync.backends.xlsx_values import read_values, same_values, trimmed, worksheet_values
 from sheets_sync.sync import sync_once
 from tests.helpers import examples
 
@@ -110,6 +110,10 @@ def test_random_workbooks_read_the_same(tabs, merges, date1904):
     wb.save(buf)
     # a date the 1904 calendar cannot hold is one openpyxl itself stores oddly: then giving up is fine
     assert_same_reading(buf.getvalue(), may_give_up=date1904)
+    # the worker's way of taking openpyxl's values (its cells, not iter_rows) gives the same values
+    loaded = openpyxl.load_workbook(io.BytesIO(buf.getvalue()), data_only=False, rich_text=False)
+    held = {ws.title: worksheet_values(ws) for ws in loaded.worksheets}
+    assert same_values(held, {ws.title: trimmed(ws.iter_rows(values_only=True)) for ws in loaded.worksheets})
 
 
 FORMATS = ["General", "0", "0.00", "dd.mm.yyyy", "d/m/y", "[$-419]d mmmm yyyy", "[Red]0.00", '"day" 0', "h:mm",

@@ -54,7 +54,7 @@ from sheets_sync.backends.base import (
     WorkbookNotFound,
 )
 from sheets_sync.backends.excel_worker import WorkbookWorker, WorkerFailed
-from sheets_sync.backends.xlsx_values import read_values, same_values, trimmed
+from sheets_sync.backends.xlsx_values import read_values, same_values, worksheet_values
 from sheets_sync.files import new_file_mode
 
 if TYPE_CHECKING:
@@ -315,7 +315,7 @@ class ExcelBackend:
                 wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
             except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
                 raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc})") from exc
-            tabs = {ws.title: trimmed(ws.iter_rows(values_only=True)) for ws in wb.worksheets}
+            tabs = {ws.title: worksheet_values(ws) for ws in wb.worksheets}
         return Snapshot(tabs=tabs, order=tuple(ws.title for ws in wb.worksheets), source=self.source,
                         token=_Token(fingerprint, wb, unsafe, data, st.st_ino))
 
@@ -360,7 +360,7 @@ class ExcelBackend:
             with gc_paused():
                 wb = openpyxl.load_workbook(io.BytesIO(token.data), data_only=False, rich_text=False)
                 order = tuple(ws.title for ws in wb.worksheets)
-                tabs = {ws.title: trimmed(ws.iter_rows(values_only=True)) for ws in wb.worksheets}
+                tabs = {ws.title: worksheet_values(ws) for ws in wb.worksheets}
             token.workbook = wb
         token.settled = True
         if order == snapshot.order and same_values(tabs, snapshot.tabs):

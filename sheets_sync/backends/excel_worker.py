@@ -148,11 +148,11 @@ def _serve(data: bytes, down, up) -> None:
     try:
         import openpyxl
 
-        from sheets_sync.backends.xlsx_values import trimmed
+        from sheets_sync.backends.xlsx_values import worksheet_values
 
         wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
         values = (tuple(ws.title for ws in wb.worksheets),
-                  {ws.title: trimmed(ws.iter_rows(values_only=True)) for ws in wb.worksheets})
+                  {ws.title: worksheet_values(ws) for ws in wb.worksheets})
         answer = (True, values)
     except Exception as exc:  # noqa: BLE001 - the parent reads the workbook itself and reports
         answer, wb = (False, f"{type(exc).__name__}: {exc}"), None
