@@ -56,7 +56,7 @@ def _unchanged_sync(args: list[str]) -> bool:
 
         if is_google_ref(workbook) or not Path(workbook).is_file():
             return False
-        from sheets_sync.sync_memory import unchanged_file
+        from sheets_sync.last_sync import unchanged_file
 
         out_dir = Path(options["--out"]) if "--out" in options else workbook_folder(workbook)
         summary = unchanged_file(Path(workbook), out_dir)

@@ -129,13 +129,13 @@ def test_unchanged_sync_through_the_cli_says_so_and_touches_nothing(book):
 def test_what_makes_the_next_sync_run_in_full(book, tmp_path, monkeypatch, change):
     """Whatever the outputs depend on but the workbook — a template, the preset file, an
     output somebody deleted — makes the next sync compute and render again."""
-    from sheets_sync import sync_memory
+    from sheets_sync import last_sync, sync_memory
 
     out = tmp_path / "out"
     sync_once(ExcelBackend(book, backups=0), out_dir=out)
     if change == "template":
-        versions = dict(sync_memory.static_versions())
-        monkeypatch.setattr(sync_memory, "static_versions", lambda: {**versions, "templates": "edited"})
+        versions = dict(last_sync.static_versions())
+        monkeypatch.setattr(last_sync, "static_versions", lambda: {**versions, "templates": "edited"})
     elif change == "preset file":
         # the tournament names its own preset file: edited, the record no longer fits
         record = sync_memory.SyncMemory(out)

@@ -116,7 +116,7 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
     written; its tabs are written once it is closed (run sync again, or watch) — exit code 75."""
     prefetched = None
     if not dry_run and output is None and not is_google_ref(workbook):
-        from sheets_sync.sync_memory import unchanged_file
+        from sheets_sync.last_sync import unchanged_file
 
         summary = unchanged_file(Path(workbook), out_dir_for(workbook, out))
         if summary is not None:  # as the last sync left it: say so, without loading anything
