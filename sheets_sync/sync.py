@@ -448,37 +448,36 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
         try:
             outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
             publishes = out_dir is not None and not dry_run
-            if publishes:
-                _ready_to_publish(outcome)
             # a quick reading of the workbook (sheets_sync.backends.excel_worker) is compared with
-            # openpyxl's before anything computed from it is written; if they differ, openpyxl's counts
+            # openpyxl's before anything computed from it is written; if they differ, openpyxl's counts.
+            # While openpyxl's values are still on their way, what the rendering needs is worked out.
             settle = getattr(backend, "settle", None)
+            settle_ready = getattr(backend, "settle_ready", None)
+            if publishes and settle_ready is not None and not settle_ready(snapshot):
+                _ready_to_publish(outcome)
             if settle is not None and (settled := settle(snapshot)) is not snapshot:
                 snapshot = settled
                 outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
-                if publishes:
-                    _ready_to_publish(outcome)
         except PresetUnavailable as exc:
             if memory is not None:
                 memory.forget()
             if not dry_run:
                 _show_unavailable_preset(backend, snapshot, exc)
             raise
-        # the files beside the workbook are rendered in a child process while this one builds the
-        # patch and saves the workbook (both pure Python: two cores, half the wall time); the files
-        # depend on the outcome only, so the child starts as soon as it is known
+        stamp = when or sync_time()
+        patch, advanced = _patch(snapshot, outcome, backend, stamp, dry_run)
+        prepare = getattr(backend, "prepare", None)
+        if not dry_run and not patch.empty and prepare is not None:
+            prepare(patch, base=snapshot)  # an .xlsx's worker saves it while the files are rendered
+        # the files beside the workbook are rendered in child processes while the workbook is
+        # saved; they depend on the outcome only
         publishing = None
         if publishes:
+            _ready_to_publish(outcome)  # (remembered: nothing to do when done while settling)
             updated = clock.now()  # the time the outputs say they were made
             publishing = _Publishing(
                 lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel,
                 split=len(outcome.results.counted) >= SPLIT_FROM_GAMES)
-        stamp = when or sync_time()
-        try:
-            patch, advanced = _patch(snapshot, outcome, backend, stamp, dry_run)
-        except BaseException:
-            _reap(publishing)
-            raise
         t2 = time.perf_counter()
         written = False
         locked = None

@@ -314,3 +314,62 @@ def test_a_workbook_saved_after_the_worker_read_it_is_read_again(example, tmp_pa
     assert _reaped(worker)
     assert report.errors == 1 and any(p.cell == "D14" for p in report.outcome.problems)
     assert openpyxl.load_workbook(example)["Тур 2 Стол 3"]["D14"].value == 7
+
+
+# -- a save handed to the worker ahead (prepare), and what may happen before it is applied --------------
+def _prepared(path: Path):
+    from sheets_sync.backends.base import Patch, TabWrite
+
+    backend = ExcelBackend(path, backups=0)
+    backend.prefetched = worker = WorkbookWorker.start(path)
+    snapshot = backend.settle(backend.read())
+    patch = Patch(writes=(TabWrite(title="Итоги", rows=(("Место", "Игрок"), (1, "Алхимик")), owned=True),))
+    backend.prepare(patch, base=snapshot)
+    assert backend._prepared is not None  # the worker is applying and saving it now
+    return backend, worker, snapshot, patch
+
+
+def _temps(path: Path) -> list[Path]:
+    return [p for p in path.parent.iterdir() if p.name.endswith(".sheets-sync-tmp")]
+
+
+def test_a_prepared_save_is_checked_and_renamed_by_apply(example):
+    backend, worker, snapshot, patch = _prepared(example)
+    backend.apply(patch, base=snapshot)
+    backend.release()
+    assert _reaped(worker) and not _temps(example)
+    assert openpyxl.load_workbook(example)["Итоги"]["B2"].value == "Алхимик"
+
+
+def test_a_workbook_opened_in_excel_after_prepare_is_not_written(example):
+    from sheets_sync.backends.base import WorkbookLocked
+
+    before = example.read_bytes()
+    backend, worker, snapshot, patch = _prepared(example)
+    lock = example.with_name(f"~${example.name}")
+    lock.write_text("Excel", encoding="utf-8")
+    with pytest.raises(WorkbookLocked):
+        backend.apply(patch, base=snapshot)
+    backend.release()
+    assert _reaped(worker) and not _temps(example) and example.read_bytes() == before
+
+
+def test_a_workbook_saved_by_a_judge_after_prepare_is_not_overwritten(example):
+    from sheets_sync.backends.base import WorkbookChanged
+
+    backend, worker, snapshot, patch = _prepared(example)
+    wb = openpyxl.load_workbook(example)
+    wb["Тур 2 Стол 3"]["D14"] = 3
+    wb.save(example)  # the judge's save
+    theirs = example.read_bytes()
+    with pytest.raises(WorkbookChanged):
+        backend.apply(patch, base=snapshot)
+    backend.release()
+    assert _reaped(worker) and not _temps(example) and example.read_bytes() == theirs
+
+
+def test_a_prepared_save_never_applied_leaves_nothing_behind(example):
+    before = example.read_bytes()
+    backend, worker, snapshot, patch = _prepared(example)
+    backend.release()  # the sync failed before it applied the patch
+    assert _reaped(worker) and not _temps(example) and example.read_bytes() == before

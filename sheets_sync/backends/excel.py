@@ -268,6 +268,8 @@ class ExcelBackend:
         # program (sheets_sync.backends.excel_worker): the next read uses it
         self.prefetched: WorkbookWorker | None = None
         self._workers: list[WorkbookWorker] = []
+        # a patch the worker is already saving (prepare): (patch, token, its temporary file)
+        self._prepared: tuple[Patch, _Token, Path] | None = None
 
     def quick_fingerprint(self) -> str | None:
         """SHA-256 of the file's bytes: the whole workbook, without openpyxl (milliseconds)."""
@@ -380,16 +382,71 @@ class ExcelBackend:
             self.prefetched = None
         for worker in workers:
             worker.close()
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None:  # prepared, never applied: its worker is stopped (above), its file goes
+            prepared[2].unlink(missing_ok=True)
+
+    def settle_ready(self, snapshot: Snapshot) -> bool:
+        """Whether :meth:`settle` would answer without waiting for the worker's load."""
+        token = snapshot.token
+        if not isinstance(token, _Token) or token.settled:
+            return True
+        return not isinstance(token.workbook, WorkbookWorker) or token.workbook.ready()
+
+    def prepare(self, patch: Patch, *, base: Snapshot | None) -> None:
+        """Start writing ``patch`` before :meth:`apply` is called: the worker holding the workbook
+        applies it and saves into a temporary file beside the workbook while this process renders
+        the files; :meth:`apply` then waits for it, checks that nobody saved the workbook meanwhile,
+        and renames.  Nothing happens here unless the read's workbook is in a worker and the
+        checks :meth:`apply` makes before writing pass (it then raises as usual)."""
+        token = base.token if base is not None and isinstance(base.token, _Token) else None
+        if (patch.empty or token is None or not isinstance(token.workbook, WorkbookWorker) or not token.settled
+                or self._prepared is not None):
+            return
+        if (self.check_locks and lock_files(self.path)) or (token.unsafe_parts and not self.allow_unsafe):
+            return
+        try:
+            for w in patch.writes:
+                check_tab_title(w.title)
+            tmp = self._new_temp()
+        except (BackendError, OSError):
+            return
+        try:
+            token.workbook.begin_save(APPLY_PATCH, patch, tmp)
+        except WorkerFailed:  # apply() loads and saves here instead
+            tmp.unlink(missing_ok=True)
+            return
+        self._prepared = (patch, token, tmp)
+
+    def _new_temp(self) -> Path:
+        """A new, empty temporary file beside the workbook, with the workbook's permissions."""
+        _remove_stale_temps(self.path.parent, self.path.name)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX,
+                                        dir=self.path.parent)
+        os.close(fd)
+        with contextlib.suppress(OSError):  # mkstemp makes 0600: keep the workbook's own permissions
+            os.chmod(tmp_name, _file_mode(self.path))
+        return Path(tmp_name)
 
     # -- write ------------------------------------------------------------------------------
     def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
+        token = base.token if base is not None and isinstance(base.token, _Token) else None
+        prepared, self._prepared = self._prepared, None
+        if prepared is not None and (prepared[0] is not patch or prepared[1] is not token):
+            self._prepared = prepared  # another patch: release() stops it
+            prepared = None
+        if prepared is not None:
+            try:
+                self._apply_prepared(patch, token, prepared[2])
+            finally:
+                prepared[2].unlink(missing_ok=True)  # renamed over the workbook, or not wanted
+            return
         if patch.empty:
             return
         if self.check_locks:
             locks = lock_files(self.path)
             if locks:
                 raise _locked(self.path, locks[0], during=False)
-        token = base.token if base is not None and isinstance(base.token, _Token) else None
         backup = b""
         if token is not None and token.workbook is not None:
             wb = token.workbook
@@ -437,6 +494,28 @@ class ExcelBackend:
         self._save(write, token.fingerprint if token is not None else None, token.inode if token is not None else 0,
                    backup)
 
+    def _apply_prepared(self, patch: Patch, token: _Token, tmp: Path) -> None:
+        """:meth:`apply` of a patch :meth:`prepare` handed to the worker: the same checks, then
+        wait for the worker's file (or, if it died, write it here) and rename it."""
+        if self.check_locks:
+            locks = lock_files(self.path)
+            if locks:
+                raise _locked(self.path, locks[0], during=False)
+        worker, token.workbook = token.workbook, None  # one save per load
+        backup = token.data
+
+        def write(fd: int | None, path: Path) -> None:
+            try:
+                worker.finish_save()
+            except WorkerFailed:  # the worker died: load, apply and save here after all
+                from sheets_sync.backends.excel_write import apply_patch
+
+                local = self._load(backup)
+                apply_patch(local, patch)
+                self._write_workbook(local, os.open(path, os.O_WRONLY | os.O_TRUNC))
+
+        self._save(write, token.fingerprint, token.inode, backup, tmp=tmp)
+
     def _load(self, data: bytes) -> Workbook:
         import openpyxl
 
@@ -453,17 +532,22 @@ class ExcelBackend:
             fh.flush()
             os.fsync(fh.fileno())
 
-    def _save(self, write, expected: Fingerprint | None, inode: int, backup: bytes) -> None:
+    def _save(self, write, expected: Fingerprint | None, inode: int, backup: bytes, tmp: Path | None = None) -> None:
         """``write(fd, path)`` the new workbook into a temporary file beside it (and fsync it),
-        then check that nobody saved the workbook meanwhile and move the file over it."""
+        then check that nobody saved the workbook meanwhile and move the file over it.  With
+        ``tmp`` (a prepared save), that file is the one: ``write(None, tmp)`` waits for it."""
         folder = self.path.parent
-        _remove_stale_temps(folder, self.path.name)
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=folder)
-        tmp = Path(tmp_name)
         mode = _file_mode(self.path)
+        if tmp is None:
+            _remove_stale_temps(folder, self.path.name)
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=folder)
+            tmp = Path(tmp_name)
+        else:
+            fd = None
         try:
-            with contextlib.suppress(OSError):  # mkstemp makes 0600: keep the workbook's own permissions
-                os.chmod(tmp, mode)
+            if fd is not None:
+                with contextlib.suppress(OSError):  # mkstemp makes 0600: keep the workbook's own permissions
+                    os.chmod(tmp, mode)
             # the slow part, before any check: serialise, flush to disk, back up the old version
             write(fd, tmp)
             st_tmp = tmp.stat()

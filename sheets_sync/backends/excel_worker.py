@@ -94,18 +94,37 @@ class WorkbookWorker:
             self._values = answer
         return self._values
 
+    def ready(self) -> bool:
+        """Whether :meth:`values` would answer without waiting (the load is done, or failed)."""
+        if self._values is not None or self._pid is None:
+            return True
+        import select
+
+        try:
+            return bool(select.select([self._from], [], [], 0)[0])
+        except (OSError, ValueError):
+            return True  # a closed pipe: values() says so at once
+
     def save(self, apply: str, patch, target: Path) -> None:
         """``apply(workbook, patch)`` in the worker, then save the workbook into ``target`` (written
         and fsynced by the worker); the save's own exception is raised here.  ``apply`` is the
         function's name, ``"module:function"``: neither this module nor the process that asks need
         import it (or openpyxl)."""
+        self.begin_save(apply, patch, target)
+        self.finish_save()
+
+    def begin_save(self, apply: str, patch, target: Path) -> None:
+        """The first half of :meth:`save`: the worker starts, this process goes on."""
         self.values()  # the load succeeded (else: WorkerFailed)
         try:
             pickle.dump((apply, patch, str(target)), self._to, protocol=pickle.HIGHEST_PROTOCOL)
             self._to.flush()
-        except (BrokenPipeError, OSError) as exc:
+        except (OSError, ValueError) as exc:  # a broken pipe, or one closed when it died before
             self.close()
             raise WorkerFailed(f"the worker is gone ({exc})") from exc
+
+    def finish_save(self) -> None:
+        """The second half of :meth:`save`: wait until the file is written."""
         ok, answer = self._receive()
         self._reap()
         if not ok:
