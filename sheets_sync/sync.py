@@ -302,9 +302,6 @@ def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None =
 # the two shares of the files (sheets_sync.publish.SHARES, named here so that the sync does not
 # import the rendering modules): what needs the race, and the rest
 _SHARES = ("race", "other")
-# from this many games played on, the files render in two children (below, one child does it all: a
-# second one would mostly repeat the import of the renderers while the workbook's save needs a core)
-SPLIT_FROM_GAMES = 100
 
 
 def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated, share: str | None = None):
@@ -332,13 +329,13 @@ def _ready_to_publish(outcome: Outcome) -> None:
 
 
 class _Publishing:
-    """The files being rendered: in forked children where the platform can fork, else here when
-    asked for.  Two children side by side (each one share) when ``split``: at 1000 players the
-    files take longer than the workbook's save, and the race (a tenth of them) is needed by one
-    share only; one child otherwise."""
+    """The files being rendered: in two forked children side by side (each one share) where the
+    platform can fork, else here when asked for.  The renderers' modules, the race and who can
+    still qualify were loaded and worked out before the fork (:func:`_ready_to_publish`), so the
+    two children share them and split the pages."""
 
-    def __init__(self, start: Callable[[str | None], Callable[[], tuple]], parallel: bool, split: bool = True):
-        self.pending = [in_child(start(share), enabled=parallel) for share in (_SHARES if split else (None,))]
+    def __init__(self, start: Callable[[str | None], Callable[[], tuple]], parallel: bool):
+        self.pending = [in_child(start(share), enabled=parallel) for share in _SHARES]
         if not all(p.forked for p in self.pending):  # no fork (or only one): all of it, here, in one go
             for p in self.pending:
                 _reap(p)
@@ -359,7 +356,7 @@ class _Publishing:
                 error = error or exc
         if error is not None:
             raise error
-        files = [f for fs, _ in answers for f in fs]
+        files = sorted(f for fs, _ in answers for f in fs)  # the same list however the work was shared
         logs = [log for _, log in answers if log is not None]
         if not logs:
             return files, None
@@ -476,8 +473,7 @@ def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool
             _ready_to_publish(outcome)  # (remembered: nothing to do when done while settling)
             updated = clock.now()  # the time the outputs say they were made
             publishing = _Publishing(
-                lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel,
-                split=len(outcome.results.counted) >= SPLIT_FROM_GAMES)
+                lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel)
         t2 = time.perf_counter()
         written = False
         locked = None

@@ -198,7 +198,7 @@ def test_one_edit_rewrites_only_the_files_that_changed(book):
     assert report.outputs["written"] == len(changed) and report.outputs["kept"] == len(new) - len(changed)
 
 
-def test_two_rendering_children_write_what_one_process_writes(tmp_path, monkeypatch):
+def test_two_rendering_children_write_what_one_process_writes(tmp_path):
     """A sync renders its files in two forked children side by side (what needs the race, and the
     rest): together they write exactly the files, bytes and record of the sync that renders all
     of them in one process."""
@@ -207,7 +207,6 @@ def test_two_rendering_children_write_what_one_process_writes(tmp_path, monkeypa
     from sheets_sync import publish, sync
 
     assert sync._SHARES == publish.SHARES  # the sync names the shares without importing the renderers
-    monkeypatch.setattr(sync, "SPLIT_FROM_GAMES", 0)  # the example's 38 games would render in one child
     folders = {}
     for parallel in (True, False):
         path = tmp_path / str(parallel) / "cup.xlsx"
