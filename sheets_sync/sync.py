@@ -291,9 +291,9 @@ def _summary(outcome: Outcome) -> dict[str, object]:
 
 def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
                   share: str | None = None) -> list[Path]:
-    """:func:`sheets_sync.publish.publish_files`, imported when first called: the site's and the VK
-    post's modules (Jinja2 among them) then load in the children that render them, while this
-    process saves the workbook."""
+    """:func:`sheets_sync.publish.publish_files`, imported when first called: the renderers' modules
+    (Jinja2 and Pillow among them) load only in a sync that has files to write (a dry run, a sync
+    with nothing changed and the tests of the core do without them)."""
     from sheets_sync.publish import publish_files as publish
 
     return publish(outcome, out_dir, updated=updated, share=share)

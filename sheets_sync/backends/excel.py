@@ -476,12 +476,8 @@ class ExcelBackend:
                 os.close(fd)
                 try:
                     worker.save(APPLY_PATCH, patch, tmp)
-                except WorkerFailed:  # the worker died: load, apply and save here after all
-                    from sheets_sync.backends.excel_write import apply_patch
-
-                    local = self._load(backup)
-                    apply_patch(local, patch)
-                    self._write_workbook(local, os.open(tmp, os.O_WRONLY | os.O_TRUNC))
+                except WorkerFailed:
+                    self._write_here(backup, patch, tmp)
         else:
             from sheets_sync.backends.excel_write import apply_patch
 
@@ -507,14 +503,18 @@ class ExcelBackend:
         def write(fd: int | None, path: Path) -> None:
             try:
                 worker.finish_save()
-            except WorkerFailed:  # the worker died: load, apply and save here after all
-                from sheets_sync.backends.excel_write import apply_patch
-
-                local = self._load(backup)
-                apply_patch(local, patch)
-                self._write_workbook(local, os.open(path, os.O_WRONLY | os.O_TRUNC))
+            except WorkerFailed:
+                self._write_here(backup, patch, path)
 
         self._save(write, token.fingerprint, token.inode, backup, tmp=tmp)
+
+    def _write_here(self, data: bytes, patch: Patch, tmp: Path) -> None:
+        """The worker died: load ``data``, apply ``patch`` and save into ``tmp`` in this process."""
+        from sheets_sync.backends.excel_write import apply_patch
+
+        local = self._load(data)
+        apply_patch(local, patch)
+        self._write_workbook(local, os.open(tmp, os.O_WRONLY | os.O_TRUNC))
 
     def _load(self, data: bytes) -> Workbook:
         import openpyxl
