@@ -13,7 +13,7 @@ import hashlib
 import json
 from pathlib import Path
 
-__all__ = ["RECORD", "FORMAT", "LastSync", "static_versions", "file_version", "unchanged_file"]
+__all__ = ["RECORD", "FORMAT", "LastSync", "static_versions", "file_version", "unchanged_file", "skipped_line"]
 
 RECORD = Path(".sheets-sync") / "last-sync.json"
 FORMAT = 1
@@ -107,3 +107,12 @@ def unchanged_file(workbook: Path, out_dir: Path) -> dict | None:
     sync into ``out_dir`` left it: ``sync`` then stops before it imports openpyxl and the
     scoring (a whole process in about the time Python takes to start)."""
     return LastSync(out_dir).unchanged(str(workbook), file_version(workbook) if workbook.is_file() else None)
+
+
+def skipped_line(summary: dict, language: str | None = None) -> str:
+    """The one line a sync with nothing to do says: the last sync's games, errors and warnings,
+    in ``language`` (else the tournament's)."""
+    from sheets_sync.messages import text
+
+    return text("report.skipped", language or str(summary.get("language") or "ru"), games=summary.get("games", 0),
+                errors=summary.get("errors", 0), warnings=summary.get("warnings", 0))

@@ -56,16 +56,13 @@ def _unchanged_sync(args: list[str]) -> bool:
 
         if is_google_ref(workbook) or not Path(workbook).is_file():
             return False
-        from sheets_sync.last_sync import unchanged_file
+        from sheets_sync.last_sync import skipped_line, unchanged_file
 
         out_dir = Path(options["--out"]) if "--out" in options else workbook_folder(workbook)
         summary = unchanged_file(Path(workbook), out_dir)
         if summary is None:
             return False
-        from sheets_sync.messages import text
-
-        line = text("report.skipped", str(summary.get("language") or "ru"), games=summary.get("games", 0),
-                    errors=summary.get("errors", 0), warnings=summary.get("warnings", 0))
+        line = skipped_line(summary)
     except Exception:  # noqa: BLE001 - the usual way tells whatever went wrong
         return False
     print(line, flush=True)

@@ -54,7 +54,7 @@ from sheets_sync.backends.base import (
     WorkbookNotFound,
 )
 from sheets_sync.backends.excel_worker import WorkbookWorker, WorkerFailed
-from sheets_sync.backends.xlsx_values import read_values, same_values, worksheet_values
+from sheets_sync.backends.xlsx_values import openpyxl_reading, read_values, same_values
 from sheets_sync.files import new_file_mode
 
 if TYPE_CHECKING:
@@ -312,14 +312,10 @@ class ExcelBackend:
         with gc_paused():
             try:
                 unsafe = unsafe_parts(io.BytesIO(data))
-                import openpyxl
-
-                wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
+                wb, order, tabs = openpyxl_reading(data)
             except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
                 raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc})") from exc
-            tabs = {ws.title: worksheet_values(ws) for ws in wb.worksheets}
-        return Snapshot(tabs=tabs, order=tuple(ws.title for ws in wb.worksheets), source=self.source,
-                        token=_Token(fingerprint, wb, unsafe, data, st.st_ino))
+        return Snapshot(tabs=tabs, order=order, source=self.source, token=_Token(fingerprint, wb, unsafe, data, st.st_ino))
 
     def _read_with(self, worker: WorkbookWorker) -> Snapshot | None:
         """The snapshot of the bytes the worker holds, by the quick reader (openpyxl's reading,
@@ -357,13 +353,8 @@ class ExcelBackend:
         except WorkerFailed:
             order, tabs = None, None
         if order is None:  # the worker is gone: openpyxl's reading here, and its workbook for the write
-            import openpyxl
-
             with gc_paused():
-                wb = openpyxl.load_workbook(io.BytesIO(token.data), data_only=False, rich_text=False)
-                order = tuple(ws.title for ws in wb.worksheets)
-                tabs = {ws.title: worksheet_values(ws) for ws in wb.worksheets}
-            token.workbook = wb
+                token.workbook, order, tabs = openpyxl_reading(token.data)
         token.settled = True
         if order == snapshot.order and same_values(tabs, snapshot.tabs):
             return snapshot
@@ -472,8 +463,7 @@ class ExcelBackend:
         if isinstance(wb, WorkbookWorker):  # the worker applies the patch and saves; checks and rename here
             worker = wb
 
-            def write(fd: int, tmp: Path) -> None:
-                os.close(fd)
+            def write(tmp: Path) -> None:
                 try:
                     worker.save(APPLY_PATCH, patch, tmp)
                 except WorkerFailed:
@@ -483,8 +473,8 @@ class ExcelBackend:
 
             apply_patch(wb, patch)
 
-            def write(fd: int, tmp: Path) -> None:
-                self._write_workbook(wb, fd)
+            def write(tmp: Path) -> None:
+                self._write_workbook(wb, tmp)
         # with a base, the file must still be exactly what it was read from (else the
         # content on disk and `backup` may differ; the check below catches that too)
         self._save(write, token.fingerprint if token is not None else None, token.inode if token is not None else 0,
@@ -500,7 +490,7 @@ class ExcelBackend:
         worker, token.workbook = token.workbook, None  # one save per load
         backup = token.data
 
-        def write(fd: int | None, path: Path) -> None:
+        def write(path: Path) -> None:
             try:
                 worker.finish_save()
             except WorkerFailed:
@@ -514,7 +504,7 @@ class ExcelBackend:
 
         local = self._load(data)
         apply_patch(local, patch)
-        self._write_workbook(local, os.open(tmp, os.O_WRONLY | os.O_TRUNC))
+        self._write_workbook(local, tmp)
 
     def _load(self, data: bytes) -> Workbook:
         import openpyxl
@@ -526,30 +516,23 @@ class ExcelBackend:
             raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc}); nothing written") from exc
 
     @staticmethod
-    def _write_workbook(wb: Workbook, fd: int) -> None:
-        with os.fdopen(fd, "wb") as fh, gc_paused():
+    def _write_workbook(wb: Workbook, tmp: Path) -> None:
+        with open(tmp, "wb") as fh, gc_paused():
             wb.save(fh)
             fh.flush()
             os.fsync(fh.fileno())
 
     def _save(self, write, expected: Fingerprint | None, inode: int, backup: bytes, tmp: Path | None = None) -> None:
-        """``write(fd, path)`` the new workbook into a temporary file beside it (and fsync it),
-        then check that nobody saved the workbook meanwhile and move the file over it.  With
-        ``tmp`` (a prepared save), that file is the one: ``write(None, tmp)`` waits for it."""
+        """``write(path)`` the new workbook into a temporary file beside it (and fsync it), then
+        check that nobody saved the workbook meanwhile and move the file over it.  With ``tmp``
+        (a prepared save), that file is the one: ``write`` waits for it."""
         folder = self.path.parent
         mode = _file_mode(self.path)
         if tmp is None:
-            _remove_stale_temps(folder, self.path.name)
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=_TMP_SUFFIX, dir=folder)
-            tmp = Path(tmp_name)
-        else:
-            fd = None
+            tmp = self._new_temp()
         try:
-            if fd is not None:
-                with contextlib.suppress(OSError):  # mkstemp makes 0600: keep the workbook's own permissions
-                    os.chmod(tmp, mode)
             # the slow part, before any check: serialise, flush to disk, back up the old version
-            write(fd, tmp)
+            write(tmp)
             st_tmp = tmp.stat()
             written_sha = hashlib.sha256(tmp.read_bytes()).hexdigest()
             if backup and self.backups:

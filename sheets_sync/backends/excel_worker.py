@@ -161,17 +161,13 @@ class WorkbookWorker:
 def _serve(data: bytes, down, up) -> None:
     """The worker: load, answer the values, then apply and save a patch if one comes."""
     import gc
-    import io
 
     gc.disable()  # a short-lived process full of small objects, none of them garbage
     try:
-        import openpyxl
+        from sheets_sync.backends.xlsx_values import openpyxl_reading
 
-        from sheets_sync.backends.xlsx_values import worksheet_values
-
-        wb = openpyxl.load_workbook(io.BytesIO(data), data_only=False, rich_text=False)
-        values = (tuple(ws.title for ws in wb.worksheets),
-                  {ws.title: worksheet_values(ws) for ws in wb.worksheets})
+        wb, order, tabs = openpyxl_reading(data)
+        values = (order, tabs)
         answer = (True, values)
     except Exception as exc:  # noqa: BLE001 - the parent reads the workbook itself and reports
         answer, wb = (False, f"{type(exc).__name__}: {exc}"), None

@@ -116,16 +116,12 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
     written; its tabs are written once it is closed (run sync again, or watch) — exit code 75."""
     prefetched = None
     if not dry_run and output is None and not is_google_ref(workbook):
-        from sheets_sync.last_sync import unchanged_file
+        from sheets_sync.last_sync import skipped_line, unchanged_file
 
         summary = unchanged_file(Path(workbook), out_dir_for(workbook, out))
         if summary is not None:  # as the last sync left it: say so, without loading anything
-            from sheets_sync.messages import text
-
             # one plain line: rich (a quarter of this whole process) is not even imported
-            click.echo(text("report.skipped", pinned_language() or str(summary.get("language") or "ru"),
-                            games=summary.get("games", 0), errors=summary.get("errors", 0),
-                            warnings=summary.get("warnings", 0)))
+            click.echo(skipped_line(summary, pinned_language()))
             sys.exit(0)
         if Path(workbook).suffix.lower() == ".xlsx" and Path(workbook).is_file():
             # openpyxl loads the workbook in a forked worker while this process loads the rest of
