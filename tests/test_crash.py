@@ -61,12 +61,12 @@ def test_sigkill_during_writes_never_corrupts(example, tmp_path):
         assert protocol_values(book) == expected  # opens, and every protocol value is there
     assert kills >= 5
     # temp files of killed syncs are cleaned up by the next write
-    leftovers = [p for p in tmp_path.iterdir() if p.name.endswith(".sheets-sync-tmp")]
+    leftovers = [p for p in tmp_path.iterdir() if ".sheets-sync-tmp" in p.name]
     backend = ExcelBackend(book)
     from sheets_sync.sync import sync_once
 
     sync_once(backend, out_dir=None)
-    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".sheets-sync-tmp")], leftovers
+    assert not [p for p in tmp_path.iterdir() if ".sheets-sync-tmp" in p.name], leftovers
     for backup in backend.backups_list():
         openpyxl.load_workbook(backup)
 

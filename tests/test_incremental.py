@@ -24,7 +24,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.backends.excel_worker import WorkbookWorker
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.file_events import file_events
@@ -245,10 +244,7 @@ def test_syncs_between_edits_end_where_one_sync_from_scratch_ends(tmp_path_facto
         edit = {(tab, edit_cell(desk, tab, seat, field)): text}
         typed.append(edit)
         desk.type(edit)
-        # as the command line syncs: openpyxl in a forked worker, the values read quickly here
-        backend = ExcelBackend(step, backups=0)
-        backend.prefetched = WorkbookWorker.start(step)
-        sync_once(backend, out_dir=step.parent)
+        sync_once(ExcelBackend(step, backups=0), out_dir=step.parent)
     desk = ExcelDesk(scratch)
     for edit in typed:
         desk.type(edit)

@@ -6,7 +6,7 @@ A sync cycle is one read, one pure computation, one write:
     (pure code)     -> Patch      full contents of owned tabs, cells to pre-fill, marks
     backend.apply(patch, base=snapshot)
 
-Backends translate these plain objects to openpyxl or to the Sheets API and nothing more;
+Backends translate these plain objects to an .xlsx package or to the Sheets API and nothing more;
 they hold no tournament logic.  Cell values are raw: ``str``, ``int``, ``float``, ``bool``,
 ``datetime``/``date`` (a spreadsheet guessed a date), ``None`` for an empty cell, or a
 :class:`Link` / ``Decimal`` when writing.
@@ -30,7 +30,6 @@ __all__ = [
     "TransientError",
     "WorkbookChanged",
     "WorkbookLocked",
-    "UnsafeWorkbook",
     "Link",
     "CellValue",
     "Grid",
@@ -76,10 +75,6 @@ class WorkbookLocked(TransientError):
     lock: object = None  # the lock file that shows it is open (a Path)
 
 
-class UnsafeWorkbook(BackendError):
-    """Writing would silently drop content we cannot round-trip (shapes, extensions...)."""
-
-
 # -- values -----------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Link:
@@ -118,6 +113,8 @@ class Snapshot:
     # ``--output``: the separate workbook the owned tabs are written to, as read; the sync takes
     # the owned tabs from it (:func:`sheets_sync.sync.workbook_view`).  None: they live in ``tabs``.
     results_workbook: Snapshot | None = None
+    # the whole workbook as read, as one string (an .xlsx: the SHA-256 of its bytes); None: unknown
+    fingerprint: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -223,8 +220,12 @@ class Backend(Protocol):
         """Read every tab's values in one go."""
         ...
 
-    def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
-        """Write the patch all-or-nothing.
+    def fingerprint(self) -> str | None:
+        """The workbook as it is now, cheaply, comparable with :attr:`Snapshot.fingerprint`."""
+        ...
+
+    def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
+        """Write the patch all-or-nothing; the fingerprint of the workbook as written (None: unknown).
 
         ``base`` is the snapshot the patch was computed from; when the backend can tell
         that the workbook changed since (another save), it raises :class:`WorkbookChanged`
