@@ -38,7 +38,8 @@ _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _CELL = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re.S)
 _REF = re.compile(rb'\br="([A-Z]+)(\d+)"')
 _ERROR = re.compile(rb'\bt="e"')
-_FORMULA = re.compile(rb"<(?:\w+:)?f\b")
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")  # not <formula1> of a dropdown, nor <font>
+_MARKERS = (b"<f>", b"<f ", b":f>", b":f ", b't="e"')
 _VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
 
 
@@ -75,7 +76,7 @@ def _value(v: object) -> object:
 
 
 def _tab(rows: list[list[object]], merged) -> Grid:
-    grid = [[_value(v) for v in row] for row in rows]
+    grid = [[(v or None) if type(v) is str else _value(v) for v in row] for row in rows]
     for (r0, c0), (r1, c1) in merged:  # only the top-left cell of a merged range shows its value
         for r in range(r0, min(r1, len(grid) - 1) + 1):
             row = grid[r]
@@ -127,7 +128,7 @@ def _formulas_and_errors(data: bytes, titles: tuple[str, ...]) -> dict[str, dict
             if title not in titles:
                 continue
             xml = z.read(part)
-            if b"<f" not in xml and b't="e"' not in xml and b"<x:f" not in xml:
+            if not any(mark in xml for mark in _MARKERS):  # bytes.find: no regex over every tab
                 continue
             for m in _CELL.finditer(xml):
                 attrs, content = m.group(1), m.group(2) or b""

@@ -3,7 +3,7 @@ binding), in place: every part of the package the patch does not touch — other
 pivot tables, slicers, sparklines, VBA, threaded comments, shapes — is written back as it was.
 
 * an owned tab that exists keeps its place; only the cells whose value differs from the one read
-  are written (a call costs ~0.03-0.1 ms), the cells beyond the new content are cleared, and its
+  are written (one typed setter a cell, ~0.02 ms; ``set_sheet_row`` costs ten times that), the cells beyond the new content are cleared, and its
   look (styles, widths, heights, panes, print settings) is set again; a missing tab is created;
 * an input tab that exists gets only the non-``None`` cells of its rows (``init``/``draw``
   pre-filling); its look stays what people made it;
@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from xml.sax.saxutils import escape as xml_escape
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -94,7 +95,7 @@ def _native(value: object) -> object:
         return (value - _EPOCH).total_seconds() / 86400
     if isinstance(value, date):
         return float((value - _EPOCH.date()).days)
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)) or value is None:
         return value
     return _clean(str(value))
 
@@ -113,6 +114,23 @@ def write_patch(data: bytes | None, patch: Patch, tabs: Mapping[str, Sequence[Se
         book.save_as(str(target))
     finally:
         book.close()
+    if writer.hide:
+        _hidden(target, writer.hide)
+
+
+def _hidden(path: Path, titles: Sequence[str]) -> None:
+    """Mark the tabs ``titles`` hidden in the workbook part of the package at ``path`` (only that
+    part changes; every other member is copied as it is)."""
+    with zipfile.ZipFile(path) as z:
+        infos = [(info, z.read(info)) for info in z.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
+        for info, content in infos:
+            if info.filename == "xl/workbook.xml":
+                for title in titles:
+                    name = xml_escape(title, {'"': "&quot;"}).encode()
+                    content = re.sub(rb'(<(?:\w+:)?sheet\b[^>]*\bname="' + re.escape(name) + rb'")', rb'\1 state="hidden"',
+                                     content, count=1)
+            out.writestr(info, content)
 
 
 # where openpyxl (every earlier sheets-sync, many scripts) keeps a tab's notes, and Excel's names for
@@ -170,6 +188,8 @@ class _Writer:
         self.sheets = set(book.get_sheet_list())
         self.styles: dict[_Look, int] = {}
         self.font = book.get_default_font() or "Calibri"
+        # tabs to hide once saved: excelize's set_sheet_visible loads and rewrites every worksheet
+        self.hide: list[str] = []
 
     def apply(self, patch: Patch) -> None:
         for title in patch.delete_tabs:
@@ -199,25 +219,11 @@ class _Writer:
         for r in range(max(len(rows), len(old))):
             new_row = rows[r] if r < len(rows) else ()
             old_row = old[r] if r < len(old) else ()
-            run: list[object] = []
-            start = 0
-            for c in range(max(len(new_row), len(old_row)) + 1):
+            for c in range(max(len(new_row), len(old_row))):
                 value = new_row[c] if c < len(new_row) else None
                 before = old_row[c] if c < len(old_row) else None
-                changed = c < max(len(new_row), len(old_row)) and (
-                    isinstance(value, Link) or not same_value(as_read(value), before))
-                if changed and value is not None:
-                    if not run:
-                        start = c
-                    run.append(_native(value))
-                else:
-                    if run:
-                        self.book.set_sheet_row(title, a1(r, start), run)
-                        run = []
-                    if changed:  # a value that is no more
-                        self.book.set_cell_value(title, a1(r, c), None)
-                if isinstance(value, Link):
-                    self.book.set_cell_hyperlink(title, a1(r, c), f"{quoted(value.sheet)}!{value.cell}", "Location")
+                if isinstance(value, Link) or not same_value(as_read(value), before):
+                    self._put(title, a1(r, c), value)
                     links.discard(a1(r, c))
         for ref in links:  # a link of the old content where the new one has none
             self.book.set_cell_hyperlink(title, ref, "", "None")
@@ -226,10 +232,23 @@ class _Writer:
         for r, row in enumerate(w.rows):
             for c, value in enumerate(row):
                 if value is not None:
-                    self.book.set_sheet_row(w.title, a1(r, c), [_native(value)])
-                    if isinstance(value, Link):
-                        self.book.set_cell_hyperlink(w.title, a1(r, c), f"{quoted(value.sheet)}!{value.cell}",
-                                                     "Location")
+                    self._put(w.title, a1(r, c), value)
+
+    def _put(self, title: str, ref: str, value: object) -> None:
+        """One cell, by the setter of its type (a tenth of the cost of ``set_sheet_row``'s)."""
+        book, native = self.book, _native(value)
+        if native is None:
+            book.set_cell_value(title, ref, None)
+        elif isinstance(native, str):
+            book.set_cell_str(title, ref, native)
+        elif isinstance(native, bool):
+            book.set_cell_bool(title, ref, native)
+        elif isinstance(native, int) and -2 ** 63 <= native < 2 ** 63:
+            book.set_cell_int(title, ref, native)
+        else:
+            book.set_cell_float(title, ref, float(native), -1, 64)
+        if isinstance(value, Link):
+            book.set_cell_hyperlink(title, ref, f"{quoted(value.sheet)}!{value.cell}", "Location")
 
     # -- look ---------------------------------------------------------------------------------
     def _look(self, w: TabWrite, *, new: bool) -> None:
@@ -255,8 +274,8 @@ class _Writer:
                 dv = excelize.DataValidation(allow_blank=True, sqref=v.cells.replace(",", " "), type="list",
                                              formula1='"' + ",".join(v.values) + '"')
                 book.add_data_validation(title, dv)
-        if w.hidden:
-            book.set_sheet_visible(title, False)
+        if w.hidden and book.get_sheet_visible(title):
+            self.hide.append(title)
 
     def _styles(self, w: TabWrite, *, new: bool) -> None:
         """Every cell's look from the tab's styles, bold rows, links and dates, set as rectangles of
