@@ -39,6 +39,7 @@ __all__ = [
     "PageSetup",
     "TabWrite",
     "Mark",
+    "Protection",
     "Patch",
     "Backend",
     "MARK_COLOURS",
@@ -115,6 +116,9 @@ class Snapshot:
     results_workbook: Snapshot | None = None
     # the whole workbook as read, as one string (an .xlsx: the SHA-256 of its bytes); None: unknown
     fingerprint: str | None = None
+    # the protections the workbook holds now, as the backend read them; None: the backend does
+    # not say (the sync then protects only the tabs it writes)
+    protections: tuple[Protection, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -197,6 +201,23 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Protection:
+    """Only ``editors`` (e-mails) may change tab ``sheet`` (``cells`` None) or its range ``cells``
+    (A1, such as ``B7``).  A backend with per-person rights (Google) makes it a protected range
+    of exactly these editors; one without (an .xlsx) protects whole tabs against everybody but
+    the sync itself and leaves ranges alone."""
+
+    sheet: str
+    cells: str | None = None
+    editors: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        """What a protection protects (the same tab or range is protected once)."""
+        return self.sheet, self.cells
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Patch:
     """What one cycle writes.  Marks are differential so backends stay dumb:
     ``set_marks`` are coloured and noted, ``clear_marks`` lose our fill and note."""
@@ -205,10 +226,15 @@ class Patch:
     set_marks: tuple[Mark, ...] = ()
     clear_marks: tuple[tuple[str, str], ...] = ()  # (sheet, cell)
     delete_tabs: tuple[str, ...] = ()
+    # protections to put in place (added, or their editors set): the sync sends only those the
+    # workbook lacks; a backend keeps a tab's protection when it rewrites the tab
+    protect: tuple[Protection, ...] = ()
+    unprotect: tuple[Protection, ...] = ()  # protections the sync set and wants no more (by key)
 
     @property
     def empty(self) -> bool:
-        return not (self.writes or self.set_marks or self.clear_marks or self.delete_tabs)
+        return not (self.writes or self.set_marks or self.clear_marks or self.delete_tabs or self.protect
+                    or self.unprotect)
 
 
 class Backend(Protocol):

@@ -258,7 +258,8 @@ class ExcelBackend:
         """Write ``patch`` (see the module's docstring); the fingerprint of the workbook as it
         stands afterwards."""
         token = base.token if base is not None and isinstance(base.token, _Token) else None
-        if patch.empty:
+        if not (patch.writes or patch.set_marks or patch.clear_marks or patch.delete_tabs):
+            # nothing this backend writes (sheet protection of owned tabs is not written yet)
             return token.sha256 if token is not None else self.fingerprint()
         self._refuse_if_locked(during=False)
         for w in patch.writes:
