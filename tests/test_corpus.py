@@ -34,7 +34,7 @@ from bench.generate import generate_patch
 from scoring import labels as L
 from sheets_sync.backends.base import MARK_COLOURS, NOTE_AUTHOR
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.backends.excel_read import _worksheet_parts, read_values
+from sheets_sync.backends.excel_read import read_values, worksheet_parts
 from sheets_sync.outcome import owned_tab_titles
 from sheets_sync.sync import sync_once
 
@@ -65,7 +65,7 @@ def members(path: Path) -> dict[str, bytes]:
 def sheet_parts(path: Path, titles) -> set[str]:
     """The zip members of the tabs ``titles``: the worksheet, its relationships and the notes it links."""
     with zipfile.ZipFile(path) as z:
-        parts = _worksheet_parts(z)
+        parts = worksheet_parts(z)
         out = set()
         for title in titles:
             part = parts.get(title)

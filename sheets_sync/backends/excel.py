@@ -12,7 +12,8 @@ judge's save between our read and our write is never overwritten.
 
 A writer bug never costs a workbook.  The temporary file is read back with the reader before it
 replaces anything: every owned tab must hold exactly the values meant, every input tab the values
-it had (plus the cells ``init``/``draw`` pre-filled), no tab may appear or vanish unasked.  Any
+it had (plus the cells ``init``/``draw`` pre-filled), no tab may appear or vanish unasked (a tab
+whose worksheet part is byte for byte the one read is not read again: its values are the same).  Any
 difference: nothing is replaced and a :class:`BackendError` says so.
 
 The race window.  "Check, then replace" is two system calls, not one: a program that
@@ -37,10 +38,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import os
 import re
 import tempfile
 import time as _time
+import zipfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -57,7 +60,7 @@ from sheets_sync.backends.base import (
     WorkbookLocked,
     WorkbookNotFound,
 )
-from sheets_sync.backends.excel_read import ReadFailed, read_values
+from sheets_sync.backends.excel_read import ReadFailed, read_values, worksheet_parts
 from sheets_sync.files import new_file_mode
 
 __all__ = ["ExcelBackend", "OutputWorkbookBackend", "lock_files", "workbook_lock", "backup_dir",
@@ -274,7 +277,7 @@ class ExcelBackend:
         tmp = self._new_temp()
         try:
             self._write(data, patch, tabs, tmp)
-            check_written(tmp.read_bytes(), patch, order, tabs, self.path.name)
+            check_written(data, tmp.read_bytes(), patch, order, tabs, self.path.name)
             return self._replace(tmp, token, data)
         finally:
             tmp.unlink(missing_ok=True)
@@ -397,28 +400,46 @@ class ExcelBackend:
         return sorted((p for p in folder.iterdir() if pattern.match(p.name)), key=lambda p: p.name)
 
 
-def check_written(data: bytes, patch: Patch, order: tuple[str, ...], tabs: Mapping[str, Grid], name: str) -> None:
+def check_written(before: bytes, data: bytes, patch: Patch, order: tuple[str, ...], tabs: Mapping[str, Grid],
+                  name: str) -> None:
     """The written workbook ``data``, read back, holds what ``patch`` meant on top of ``tabs`` (the
-    values read in ``order``); else :class:`BackendError`, and nothing is replaced."""
+    values read in ``order`` from ``before``); else :class:`BackendError`, and nothing is replaced.
+    A tab whose worksheet part is byte for byte the one read holds its values: it is not read again."""
     from sheets_sync.backends.excel_write import expected_grid, same_value
 
     try:
-        got_order, got = read_values(data)
-    except (ReadFailed, KeyError, ValueError, OSError) as exc:
+        kept = _same_worksheets(before, data) - {w.title for w in patch.writes}
+        got_order, got = read_values(data, only=set(order) - kept | {w.title for w in patch.writes})
+    except (ReadFailed, KeyError, ValueError, OSError, zipfile.BadZipFile) as exc:
         raise _write_failed(name, f"the written file cannot be read back ({exc})") from exc
+    got.update({t: tabs[t] for t in kept if t in got_order})
     expected = {t: tabs[t] for t in order if t not in patch.delete_tabs}
     for w in patch.writes:
         if w.owned or w.title not in expected:
             expected[w.title] = expected_grid(w.rows)
         else:
             expected[w.title] = _prefilled(expected[w.title], w.rows)
-    if set(got) != set(expected):
-        lost, extra = sorted(set(expected) - set(got)), sorted(set(got) - set(expected))
+    if set(got_order) != set(expected):
+        lost, extra = sorted(set(expected) - set(got_order)), sorted(set(got_order) - set(expected))
         raise _write_failed(name, f"tabs lost {lost}, tabs added {extra}")
     for title, grid in expected.items():
         where = _first_difference(grid, got[title], same_value)
         if where is not None:
             raise _write_failed(name, f"the tab {title!r} would hold {where}")
+
+
+def _same_worksheets(before: bytes, after: bytes) -> set[str]:
+    """The tabs whose worksheet part (name, CRC-32 and size) is the same in both packages."""
+    if not before:
+        return set()
+
+    def parts(data: bytes) -> dict[str, tuple[str, int, int]]:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            infos = {i.filename: (i.CRC, i.file_size) for i in z.infolist()}
+            return {t: (p, *infos[p]) for t, p in worksheet_parts(z).items() if p in infos}
+
+    old, new = parts(before), parts(after)
+    return {t for t, part in new.items() if old.get(t) == part}
 
 
 def _prefilled(grid: Grid, rows) -> Grid:

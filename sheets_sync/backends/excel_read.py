@@ -27,7 +27,7 @@ import xml.etree.ElementTree as ET
 import zipfile
 from datetime import date, datetime
 
-__all__ = ["Grid", "read_values", "trimmed", "ReadFailed"]
+__all__ = ["Grid", "read_values", "trimmed", "ReadFailed", "worksheet_parts"]
 
 Grid = tuple[tuple[object, ...], ...]
 _EXACT = 2 ** 53  # floats below this that are whole numbers were stored as whole numbers
@@ -47,20 +47,21 @@ class ReadFailed(Exception):
     """The bytes are not a workbook calamine can read."""
 
 
-def read_values(data: bytes) -> tuple[tuple[str, ...], dict[str, Grid]]:
-    """(worksheet titles in order, each one's values: rows of raw values, trailing empties trimmed)."""
+def read_values(data: bytes, only=None) -> tuple[tuple[str, ...], dict[str, Grid]]:
+    """(worksheet titles in order, each one's values: rows of raw values, trailing empties trimmed);
+    with ``only``, the values of those titles alone."""
     from python_calamine import CalamineError, CalamineWorkbook, SheetTypeEnum
 
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
         titles = tuple(m.name for m in book.sheets_metadata if m.typ == SheetTypeEnum.WorkSheet)
         tabs = {}
-        for title in titles:
+        for title in (titles if only is None else [t for t in titles if t in only]):
             sheet = book.get_sheet_by_name(title)
             tabs[title] = _tab(sheet.to_python(skip_empty_area=False), sheet.merged_cell_ranges or ())
     except (CalamineError, ValueError, OSError) as exc:
         raise ReadFailed(str(exc)) from exc
-    for title, cells in _formulas_and_errors(data, titles).items():
+    for title, cells in _formulas_and_errors(data, tuple(tabs)).items():
         tabs[title] = _overlay(tabs[title], cells)
     return titles, tabs
 
@@ -124,7 +125,7 @@ def _formulas_and_errors(data: bytes, titles: tuple[str, ...]) -> dict[str, dict
     found: dict[str, dict[tuple[int, int], str]] = {}
     formulas: list[tuple[str, str, tuple[int, int]]] = []
     with zipfile.ZipFile(io.BytesIO(data)) as z:
-        for title, part in _worksheet_parts(z).items():
+        for title, part in worksheet_parts(z).items():
             if title not in titles:
                 continue
             xml = z.read(part)
@@ -152,7 +153,7 @@ def _formulas_and_errors(data: bytes, titles: tuple[str, ...]) -> dict[str, dict
     return found
 
 
-def _worksheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
+def worksheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
     """Tab title → the zip member holding its worksheet."""
     try:
         root = ET.fromstring(z.read("xl/workbook.xml"))
