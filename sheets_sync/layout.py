@@ -55,9 +55,11 @@ def _lbl(spellings: tuple[str, ...], language: str) -> str:
     return L.label(spellings, language)
 
 
-def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "") -> TabWrite:
+def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "",
+                   season: bool = False) -> TabWrite:
+    """``season``: a club season's tab, with the row «Формат | сезон» and no stage rows."""
     T = L.TOURNAMENT_LABELS
-    rows = (
+    rows: tuple[tuple[str, object], ...] = (
         (_lbl(T["name"], language), name),
         (_lbl(T["preset"], language), preset_id),
         (_lbl(T["language"], language), language),
@@ -66,6 +68,9 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
         (_lbl(T["confirmed"], language), None),
         (_lbl(T["released"], language), None),
     )
+    if season:
+        season_word = L.SEASON_WORDS[0] if language == "ru" else L.SEASON_WORDS[1]
+        rows = (*rows[:2], (_lbl(T["format"], language), season_word), *rows[2:5])
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),
                     page=PageSetup())
 
