@@ -85,3 +85,15 @@ def test_screen_shows_the_evening():
     pages = screen_files(_results(), language="ru")
     assert "Итоги вечера 19.12.2026" in pages["screen.html"]
     assert "Рейтинг сезона" in pages["screen-2.html"] and "Анна" in pages["screen-2.html"]
+
+
+def test_evening_vk_picture(tmp_path):
+    """The last evening's picture (and the season's), as the VK post carries them; a copy for people
+    to look at: tests/artifacts/evening-vk.png."""
+    from sheets_sync.render.vk_season import write_season_vk
+
+    written = write_season_vk(_results(), tmp_path, language="ru")
+    assert [p.name for p in written] == ["vk-post.png", "vk-post.txt", "vk-season.png", "vk-season.txt"]
+    png = (tmp_path / "vk-post.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    (ROOT / "tests" / "artifacts" / "evening-vk.png").write_bytes(png)

@@ -85,3 +85,9 @@ def season_headline(evenings: int, games: int, language: str) -> str:
 def evening_headline(iso: str, language: str) -> str:
     """«Итоги вечера 05.12.2026»."""
     return ru_en(f"Итоги вечера {evening_date(iso)}", f"Results of the evening {evening_date(iso)}", language)
+
+
+def season_status_lines(games: int, moment: datetime | None, language: str) -> list[str]:
+    """«Обновлено: …» and the games a club season counts (every evening's: a season has no plan of games)."""
+    counted = ru_en(f"засчитано игр: {games}", f"games counted: {games}", language)
+    return [x for x in (updated_line(moment, language), counted) if x]

@@ -17,7 +17,8 @@ from scoring.progress import Progress, progress as progress_of
 from scoring.season import season
 from scoring.standings import Results
 from sheets_sync.render.json_out import points
-from sheets_sync.render.progress_text import evening_headline, headline, season_headline, status_lines
+from sheets_sync.render.progress_text import (evening_headline, headline, season_headline, season_status_lines,
+                                               status_lines)
 from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.templates import environment
 from sheets_sync.render.words import ui
@@ -45,7 +46,7 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
     if progress is None:
         progress = progress_of(results)
     if results.tournament.season:
-        return _season_screen(results, language=language, status=status_lines(progress, updated, language))
+        return _season_screen(results, language=language, updated=updated)
     nxt = next_round(results, language)
     rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total), "games": st.stats.games}
             for st in results.overall[:SCREEN_ROWS]] if progress.started else []
@@ -69,10 +70,11 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
     return {"screen.html": standings_page, "screen-2.html": seating_page}
 
 
-def _season_screen(results: Results, *, language: str, status: list[str]) -> dict[str, str]:
+def _season_screen(results: Results, *, language: str, updated: datetime | None) -> dict[str, str]:
     """A club season's screen: the last evening's standings (``screen.html``), then the season's
     (``screen-2.html``), in turn."""
     s = season(results)
+    status = season_status_lines(s.games, updated, language)
     evening = s.evenings[-1] if s.evenings else None
     evening_rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total),
                      "games": st.stats.games} for st in (evening.standings if evening else ())][:SCREEN_ROWS]

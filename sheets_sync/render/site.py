@@ -34,7 +34,7 @@ from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.season_site import SeasonPages
-from sheets_sync.render.progress_text import headline, status_lines
+from sheets_sync.render.progress_text import headline, season_status_lines, status_lines
 from sheets_sync.render.seating import SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
@@ -523,7 +523,7 @@ class _Site:
         pages = SeasonPages(self)
         if others:
             yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
-            yield "status.css", status_css(status_lines(self.progress, self.updated, self.lang))
+            yield "status.css", status_css(season_status_lines(pages.season.games, self.updated, self.lang))
         yield from pages.pages(race_pages, others)
         if others:
             yield "players.html", self.players_index()
