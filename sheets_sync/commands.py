@@ -94,9 +94,12 @@ def _plan_qualifying(players: Sequence[Player], stage_games: int, stage_tables: 
 def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | None, language: str, date: str = "",
                   seed: int = 1, force: bool = False, credentials: str | None = None,
                   share_with: Sequence[str] = (), console: Console | None = None,
-                  qualifying: QualifyingRequest = QualifyingRequest(), season: bool = False) -> Backend:
+                  qualifying: QualifyingRequest = QualifyingRequest(), organizers: Sequence[str] = (),
+                  season: bool = False) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
     with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL).
+    ``organizers`` go to the Tournament tab's «Организаторы»: with the sync, the only editors of
+    its tabs in a Google Sheet (a new spreadsheet is shared with them too).
 
     ``season``: a club season instead (Tournament with «Формат: сезон», Players, Penalties): no
     draw, no seating, no protocol tabs; each evening's tab is added later (``evening``)."""
@@ -112,10 +115,12 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
     preset, _ = load_preset(preset_ref)  # an unknown preset is refused with the nearest id
     players = read_players_csv(players_csv, language=language)
     title = name or (Path(ref).stem if not google else ("Клуб" if language == "ru" else "Club"))
+    organizers = tuple(dict.fromkeys(e.strip().lower() for e in organizers if e.strip()))
+    share = tuple(dict.fromkeys([*share_with, *organizers]))
     if season:
         patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=(), date=date,
-                               preset_ref=_preset_reference(preset_ref, ref), season=True)
-        return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share_with,
+                               preset_ref=_preset_reference(preset_ref, ref), season=True, organizers=organizers)
+        return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
                        force=force, console=console,
                        created=lambda source: text("init.season_created", language, source=source,
                                                    players=len(players), preset=_preset_reference(preset_ref, ref)))
@@ -129,13 +134,14 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
         title = "Турнир" if language == "ru" else "Tournament"
     reference = _preset_reference(preset_ref, ref)
     patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=seating, date=date,
-                           preset_ref=reference, settings=format_settings(fmt, first, language))
+                           preset_ref=reference, settings=format_settings(fmt, first, language), organizers=organizers)
+
     def created(source: str) -> str:
         lines = [text("init.created", language, source=source, players=len(playing_players(players)),
                       tabs=len(seating), preset=reference), fmt.describe(language)]
         return "\n".join(lines + ([text("init.reserves_added", language, names=", ".join(added))] if added else []))
 
-    return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share_with,
+    return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
                    force=force, console=console, created=created,
                    preset_note=text("init.preset_ref", language, ref=reference) if is_preset_file(preset_ref) else "")
 

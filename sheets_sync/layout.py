@@ -56,8 +56,10 @@ def _lbl(spellings: tuple[str, ...], language: str) -> str:
 
 
 def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "",
-                   season: bool = False) -> TabWrite:
-    """``season``: a club season's tab, with the row «Формат | сезон» and no stage rows."""
+                   organizers: Sequence[str] = (), season: bool = False) -> TabWrite:
+    """The Tournament tab; «Организаторы» (who may edit the sync's tabs of a Google Sheet) only
+    when ``init --organizer`` named some.  ``season``: a club season's tab, with the row «Формат |
+    сезон» and no stage rows."""
     T = L.TOURNAMENT_LABELS
     rows: tuple[tuple[str, object], ...] = (
         (_lbl(T["name"], language), name),
@@ -71,6 +73,8 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
     if season:
         season_word = L.SEASON_WORDS[0] if language == "ru" else L.SEASON_WORDS[1]
         rows = (*rows[:2], (_lbl(T["format"], language), season_word), *rows[2:5])
+    if organizers:
+        rows += ((_lbl(T["organizers"], language), ", ".join(organizers)),)
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),
                     page=PageSetup())
 

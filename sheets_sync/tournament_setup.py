@@ -95,7 +95,8 @@ def simple_seating(players: Sequence[str], stage: str, rounds: int) -> list[Seat
 def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequence[Player], seating: Sequence[SeatingEntry],
                    protocols: Sequence[Protocol] = (), date: str = "", chief_judge: str = "",
                    include_base: bool = True, preset_ref: str | None = None,
-                   settings: Sequence[tuple[str, object]] = (), season: bool = False) -> Patch:
+                   settings: Sequence[tuple[str, object]] = (), organizers: Sequence[str] = (),
+                   season: bool = False) -> Patch:
     """Tabs people type into, created or pre-filled: Tournament, Players, Seating, Penalties, protocols.
 
     ``preset_ref`` is what the Tournament tab names as the preset (default: its id; a file's
@@ -105,7 +106,7 @@ def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequenc
     writes: list[TabWrite] = []
     if include_base:
         tournament = tournament_tab(name=name, preset_id=preset_ref or preset.id, language=language,
-                                    chief_judge=chief_judge, date=date, season=season)
+                                    chief_judge=chief_judge, date=date, organizers=organizers, season=season)
         if settings:
             tournament = replace(tournament, rows=tournament.rows + tuple((k, v) for k, v in settings))
         writes += [tournament, players_tab(players, language)]
