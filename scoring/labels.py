@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
-           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS",
+           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS", "EVENING_DATE_LABELS",
            "ROLE_WORDS", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
            "TEAM_DEFEAT_WORDS", "label",
            "protocol_tab_title", "word"]
@@ -66,6 +66,8 @@ PROTOCOL_HEADER: dict[str, tuple[str, ...]] = {
     "winner": ("Победа", "Winner", "Победитель"),
     "checked_by": ("Проверил", "Checked by", "Checked"),
 }
+# the date of an evening tab of a club season (its value: DD.MM.YYYY)
+EVENING_DATE_LABELS = ("Дата", "Date", "Дата вечера", "Evening date")
 PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
     "seat": ("№", "Seat", "Место", "#", "No", "N"),
     "player": ("Игрок", "Player", "Ник", "Nickname"),

@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from scoring.cells import parse_a1
 from scoring.items import BEST_MOVE_AUTHORS, may_name_best_move
 from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, SeatingEntry, SeatRecord, Team, Tournament
 from scoring.preset import Preset
@@ -53,7 +54,8 @@ def _loc(protocol: Protocol, seat: int | None, column: str) -> Location:
         rec = protocol.seats[seat - 1] if 0 < seat <= len(protocol.seats) else None
         if rec is not None and column in rec.cells:
             return rec.cells[column]
-    return protocol.cells.get(column) or protocol.cells.get("stage") or Location(protocol.sheet, "A1")
+    return (protocol.cells.get(column) or protocol.cells.get("stage") or protocol.cells.get("round")
+            or Location(protocol.sheet, protocol.anchor or "A1"))
 
 
 def _cells(protocol: Protocol, seats: Iterable[int], column: str) -> tuple[Location, ...]:
@@ -79,7 +81,10 @@ def rule(fn: ProtocolRule) -> ProtocolRule:
 @rule
 def players_present(p: Protocol, ctx: Context) -> Iterator[Problem]:
     if len(p.seats) < 10:
-        yield problem("seating.seat_count", E, _loc(p, None, "stage"), count=len(p.seats))
+        rows = [parse_a1(rec.cells["player"].cell)[0] + 1 for rec in p.seats if "player" in rec.cells]
+        where = p.cells.get("table") or _loc(p, None, "stage")
+        yield problem("protocol.seat_rows", E, where, count=len(p.seats),
+                      rows=f"{rows[0]}–{rows[-1]}" if rows else "—")
     for rec in p.seats:
         if rec.player is None:
             if p.finished or rec.role is not None:
@@ -433,33 +438,44 @@ def finished(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 # -- cross-protocol rules -------------------------------------------------------------------------
 def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
+    """The same game twice: stage, round and table (and, on an evening, the date)."""
     first: dict[tuple, Protocol] = {}
     for p in protocols:
-        if p.key in first:
-            yield problem("protocol.duplicate", E, p.cells.get("round") or _loc(p, None, "stage"), other=first[p.key].sheet)
+        key = (p.date, *p.key)
+        if key not in first:
+            first[key] = p
+        elif p.date is not None:
+            yield problem("protocol.duplicate_evening", E, _loc(p, None, "round"), round=p.round, table=p.table,
+                          other=first[key].game_id)
         else:
-            first[p.key] = p
+            yield problem("protocol.duplicate", E, p.cells.get("round") or _loc(p, None, "stage"), other=first[key].game_id)
 
 
 def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
     """A player in two games of one round: both games are marked (which one is wrong is for the judge)."""
-    where: dict[tuple[str, int, str], Protocol] = {}
+    where: dict[tuple[object, str, int, str], Protocol] = {}
     reported: set[tuple[str, str]] = set()
     for p in protocols:
         for rec in p.seats:
             if not rec.player:
                 continue
-            key = (p.stage, p.round, rec.player)
+            key = (p.date, p.stage, p.round, rec.player)
             other = where.get(key)
             if other is not None and other.key != p.key:
-                yield problem("player.two_games", E, _loc(p, rec.seat, "player"), player=rec.player, round=p.round, other=other.sheet)
+                yield _two_games_problem(p, rec.seat, rec.player, other)
                 first = other.seat_of(rec.player)
-                if first is not None and (other.sheet, rec.player) not in reported:
-                    reported.add((other.sheet, rec.player))
-                    yield problem("player.two_games", E, _loc(other, first.seat, "player"), player=rec.player,
-                                  round=p.round, other=p.sheet)
+                if first is not None and (other.game_id, rec.player) not in reported:
+                    reported.add((other.game_id, rec.player))
+                    yield _two_games_problem(other, first.seat, rec.player, p)
             else:
                 where[key] = p
+
+
+def _two_games_problem(p: Protocol, seat: int, player: str, other: Protocol) -> Problem:
+    if p.date is not None:
+        return problem("player.two_games_evening", E, _loc(p, seat, "player"), player=player, round=p.round,
+                       date=p.date.strftime("%d.%m.%Y"), other=other.game_id)
+    return problem("player.two_games", E, _loc(p, seat, "player"), player=player, round=p.round, other=other.game_id)
 
 
 def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
