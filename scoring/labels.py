@@ -79,6 +79,8 @@ PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
     "best_move": ("ЛХ", "Best move", "Лучший ход"),
     "extra_points": ("Доп. баллы", "Extra points", "ДБ", "Доп баллы", "Extra"),
     "auto_extra_taken": ("Без авто", "No auto", "−авто", "-авто", "Worst move"),
+    "penalty": ("Штраф", "Penalty", "Штрафные баллы", "Penalty points"),  # a penalty of any value, per seat
+    "penalty_reason": ("Причина штрафа", "Penalty reason", "За что штраф"),
     "comment": ("Комментарий", "Comment", "Примечание"),
     # optional, as on the paper protocol: read (their cells are known) but not scored
     "nominated": ("Выставлен", "Nominated", "Выставлен (день)", "Выставления"),

@@ -131,6 +131,8 @@ class SeatRecord:
     best_move: tuple[int, ...] = ()
     extra_points: Decimal = Decimal(0)
     auto_extra_taken: bool = False  # the judge took away automatic extra points (later editions)
+    penalty: Decimal = Decimal(0)  # a penalty of any value the judge gave in this game (≤ 0; «Штраф» column)
+    penalty_reason: str = ""  # what it was for («Причина штрафа»)
     comment: str = ""
     cells: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
 

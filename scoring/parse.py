@@ -41,7 +41,8 @@ from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
 from scoring.values import MAX_TEXT, guessed_date, is_blank, is_dash, read_decimal, read_int, shown, text
 
-__all__ = ["Settings", "read_settings", "read_mwt_id", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup"]
+__all__ = ["Settings", "read_settings", "read_mwt_id", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup",
+           "evening_of"]
 
 Grid = Sequence[Sequence[object]]
 E, W = Severity.ERROR, Severity.WARNING
@@ -846,6 +847,7 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
     removal, removal_day = _read_removal(rd, r, cols["removal"]) if "removal" in cols else (None, None)
     best_move = _read_best_move(rd, r, cols["best_move"]) if "best_move" in cols else ()
     extra = rd.seat_number(r, cols.get("extra_points"), read_decimal)
+    penalty = rd.seat_number(r, cols.get("penalty"), read_decimal)
     auto_taken = False
     if "auto_extra_taken" in cols:
         auto_taken = L.norm(rd.text(r, cols["auto_extra_taken"])) in _AUTO_EXTRA_TAKEN
@@ -861,6 +863,8 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
         best_move=best_move,
         extra_points=extra if extra is not None else Decimal(0),
         auto_extra_taken=auto_taken,
+        penalty=-abs(penalty) if penalty is not None else Decimal(0),  # "2" and "-2" both mean a penalty
+        penalty_reason=rd.text(r, cols.get("penalty_reason")),
         comment=rd.text(r, cols.get("comment")),
         cells=rec_cells,
     )
@@ -1009,6 +1013,15 @@ def _evening_date(title: str, grid: Grid, first_block_row: int) -> tuple[date | 
         if from_title is not None and from_title != when:
             rd.problems.append(problem("evening.date_mismatch", W, where, date=when.strftime("%d.%m.%Y"), title=title))
     return when, rd.problems
+
+
+def evening_of(title: str, grid: Grid) -> date | None:
+    """The date of the evening a tab holds (its date cell, else its title), or None when the tab is
+    not an evening or its date cannot be read."""
+    found = _split_blocks(grid)
+    if _tab_kind(title, grid, found) != "evening":
+        return None
+    return _evening_date(title, grid, found.blocks[0].first)[0]
 
 
 def _orphan_problems(title: str, found: _Blocks) -> list[Problem]:

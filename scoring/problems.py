@@ -104,6 +104,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Seating: game {stage} round {round} table {table} is listed twice",
     ),
     # protocol structure
+    "penalty.no_reason": (
+        "Место {seat}: штраф {value} без причины — укажите её в «Причина штрафа»",
+        "Seat {seat}: a penalty of {value} without a reason — write it under 'Penalty reason'",
+    ),
     "protocol.seat_rows": (
         "В протоколе {count} строк мест вместо 10 (строки {rows}); лишнюю строку удалите, недостающую добавьте",
         "The protocol has {count} seat rows instead of 10 (rows {rows}); delete the extra row or add the missing one",

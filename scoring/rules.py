@@ -134,6 +134,14 @@ def fouls(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 
 @rule
+def seat_penalty(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """A penalty in a seat's row counts as typed; without its reason it is listed (the player will ask)."""
+    for rec in p.seats:
+        if rec.penalty and not rec.penalty_reason:
+            yield problem("penalty.no_reason", W, _loc(p, rec.seat, "penalty"), seat=rec.seat, value=rec.penalty)
+
+
+@rule
 def extra_points(p: Protocol, ctx: Context) -> Iterator[Problem]:
     pr = ctx.preset
     for rec in p.seats:
@@ -527,7 +535,7 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
 
 # rules that need only the protocol's own cells: they also check a protocol whose stage, round or
 # table could not be read (the round range and "not finished" need to know which game it is)
-_OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "best_move", "kills", "winner")
+_OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "seat_penalty", "best_move", "kills", "winner")
 
 
 def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -> list[Problem]:
