@@ -10,7 +10,6 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
 from decimal import Decimal
 
 from scoring.cells import parse_a1
@@ -153,7 +152,6 @@ class Protocol:
     sheet: str
     anchor: str = ""  # A1 of the block's first header label; "" = the tab's only protocol
     rows: tuple[int, int] | None = None  # 0-based first and last row of the block; None = the whole tab
-    date: date | None = None  # the evening's date (a protocol of an evening tab), else None
     stage: str
     round: int
     table: int

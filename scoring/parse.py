@@ -534,9 +534,10 @@ def _is_label_row(row: Sequence[object]) -> bool:
 
 
 def _seat_like(row: Sequence[object], cols: Mapping[str, int]) -> bool:
-    """A row beyond the tenth that still reads as a seat (a seat number, a player or a role)."""
-    if "seat" in cols and read_int(_cell([row], 0, cols["seat"]))[0] is not None:
-        return True
+    """A row beyond the tenth that still reads as a seat: a seat number, or a player or a role
+    under an empty seat cell (text in the seat cell is a note below the table, as before blocks)."""
+    if "seat" in cols and not is_blank(seat := _cell([row], 0, cols["seat"])):
+        return read_int(seat)[0] is not None
     return any(not is_blank(_cell([row], 0, cols[k])) for k in ("player", "role"))
 
 
@@ -694,7 +695,7 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
         sheet=title,
         anchor=anchor.cell if several else "",
         rows=(block.first, block.end) if several else None,
-        date=evening,
+        date=evening.isoformat() if evening else "",
         stage=stage,
         round=round_no,
         table=table,

@@ -452,7 +452,7 @@ def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
         key = (p.date, *p.key)
         if key not in first:
             first[key] = p
-        elif p.date is not None:
+        elif p.date:
             yield problem("protocol.duplicate_evening", E, _loc(p, None, "round"), round=p.round, table=p.table,
                           other=first[key].game_id)
         else:
@@ -480,9 +480,9 @@ def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
 
 
 def _two_games_problem(p: Protocol, seat: int, player: str, other: Protocol) -> Problem:
-    if p.date is not None:
+    if p.date:
         return problem("player.two_games_evening", E, _loc(p, seat, "player"), player=player, round=p.round,
-                       date=p.date.strftime("%d.%m.%Y"), other=other.game_id)
+                       date=".".join(reversed(p.date.split("-"))), other=other.game_id)
     return problem("player.two_games", E, _loc(p, seat, "player"), player=player, round=p.round, other=other.game_id)
 
 

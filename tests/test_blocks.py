@@ -6,12 +6,19 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import openpyxl
 from click.testing import CliRunner
 
+from sheets_sync.backends.base import Snapshot
 from sheets_sync.cli import main
+from sheets_sync.layout import EVENING_BLOCK_ROWS, EVENING_FIRST_BLOCK, EVENING_HEADER, evening_columns, evening_tab
+from sheets_sync.outcome import compute
+from sheets_sync.presets import load_preset
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gmo-2016-example.xlsx"
 _TABLE_TAB = re.compile(r"^(Тур|ПФ) (\d+) Стол \d+$")
@@ -86,3 +93,66 @@ def _moved(sheet: str, cell: str, moved: dict[str, tuple[str, int]]) -> tuple[st
     tab, rows = moved[sheet]
     column, row = re.match(r"([A-Z]+)(\d+)", cell).groups()
     return tab, f"{column}{int(row) + rows}"
+
+
+# -- an evening of a club season: blocks built by the `evening` layout, filled as a judge fills them ----
+CLUB_PRESET = str(Path(__file__).resolve().parent.parent / "config" / "examples" / "club-season.toml")
+CLUB = ["Анна", "Борис", "Вера", "Глеб", "Дина", "Егор", "Жанна", "Зоя", "Иван", "Кира", "Лев", "Мира", "Нина", "Олег",
+        "Пётр", "Рита", "Сева", "Тая", "Ульяна", "Фёдор", "Хельга", "Цезарь", "Чара", "Шура"]
+ROLES = ("шериф", "дон", "мафия", "мафия", "мирный", "мирный", "мирный", "мирный", "мирный", "мирный")
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game a judge records: who sat where (a rotation of the club), the winner, a best move."""
+
+    number: int
+    table: int | None
+    shift: int
+    winner: str = "Мирные"
+    extra_seat: int | None = None  # a seat given 0.5 extra points
+
+    def players(self) -> list[str]:
+        return [CLUB[(self.shift + i) % len(CLUB)] for i in range(10)]
+
+
+def evening_rows(day: date, games: Sequence[Game]) -> list[list]:
+    """The evening tab's grid: the layout of `sheets-sync evening`, every block filled in."""
+    tables = max((g.table or 0) for g in games) or None
+    layout = evening_tab(day=day, games=len(games), tables=tables, language="ru", preset=load_preset(CLUB_PRESET)[0])
+    rows = [list(r) for r in layout.rows]
+    columns = evening_columns(load_preset(CLUB_PRESET)[0])
+    for i, g in enumerate(games):
+        top = EVENING_FIRST_BLOCK + i * EVENING_BLOCK_ROWS
+        head = rows[top]
+        head[EVENING_HEADER["round"] + 1], head[EVENING_HEADER["table"] + 1] = g.number, g.table
+        head[EVENING_HEADER["judge"] + 1], head[EVENING_HEADER["winner"] + 1] = "Судья Ольга", g.winner
+        for seat, (player, role) in enumerate(zip(g.players(), ROLES), 1):
+            row = rows[top + 1 + seat]
+            row += [None] * (len(columns) - len(row))
+            row[columns.index("player")], row[columns.index("role")] = player, role
+            if seat == 5:
+                row[columns.index("killed_night")], row[columns.index("best_move")] = 1, "2 3 4"
+            if seat == g.extra_seat:
+                row[columns.index("extra_points")] = 0.5
+    return rows
+
+
+def club_snapshot(evenings: dict[str, list[list]]) -> Snapshot:
+    tabs = {"Турнир": [["Название", "Клуб"], ["Регламент", CLUB_PRESET], ["Формат", "сезон"]],
+            "Игроки": [["Игрок"], *([n] for n in CLUB)], **evenings}
+    return Snapshot(tabs=tabs, order=tuple(tabs), source="memory")
+
+
+NIGHT = date(2026, 12, 5)
+EVENING = [Game(1, 1, 0), Game(1, 2, 10, winner="Мафия"), Game(2, 1, 3, extra_seat=2), Game(2, 2, 13),
+           Game(3, 1, 1, winner="Мафия"), Game(3, 2, 12)]
+
+
+def test_an_evening_tab_counts_each_block_as_a_game():
+    outcome = compute(club_snapshot({"05.12.2026": evening_rows(NIGHT, EVENING)}))
+    assert [p.message("en") for p in outcome.problems if p.severity.value == "error"] == []
+    counted = outcome.results.counted
+    assert [(p.round, p.table, p.date, p.game_id) for p in counted] == [
+        (g.number, g.table, "2026-12-05", f"05.12.2026!A{EVENING_FIRST_BLOCK + 1 + i * EVENING_BLOCK_ROWS}")
+        for i, g in enumerate(EVENING)]
