@@ -119,8 +119,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not count until its header is back; they are not part of the game above",
     ),
     "protocol.duplicate_evening": (
-        "Игра {round} стола {table} этого вечера уже записана в блоке «{other}»",
-        "Game {round} of table {table} of this evening is already recorded in the block '{other}'",
+        "Игра {round} стола {table} этого вечера записана дважды: она же в блоке «{other}»; исправьте номер "
+        "игры или стола одной из них",
+        "Game {round} of table {table} of this evening is recorded twice: also in the block '{other}'; fix the game "
+        "or table number of one of them",
     ),
     "player.two_games_evening": (
         "«{player}» играет в двух играх одного времени ({date}, игра {round}): «{other}»",

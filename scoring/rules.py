@@ -429,8 +429,9 @@ def _stage_name(preset: Preset, key: str) -> Text | str:
 
 @rule
 def header(p: Protocol, ctx: Context) -> Iterator[Problem]:
-    """The round exists in the stage (the table and the schedule are checked against the seating)."""
-    if p.stage in ctx.preset.stage_keys:
+    """The round exists in the stage (the table and the schedule are checked against the seating).
+    An evening's game number is not a round of a stage: an evening plays as many games as it likes."""
+    if p.stage in ctx.preset.stage_keys and not p.date:
         stage = ctx.preset.stage(p.stage)
         if p.round > stage.games:
             yield problem("protocol.round_range", W, p.cells.get("round") or _loc(p, None, "stage"), round=p.round,
@@ -446,15 +447,23 @@ def finished(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 # -- cross-protocol rules -------------------------------------------------------------------------
 def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
-    """The same game twice: stage, round and table (and, on an evening, the date)."""
+    """The same game twice: stage, round and table (and, on an evening, the date).  In a tournament
+    the later tab is the copy; two blocks of an evening are both marked (neither counts until the
+    judge renumbers one), so the order of the blocks in the tab changes nothing."""
     first: dict[tuple, Protocol] = {}
+    marked: set[str] = set()
     for p in protocols:
         key = (p.date, *p.key)
         if key not in first:
             first[key] = p
         elif p.date:
+            other = first[key]
             yield problem("protocol.duplicate_evening", E, _loc(p, None, "round"), round=p.round, table=p.table,
-                          other=first[key].game_id)
+                          other=other.game_id)
+            if other.game_id not in marked:
+                marked.add(other.game_id)
+                yield problem("protocol.duplicate_evening", E, _loc(other, None, "round"), round=p.round,
+                              table=p.table, other=p.game_id)
         else:
             yield problem("protocol.duplicate", E, p.cells.get("round") or _loc(p, None, "stage"), other=first[key].game_id)
 

@@ -6,13 +6,18 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 import openpyxl
+import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.cells import column_letter, parse_a1
 
 from sheets_sync.backends.base import Snapshot
 from sheets_sync.cli import main
@@ -116,6 +121,12 @@ class Game:
         return [CLUB[(self.shift + i) % len(CLUB)] for i in range(10)]
 
 
+# the departures that make each winner plain: shot on night 1 (seat 5, who names three blacks), then …
+_RED_WIN = {5: {"killed_night": 1}, 2: {"voted_day": 1}, 6: {"killed_night": 2}, 3: {"voted_day": 2},
+            4: {"voted_day": 3}}
+_BLACK_WIN = {5: {"killed_night": 1}, 6: {"voted_day": 1}, 7: {"killed_night": 2}, 8: {"voted_day": 2}}
+
+
 def evening_rows(day: date, games: Sequence[Game]) -> list[list]:
     """The evening tab's grid: the layout of `sheets-sync evening`, every block filled in."""
     tables = max((g.table or 0) for g in games) or None
@@ -132,7 +143,9 @@ def evening_rows(day: date, games: Sequence[Game]) -> list[list]:
             row += [None] * (len(columns) - len(row))
             row[columns.index("player")], row[columns.index("role")] = player, role
             if seat == 5:
-                row[columns.index("killed_night")], row[columns.index("best_move")] = 1, "2 3 4"
+                row[columns.index("best_move")] = "2 3 4"
+            for key, value in (_RED_WIN if g.winner == "Мирные" else _BLACK_WIN).get(seat, {}).items():
+                row[columns.index(key)] = value
             if seat == g.extra_seat:
                 row[columns.index("extra_points")] = 0.5
     return rows
@@ -156,3 +169,130 @@ def test_an_evening_tab_counts_each_block_as_a_game():
     assert [(p.round, p.table, p.date, p.game_id) for p in counted] == [
         (g.number, g.table, "2026-12-05", f"05.12.2026!A{EVENING_FIRST_BLOCK + 1 + i * EVENING_BLOCK_ROWS}")
         for i, g in enumerate(EVENING)]
+
+
+# -- bad input of blocks (issue 23, part 7): one table of cases, each with the cell it must name ---------
+SECOND_NIGHT = date(2026, 12, 12)
+SECOND_EVENING = [Game(1, None, 4), Game(2, None, 9, winner="Мафия")]
+
+
+def _top(block: int) -> int:
+    """The 1-based row of block ``block``'s header line (0-based block) on a fresh evening tab."""
+    return EVENING_FIRST_BLOCK + 1 + block * EVENING_BLOCK_ROWS
+
+
+def _delete(rows: list[list], *numbers: int) -> None:
+    for n in sorted(numbers, reverse=True):
+        del rows[n - 1]
+
+
+def _put(rows: list[list], cell: str, value: object) -> None:
+    r, c = parse_a1(cell)
+    while len(rows[r]) <= c:
+        rows[r].append(None)
+    rows[r][c] = value
+
+
+def _retitle(tabs: dict, old: str, new: str) -> None:
+    tabs[new] = tabs.pop(old)
+
+
+def _columns() -> tuple[str, ...]:
+    return evening_columns(load_preset(CLUB_PRESET)[0])
+
+
+def _col(key: str) -> str:
+    return column_letter(_columns().index(key))
+
+
+@dataclass(frozen=True)
+class Bad:
+    name: str
+    change: Callable[[dict], None]  # what the person did to the tabs (evening «05.12.2026» and «12.12.2026»)
+    rule: str
+    cell: str  # 'tab'!A1 the problem names
+    counted: int  # of the 8 games: the others still count
+    severity: str = "error"
+
+
+_B2 = _top(1)  # block 2: game 1 at table 2 (its seats in rows _B2 + 2 … _B2 + 11)
+BAD: tuple[Bad, ...] = (
+    Bad("nine seat rows", lambda t: _delete(t["05.12.2026"], _B2 + 11),
+        "protocol.seat_rows", f"'05.12.2026'!A{_B2 + 1}", 7),
+    Bad("eleven seat rows", lambda t: t["05.12.2026"].insert(_B2 + 11, [11, CLUB[20], "мирный"]),
+        "protocol.seat_rows", f"'05.12.2026'!A{_B2 + 12}", 7),
+    Bad("a header line deleted", lambda t: _delete(t["05.12.2026"], _top(2)),
+        "protocol.no_header", f"'05.12.2026'!A{_top(2)}", 7),
+    Bad("a header line and the column headers deleted", lambda t: _delete(t["05.12.2026"], _top(2), _top(2) + 1),
+        "protocol.no_header", f"'05.12.2026'!A{_top(2)}", 7),
+    Bad("two blocks with one game number and table", lambda t: _put(t["05.12.2026"], f"D{_top(3)}", 1),
+        "protocol.duplicate_evening", f"'05.12.2026'!B{_top(3)}", 6),
+    Bad("… and the first of the two", lambda t: _put(t["05.12.2026"], f"D{_top(3)}", 1),
+        "protocol.duplicate_evening", f"'05.12.2026'!B{_top(2)}", 6),
+    Bad("two blocks with one game number, no tables", lambda t: _put(t["12.12.2026"], f"B{_top(1)}", 1),
+        "protocol.duplicate_evening", f"'12.12.2026'!B{_top(1)}", 6),
+    Bad("one player in two games of a time slot", lambda t: _put(t["05.12.2026"], f"{_col('player')}{_B2 + 4}", "Анна"),
+        "player.two_games_evening", f"'05.12.2026'!B{_B2 + 4}", 6),
+    Bad("the same player, the other game's cell", lambda t: _put(t["05.12.2026"], f"{_col('player')}{_B2 + 4}", "Анна"),
+        "player.two_games_evening", f"'05.12.2026'!B{_top(0) + 2}", 6),
+    Bad("a date without its year, the title has it", lambda t: _put(t["05.12.2026"], "B1", "5.12"),
+        "evening.date_form", "'05.12.2026'!B1", 8, "warning"),
+    Bad("a two-digit year", lambda t: _put(t["05.12.2026"], "B1", "05.12.26"),
+        "evening.date_form", "'05.12.2026'!B1", 8, "warning"),
+    Bad("a two-digit year in the title, no date cell",
+        lambda t: (_put(t["05.12.2026"], "B1", None), _retitle(t, "05.12.2026", "05.12.26")),
+        "evening.date_form", "'05.12.26'!B1", 8, "warning"),
+    Bad("a date without a year anywhere", lambda t: (_put(t["05.12.2026"], "B1", "5.12"), _retitle(t, "05.12.2026", "5.12")),
+        "evening.date_unreadable", "'5.12'!B1", 2),
+    Bad("no such day", lambda t: _put(t["05.12.2026"], "B1", "31.02.2026"),
+        "evening.date_unreadable", "'05.12.2026'!B1", 2),
+    Bad("the date cell and the title disagree", lambda t: _put(t["05.12.2026"], "B1", "06.12.2026"),
+        "evening.date_mismatch", "'05.12.2026'!B1", 8, "warning"),
+    Bad("a penalty without its reason", lambda t: _put(t["12.12.2026"], f"{_col('penalty')}{_top(0) + 3}", -1),
+        "penalty.no_reason", f"'12.12.2026'!{_col('penalty')}{_top(0) + 3}", 8, "warning"),
+)
+
+
+def _club() -> dict[str, list[list]]:
+    return {"05.12.2026": evening_rows(NIGHT, EVENING), "12.12.2026": evening_rows(SECOND_NIGHT, SECOND_EVENING)}
+
+
+@pytest.mark.parametrize("case", BAD, ids=lambda c: c.name)
+def test_bad_blocks_are_named_at_their_cell_and_the_other_games_count(case):
+    tabs = _club()
+    case.change(tabs)
+    outcome = compute(club_snapshot(tabs))
+    found = [p for p in outcome.problems if p.rule == case.rule]
+    assert any(str(p.location) == case.cell and p.severity.value == case.severity for p in found), \
+        [(str(p.location), p.rule) for p in outcome.problems]
+    assert all(p.message("ru") != p.message("en") for p in found)  # both languages, filled in
+    assert len(outcome.results.counted) == case.counted
+
+
+def test_a_good_club_workbook_has_no_problem_of_blocks():
+    outcome = compute(club_snapshot(_club()))
+    assert [(str(p.location), p.rule) for p in outcome.problems] == []
+    assert len(outcome.results.counted) == 8
+
+
+# -- reordering blocks never changes the standings ------------------------------------------------------
+# the evening with two mistakes in it: a seventh game whose player also sits at table 1 of game 3, and a
+# game recorded twice (same number and table), so that the problems are compared too
+MIXED = [*EVENING, Game(3, 3, 2, extra_seat=4), Game(2, 2, 13, winner="Мафия")]
+
+
+def _standings(games: Sequence[Game]) -> tuple:
+    outcome = compute(club_snapshot({"05.12.2026": evening_rows(NIGHT, games),
+                                     "12.12.2026": evening_rows(SECOND_NIGHT, SECOND_EVENING)}))
+    table = [(s.stats.player, s.stats.total, s.places, s.stats.games) for s in outcome.results.overall]
+    problems = sorted((p.rule, p.severity.value) for p in outcome.problems)
+    return table, problems, len(outcome.results.counted)
+
+
+_ORDERED = _standings(MIXED)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.permutations(MIXED))
+def test_reordering_blocks_never_changes_the_standings(games):
+    assert _standings(games) == _ORDERED
