@@ -19,11 +19,15 @@ from hypothesis import strategies as st
 
 from scoring.cells import column_letter, parse_a1
 
-from sheets_sync.backends.base import Snapshot
+from sheets_sync.backends.base import Patch, Snapshot, TabWrite
+from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
+from sheets_sync.draw_commands import CommandRefused
+from sheets_sync.evening_commands import add_evening
 from sheets_sync.layout import EVENING_BLOCK_ROWS, EVENING_FIRST_BLOCK, EVENING_HEADER, evening_columns, evening_tab
 from sheets_sync.outcome import compute
 from sheets_sync.presets import load_preset
+from tests.google_support import google_backend, norm_rows, upload_tabs
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gmo-2016-example.xlsx"
 _TABLE_TAB = re.compile(r"^(Тур|ПФ) (\d+) Стол \d+$")
@@ -296,3 +300,56 @@ _ORDERED = _standings(MIXED)
 @given(st.permutations(MIXED))
 def test_reordering_blocks_never_changes_the_standings(games):
     assert _standings(games) == _ORDERED
+
+
+# -- `sheets-sync evening` through the real command line, on an .xlsx and on a Google Sheet -------------
+def _club_tabs() -> dict[str, list[list]]:
+    return {"Турнир": [["Название", "Клуб"], ["Регламент", CLUB_PRESET], ["Формат", "сезон"], ["Язык", "ru"]],
+            "Игроки": [["Игрок"], *([n] for n in CLUB)]}
+
+
+def _club_xlsx(path: Path) -> Path:
+    ExcelBackend(path).apply(Patch(writes=tuple(TabWrite(title=t, rows=tuple(map(tuple, rows)), owned=False)
+                                                for t, rows in _club_tabs().items())), base=None)
+    return path
+
+
+def test_evening_command_adds_the_blocks_and_refuses_a_second_tab_for_the_day(tmp_path):
+    book = _club_xlsx(tmp_path / "club.xlsx")
+    result = CliRunner().invoke(main, ["evening", str(book), "--date", "2026-12-05", "--games", "6", "--tables", "2"])
+    assert result.exit_code == 0, result.output
+    assert "05.12.2026" in result.output
+    again = CliRunner().invoke(main, ["evening", str(book), "--date", "2026-12-05", "--games", "2"])
+    assert again.exit_code == 2 and "вечер 05.12.2026 уже есть" in again.output
+    ws = openpyxl.load_workbook(book)["05.12.2026"]
+    assert ws["A1"].value == "Дата" and ws["B1"].value == "05.12.2026"
+    heads = [(ws.cell(top, 1).value, ws.cell(top, 2).value, ws.cell(top, 4).value)
+             for top in (_top(i) for i in range(6))]
+    assert heads == [("Игра", g, t) for g in (1, 2, 3) for t in (1, 2)]
+    assert [b.id for b in ws.row_breaks.brk] == [_top(i) - 1 for i in range(1, 6)]  # a block a page
+    assert ws.page_setup.orientation == "landscape" and ws.print_area == f"'05.12.2026'!$A$1:$L${_top(5) + 11}"
+    player = _col("player")
+    assert ws[f"{player}{_top(0) + 2}"].number_format == "@"  # a name stays text
+    # the judges fill the six games in; the sync counts each block as a game
+    filled = evening_rows(NIGHT, EVENING)
+    for r, row in enumerate(filled, 1):
+        for c, value in enumerate(row, 1):
+            if value is not None and ws.cell(r, c).value != value:
+                ws.cell(r, c, value)
+    ws.parent.save(book)
+    typed = [tuple(row) for row in openpyxl.load_workbook(book)["05.12.2026"].iter_rows(values_only=True)]
+    doc = _sync(book)
+    assert doc["games_counted"] == 6
+    assert [tuple(row) for row in openpyxl.load_workbook(book)["05.12.2026"].iter_rows(values_only=True)] == typed
+
+
+def test_evening_on_a_google_sheet_is_the_tab_of_the_xlsx(tmp_path, fake_server, sa_key):
+    sid = upload_tabs(fake_server, _club_tabs(), title="Клуб")
+    google = google_backend(fake_server, sa_key, sid)
+    added = add_evening(google, day=NIGHT, games=3)
+    book = _club_xlsx(tmp_path / "club.xlsx")
+    add_evening(ExcelBackend(book), day=NIGHT, games=3)
+    assert added.title == "05.12.2026" and added.games == ((1, None), (2, None), (3, None))
+    assert norm_rows(google.read().tabs["05.12.2026"]) == norm_rows(ExcelBackend(book).read().tabs["05.12.2026"])
+    with pytest.raises(CommandRefused, match="already in the workbook"):
+        add_evening(google, day=NIGHT, games=1)
