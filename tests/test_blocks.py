@@ -353,3 +353,29 @@ def test_evening_on_a_google_sheet_is_the_tab_of_the_xlsx(tmp_path, fake_server,
     assert norm_rows(google.read().tabs["05.12.2026"]) == norm_rows(ExcelBackend(book).read().tabs["05.12.2026"])
     with pytest.raises(CommandRefused, match="already in the workbook"):
         add_evening(google, day=NIGHT, games=1)
+
+
+@pytest.mark.libreoffice
+def test_an_evening_prints_one_block_a_page(tmp_path):
+    from tests.test_libreoffice import LANDSCAPE, SOFFICE, _pages, _png, _print_tabs, _text
+
+    if SOFFICE is None:
+        pytest.skip("LibreOffice is not installed")
+    book = _club_xlsx(tmp_path / "club.xlsx")
+    add_evening(ExcelBackend(book), day=NIGHT, games=6, tables=2)
+    wb = openpyxl.load_workbook(book)  # the first game recorded, as a judge fills the block in
+    for r, row in enumerate(evening_rows(NIGHT, EVENING)[:_top(1) - 1], 1):
+        for c, value in enumerate(row, 1):
+            if value is not None:
+                wb["05.12.2026"].cell(r, c, value)
+    wb.save(book)
+    pdf = _print_tabs(book, ["05.12.2026"], tmp_path / "pdf", tmp_path / "profile")["05.12.2026"]
+    assert _pages(pdf) == [LANDSCAPE] * 6
+    for page, (game, table) in enumerate(((g, t) for g in (1, 2, 3) for t in (1, 2)), 1):
+        text = _text(pdf, page)
+        assert re.search(rf"Игра\s+{game}\s+Стол\s+{table}\s+Победа", text), (page, text[:300])
+        for word in ("Судья", "Проверил", "Игрок", "Роль", "Фолы", "Удалён", "ЛХ", "Доп.", "Штраф", "Причина штрафа",
+                     "Комментарий"):
+            assert word in text, (page, word)
+    assert "Анна" in _text(pdf, 1) and "Анна" not in _text(pdf, 2)
+    _png(pdf, "evening-tab.png")
