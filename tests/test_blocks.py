@@ -21,12 +21,14 @@ from scoring.cells import column_letter, parse_a1
 
 from sheets_sync.backends.base import Patch, Snapshot, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
+from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.cli import main
 from sheets_sync.draw_commands import CommandRefused
 from sheets_sync.evening_commands import add_evening
 from sheets_sync.layout import EVENING_BLOCK_ROWS, EVENING_FIRST_BLOCK, EVENING_HEADER, evening_columns, evening_tab
 from sheets_sync.outcome import compute
 from sheets_sync.presets import load_preset
+from sheets_sync.sync import sync_once
 from tests.google_support import google_backend, norm_rows, upload_tabs
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gmo-2016-example.xlsx"
@@ -157,7 +159,8 @@ def evening_rows(day: date, games: Sequence[Game]) -> list[list]:
 
 def club_snapshot(evenings: dict[str, list[list]]) -> Snapshot:
     tabs = {"Турнир": [["Название", "Клуб"], ["Регламент", CLUB_PRESET], ["Формат", "сезон"]],
-            "Игроки": [["Игрок"], *([n] for n in CLUB)], **evenings}
+            "Игроки": [["Игрок"], *([n] for n in CLUB)]}
+    tabs.update(evenings)
     return Snapshot(tabs=tabs, order=tuple(tabs), source="memory")
 
 
@@ -379,3 +382,36 @@ def test_an_evening_prints_one_block_a_page(tmp_path):
             assert word in text, (page, word)
     assert "Анна" in _text(pdf, 1) and "Анна" not in _text(pdf, 2)
     _png(pdf, "evening-tab.png")
+
+
+# -- confirmation, the log and disputes per block ------------------------------------------------------
+def _checked(block: int) -> str:
+    return f"{column_letter(EVENING_HEADER['checked_by'] + 1)}{_top(block)}"
+
+
+def test_confirmation_and_the_log_are_per_block():
+    tabs = {**_club_tabs(), "05.12.2026": evening_rows(NIGHT, EVENING)}
+    memory = MemoryBackend({t: [list(r) for r in rows] for t, rows in tabs.items()})
+    memory.set("05.12.2026", _checked(0), "Судья Пётр")  # a second judge confirms game 1 at table 1
+    first = sync_once(memory, out_dir=None).outcome
+    block_1, block_2 = (p.game_id for p in first.results.tournament.protocols[:2])
+    assert set(first.remember) >= {block_1} and first.remember[block_1].fingerprint
+    extra = f"{_col('extra_points')}{_top(1) + 3}"
+    memory.set("05.12.2026", extra, 0.5)  # an edit of the block below: block 1 stays confirmed
+    second = sync_once(memory, out_dir=None).outcome
+    assert block_1 not in second.results.tournament.edited_after_confirmation
+    assert [(c.cell, c.confirmed) for c in second.changes] == [(extra, False)]
+    memory.set("05.12.2026", f"{_col('fouls')}{_top(0) + 3}", 1)  # an edit of block 1 itself
+    third = sync_once(memory, out_dir=None).outcome
+    assert third.results.tournament.edited_after_confirmation == {block_1}
+    assert [c.confirmed for c in third.changes] == [True]
+
+
+@pytest.mark.parametrize("game", ["05.12.2026 2 1", "05.12.2026 игра 2 стол 1", "05.12.2026!A33"])
+def test_a_dispute_names_one_block_of_an_evening(game):
+    tabs = {**_club_tabs(), "05.12.2026": evening_rows(NIGHT, EVENING),
+            "Протесты": [["Игра", "Подал", "Причина", "Статус"], [game, "Вера", "ЛХ", "принят"]]}
+    outcome = compute(club_snapshot(tabs))
+    assert [p.rule for p in outcome.problems] == []
+    assert outcome.results.cancelled == {f"05.12.2026!A{_top(2)}"}
+    assert len(outcome.results.counted) == len(EVENING) - 1
