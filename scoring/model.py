@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 
 from scoring.cells import parse_a1
@@ -152,12 +153,12 @@ class Protocol:
     sheet: str
     anchor: str = ""  # A1 of the block's first header label; "" = the tab's only protocol
     rows: tuple[int, int] | None = None  # 0-based first and last row of the block; None = the whole tab
+    date: date | None = None  # the evening's date (a protocol of an evening tab), else None
     stage: str
     round: int
     table: int
     judge: str = ""
     checked_by: str = ""
-    date: str = ""  # the evening of a club season, ISO "2026-12-05"; "" in a tournament
     winner: Team | None = None  # None = game not finished, or winner_text not understood
     winner_text: str = ""  # what the winner cell holds (kept so an unreadable winner is not "not finished")
     seats: tuple[SeatRecord, ...] = ()

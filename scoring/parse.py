@@ -721,7 +721,7 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
         sheet=title,
         anchor=anchor.cell if several else "",
         rows=(block.first, block.end) if several else None,
-        date=evening.isoformat() if evening else "",
+        date=evening,
         stage=stage,
         round=round_no,
         table=table,

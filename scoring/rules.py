@@ -431,7 +431,7 @@ def _stage_name(preset: Preset, key: str) -> Text | str:
 def header(p: Protocol, ctx: Context) -> Iterator[Problem]:
     """The round exists in the stage (the table and the schedule are checked against the seating).
     An evening's game number is not a round of a stage: an evening plays as many games as it likes."""
-    if p.stage in ctx.preset.stage_keys and not p.date:
+    if p.stage in ctx.preset.stage_keys and p.date is None:
         stage = ctx.preset.stage(p.stage)
         if p.round > stage.games:
             yield problem("protocol.round_range", W, p.cells.get("round") or _loc(p, None, "stage"), round=p.round,
@@ -456,7 +456,7 @@ def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
         key = (p.date, *p.key)
         if key not in first:
             first[key] = p
-        elif p.date:
+        elif p.date is not None:
             other = first[key]
             yield problem("protocol.duplicate_evening", E, _loc(p, None, "round"), round=p.round, table=p.table,
                           other=other.game_id)
@@ -489,9 +489,9 @@ def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
 
 
 def _two_games_problem(p: Protocol, seat: int, player: str, other: Protocol) -> Problem:
-    if p.date:
+    if p.date is not None:
         return problem("player.two_games_evening", E, _loc(p, seat, "player"), player=player, round=p.round,
-                       date=".".join(reversed(p.date.split("-"))), other=other.game_id)
+                       date=p.date.strftime("%d.%m.%Y"), other=other.game_id)
     return problem("player.two_games", E, _loc(p, seat, "player"), player=player, round=p.round, other=other.game_id)
 
 

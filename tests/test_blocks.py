@@ -174,7 +174,7 @@ def test_an_evening_tab_counts_each_block_as_a_game():
     assert [p.message("en") for p in outcome.problems if p.severity.value == "error"] == []
     counted = outcome.results.counted
     assert [(p.round, p.table, p.date, p.game_id) for p in counted] == [
-        (g.number, g.table, "2026-12-05", f"05.12.2026!A{EVENING_FIRST_BLOCK + 1 + i * EVENING_BLOCK_ROWS}")
+        (g.number, g.table, NIGHT, f"05.12.2026!A{EVENING_FIRST_BLOCK + 1 + i * EVENING_BLOCK_ROWS}")
         for i, g in enumerate(EVENING)]
 
 
