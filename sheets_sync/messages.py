@@ -31,6 +31,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refused.draw": ("жеребьёвка не проведена", "not drawn"),
     "refused.advance": ("следующий этап не рассажен", "not advanced"),
     "refused.replace": ("замена не сделана", "not replaced"),
+    "refused.evening": ("вечер не добавлен", "evening not added"),
+    "evening.added": ("добавлена вкладка «{tab}»: протоколов {games}", "tab '{tab}' added: {games} protocols"),
     "stopped": ("остановлено", "stopped"),
     # what WORKBOOK is
     "ref.folder": ("{path} — это папка, а не файл таблицы: укажите файл .xlsx (например, {example})",

@@ -13,6 +13,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.model import GameIndex
 from scoring.liveness import Liveness, State, current_liveness
 from scoring.numbers import quantize
 from scoring.race import Race, race
@@ -107,11 +108,12 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     if public:
         sheets = hidden_sheets(results) | results.tournament.unconfirmed if results.preset.confirmation else hidden_sheets(results)
         results = published(results)
-        problems = [p for p in problems if p.sheet not in sheets]
+        games = GameIndex(results.tournament.protocols)
+        problems = [p for p in problems if games.game_at(p.location) not in sheets]
     hidden = results.hidden
     t = results.tournament
     states = game_states(results)
-    counted = {p.sheet for p in results.counted}
+    counted = {p.game_id for p in results.counted}
     preset = results.preset
     live = current_liveness(results)
     standings = []
@@ -164,8 +166,8 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "games_awaiting_confirmation": results.awaiting_confirmation,
         # games not plainly counted: not confirmed, changed after confirmation, disputed, cancelled
         "games": [{"sheet": p.sheet, "stage": p.stage, "round": p.round, "table": p.table,
-                   "counted": p.sheet in counted, "states": list(states[p.sheet])}
-                  for p in t.protocols if p.sheet in states],
+                   "counted": p.game_id in counted, "states": list(states[p.game_id])}
+                  for p in t.protocols if p.game_id in states],
         "nominations": [_nomination(n, language) for n in results.nominations],
         "season": season_document(results),  # null for a tournament
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
