@@ -335,6 +335,8 @@ class _Writer:
             left=0.4, right=0.4, top=0.5, bottom=0.5, header=0.25, footer=0.25, horizontally=True))
         names = {"_xlnm.Print_Titles": f"{quoted(title)}!$1:${page.repeat_rows}" if page.repeat_rows else None,
                  "_xlnm.Print_Area": f"{quoted(title)}!{_absolute(page.area)}" if page.area else None}
+        for row in page.breaks:  # a new page after this 1-based row: before the next one
+            book.insert_page_break(title, f"A{row + 1}")
         existing = {(d.name, d.scope) for d in book.get_defined_name()}
         for name, refers_to in names.items():
             if (name, title) in existing:
