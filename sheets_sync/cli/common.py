@@ -158,7 +158,6 @@ backups_option = click.option("--backups", type=click.IntRange(min=0), default=N
                                    "(default 5; 0: none).")
 output_option = click.option("--output", type=click.Path(dir_okay=False), default=None,
                              help="Write the results tabs to this separate .xlsx instead of into the workbook "
-                                  "(for workbooks with shapes or Excel 2010+ features openpyxl cannot keep, or one "
-                                  "open in Excel).")
+                                  "(to leave the judges' workbook untouched, or while it is open in Excel).")
 credentials_option = click.option("--credentials", type=click.Path(dir_okay=False), default=None,
                                   help="Google service-account JSON (default: $GOOGLE_APPLICATION_CREDENTIALS).")
