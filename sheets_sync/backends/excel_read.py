@@ -4,7 +4,7 @@ second for the 1000-player workbook, where openpyxl's full load took seconds).
 The values are the ones the parser has always been given (openpyxl's ``load_workbook`` then
 ``iter_rows(values_only=True)``, which tests/test_excel_read.py checks cell by cell, types too):
 
-* a number stored without a fraction is an ``int`` (calamine hands every number back as a
+* a number stored without a fraction is an ``int`` below 10**16 (calamine hands every number back as a
   ``float``; Excel and LibreOffice store ``7`` as ``7``), any other number a ``float``;
 * a date is a ``datetime`` (calamine gives a ``date`` when the format shows no time), a time of
   day a ``time``, a duration a ``timedelta``; ``True``/``False`` are booleans;
@@ -27,10 +27,12 @@ import xml.etree.ElementTree as ET
 import zipfile
 from datetime import date, datetime
 
-__all__ = ["Grid", "read_values", "trimmed", "ReadFailed", "worksheet_parts"]
+__all__ = ["Grid", "read_values", "trimmed", "ReadFailed", "worksheet_parts", "WHOLE_BELOW"]
 
 Grid = tuple[tuple[object, ...], ...]
-_EXACT = 2 ** 53  # floats below this that are whole numbers were stored as whole numbers
+# a whole float below this was stored without a point (``7``, as Excel, LibreOffice and openpyxl
+# write it; openpyxl read it as an int); from 1e16 on they write an exponent (openpyxl: a float)
+WHOLE_BELOW = 10 ** 16
 _REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 _PKG_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}Relationship"
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
@@ -69,7 +71,7 @@ def read_values(data: bytes, only=None) -> tuple[tuple[str, ...], dict[str, Grid
 def _value(v: object) -> object:
     if v == "" and isinstance(v, str):
         return None
-    if type(v) is float and v.is_integer() and -_EXACT < v < _EXACT:
+    if type(v) is float and v.is_integer() and -WHOLE_BELOW < v < WHOLE_BELOW:
         return int(v)
     if type(v) is date:
         return datetime(v.year, v.month, v.day)

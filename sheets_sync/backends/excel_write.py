@@ -30,6 +30,7 @@ from pathlib import Path
 import excelize
 
 from scoring.cells import a1, column_letter, parse_a1
+from sheets_sync.backends.excel_read import WHOLE_BELOW, trimmed
 from sheets_sync.backends.base import MARK_COLOURS, NOTE_AUTHOR, SHADE_COLOUR, Link, PageSetup, Patch, Style, TabWrite
 
 __all__ = ["write_patch", "as_read", "expected_grid", "same_value", "quoted"]
@@ -62,7 +63,7 @@ def as_read(value: object) -> object:
         return _clean(value) or None
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
-    if type(value) is float and value.is_integer() and abs(value) < 2 ** 53:
+    if type(value) is float and value.is_integer() and abs(value) < WHOLE_BELOW:
         return int(value)
     if type(value) is date:
         return datetime(value.year, value.month, value.day)
@@ -71,8 +72,6 @@ def as_read(value: object) -> object:
 
 def expected_grid(rows) -> tuple[tuple[object, ...], ...]:
     """``rows`` as the reader will give them back (trailing empties trimmed)."""
-    from sheets_sync.backends.excel_read import trimmed
-
     return trimmed(tuple(as_read(v) for v in row) for row in rows)
 
 
