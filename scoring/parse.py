@@ -20,6 +20,7 @@ from typing import Any
 
 from scoring import labels as L
 from scoring.cells import a1
+from scoring.names import Match, NameIndex, fold, typed_name
 from scoring.model import (
     Judge,
     Dispute,
@@ -302,14 +303,20 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[t
     players: list[Player] = []
     judges: list[Judge] = []
     seen: dict[str, int] = {}
+    folds: dict[str, tuple[str, int]] = {}
     for r in range(hr + 1, len(grid)):
-        nickname = rd.text(r, cols["player"])
+        nickname = typed_name(rd.text(r, cols["player"]))
         if not nickname:
             continue
         if nickname in seen:
             rd.add("read.duplicate_player", E, r, cols["player"], player=nickname, rows=f"{seen[nickname] + 1}, {r + 1}")
             continue
         seen[nickname] = r
+        other, other_row = folds.setdefault(fold(nickname), (nickname, r))
+        if other != nickname:  # two spellings a protocol could not tell apart: both are listed, the organizer renames one
+            rd.problems.append(problem("read.similar_players", E, rd.loc(r, cols["player"]),
+                                       related=(rd.loc(other_row, cols["player"]),),
+                                       player=nickname, other=other, rows=f"{other_row + 1}, {r + 1}"))
         mwt_id = None
         if "mwt_id" in cols and not is_blank(_cell(grid, r, cols["mwt_id"])):
             mwt_id = read_mwt_id(_cell(grid, r, cols["mwt_id"]))
@@ -379,7 +386,7 @@ def _parse_seating(tabs: Mapping[str, Grid], stages: Mapping[str, str], default_
         table = rd.integer(r, cols.get("table")) if "table" in cols else 1
         if round_no is None or table is None:
             continue
-        seated = tuple(rd.text(r, seat_cols.get(s)) or None for s in range(1, 11))
+        seated = tuple(typed_name(rd.text(r, seat_cols.get(s))) or None for s in range(1, 11))
         seat_locs = tuple(rd.loc(r, seat_cols[s]) if s in seat_cols else None for s in range(1, 11))
         entries.append(SeatingEntry(stage=stage, round=round_no, table=table, players=seated,
                                     location=rd.loc(r, cols["round"]), seat_locations=seat_locs))
@@ -401,7 +408,7 @@ def _parse_penalties(tabs: Mapping[str, Grid], stages: Mapping[str, str], defaul
     reasons = _words(L.PENALTY_REASON_WORDS)
     entries: list[PenaltyEntry] = []
     for r in range(hr + 1, len(grid)):
-        player = rd.text(r, cols["player"])
+        player = typed_name(rd.text(r, cols["player"]))
         if not player:
             continue
         stage = rd.stage(r, cols.get("stage"), stages, default_stage)
@@ -715,7 +722,7 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
         seat_no = rd.integer(r, cols["seat"])
         if seat_no is not None and seat_no != expected_seat:
             rd.add("read.seat_number", E, r, cols["seat"], expected=expected_seat, value=seat_no)
-    player = rd.text(r, cols["player"]) or None
+    player = typed_name(rd.text(r, cols["player"])) or None
     role = None
     role_text = "" if is_dash(_cell(rd.grid, r, cols["role"])) else rd.text(r, cols["role"])
     if role_text:
@@ -809,6 +816,41 @@ def _check_tab_name(rd: _Reader, stages: Mapping[str, str], preset: Preset, stag
         rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=stage_name, round=round_no, table=table))
 
 
+# -- names typed into protocols, the seating and penalties -----------------------------------------
+class _Names:
+    """Reads every typed name against the Players tab (:mod:`scoring.names`): a name registered
+    under another spelling of the same fold is read as that player, with a warning at its cell;
+    a fold several players share is an error there.  An unknown name is left as typed (the
+    rules report it, with the nearest players)."""
+
+    def __init__(self, index: NameIndex, problems: list[Problem]):
+        self.index = index
+        self.problems = problems
+
+    def read(self, typed: str | None, where: Location | None) -> str | None:
+        if not typed:
+            return typed
+        found = self.index.resolve(typed)
+        if found.match is Match.FOLDED:
+            self.problems.append(problem("player.folded", W, where, typed=typed, player=found.name))
+        elif found.match is Match.AMBIGUOUS:
+            self.problems.append(problem("player.ambiguous", E, where, typed=typed,
+                                         players=", ".join(f"«{n}»" for n in found.candidates)))
+        return found.name
+
+    def protocol(self, p: Protocol) -> Protocol:
+        seats = tuple(replace(rec, player=self.read(rec.player, rec.cells.get("player"))) for rec in p.seats)
+        return p if seats == p.seats else replace(p, seats=seats)
+
+    def seating(self, e: SeatingEntry) -> SeatingEntry:
+        players = tuple(self.read(name, e.seat_location(i)) for i, name in enumerate(e.players))
+        return e if players == e.players else replace(e, players=players)
+
+    def penalty(self, e: PenaltyEntry) -> PenaltyEntry:
+        player = self.read(e.player, e.location)
+        return e if player == e.player else replace(e, player=player)
+
+
 # -- the whole workbook ---------------------------------------------------------------------------
 def owned_titles(preset: Preset) -> set[str]:
     """Normalised titles of the tabs the sync owns (never read as input)."""
@@ -858,6 +900,11 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
         else:
             protocols.append(protocol)
     released = {stages.get(v, v) for v in settings.released}
+    names = _Names(NameIndex(p.nickname for p in players), problems)
+    protocols = [names.protocol(p) for p in protocols]
+    unplaced = [names.protocol(p) for p in unplaced]
+    seating = tuple(names.seating(e) for e in seating)
+    penalties = tuple(names.penalty(e) for e in penalties)
     return Parsed(
         tournament=Tournament(
             name=settings.name,

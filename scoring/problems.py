@@ -80,6 +80,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Игрок «{player}» зарегистрирован дважды (строки {rows})",
         "Player '{player}' is registered twice (rows {rows})",
     ),
+    "read.similar_players": (
+        "Игроки «{player}» и «{other}» (строки {rows}) пишутся почти одинаково (регистр, пробелы, ё, похожие "
+        "русские и латинские буквы) — в протоколе их не различить; переименуйте одного",
+        "Players '{player}' and '{other}' (rows {rows}) are spelled almost alike (case, spaces, ё, look-alike "
+        "Cyrillic and Latin letters): a protocol cannot tell them apart; rename one",
+    ),
     "read.unknown_setting": ("Неизвестная настройка «{key}»", "Unknown setting '{key}'"),
     "read.bad_setting": ("Настройка «{key}»: {reason}", "Setting '{key}': {reason}"),
     "read.unknown_preset": ("Неизвестный регламент «{value}» (есть: {known})", "Unknown preset '{value}' (known: {known})"),
@@ -90,7 +96,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "read.value_ignored": ("Значение не используется: «{value}»", "Value is not used: '{value}'"),
     # seating
-    "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}", "Seating: unknown player '{player}'{hint}"),
+    "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}. Новый игрок — новая строка на вкладке «Игроки»",
+                               "Seating: unknown player '{player}'{hint}. A new player is a new row on the Players tab"),
     "seating.twice_in_round": (
         "Рассадка: «{player}» дважды в туре {round}",
         "Seating: '{player}' is seated twice in round {round}",
@@ -142,8 +149,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "roles.missing": ("Место {seat}: роль не указана", "Seat {seat}: no role"),
     "player.missing": ("Место {seat}: игрок не указан", "Seat {seat}: no player"),
     "player.unknown": (
-        "Место {seat}: «{player}» нет в списке игроков{hint}",
-        "Seat {seat}: '{player}' is not a registered player{hint}",
+        "Место {seat}: «{player}» нет в списке игроков{hint}. Новый игрок — новая строка на вкладке «Игроки»",
+        "Seat {seat}: '{player}' is not a registered player{hint}. A new player is a new row on the Players tab",
+    ),
+    "player.folded": (
+        "«{typed}» прочитан как «{player}» с вкладки «Игроки» (написан иначе: регистр, пробелы, ё или латинская буква)",
+        "'{typed}' is read as '{player}' of the Players tab (spelled differently: case, spaces, ё or a Latin letter)",
+    ),
+    "player.ambiguous": (
+        "«{typed}» подходит нескольким игрокам: {players} — напишите ник так, как на вкладке «Игроки»",
+        "'{typed}' could be any of {players}: type the nickname as the Players tab spells it",
     ),
     "player.duplicate": (
         "«{player}» указан дважды (места {seats})",

@@ -29,6 +29,7 @@ from scoring.items import GameLine
 from scoring.memo import last_answer
 from scoring.metrics import METRICS, Metric
 from scoring.model import PenaltyReason, Player, PlayerStatus, Protocol, Tournament
+from scoring.names import nearest_hint
 from scoring.nominations import Nomination, nominate
 from scoring.points import score_protocol
 from scoring.preset import Preset
@@ -137,7 +138,8 @@ def _typed_penalties(t: Tournament, preset: Preset, excused: Collection[tuple[st
     problems: list[Problem] = []
     for e in t.penalties:
         if e.player not in known:
-            problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player, hint=""))
+            problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player,
+                                    hint=nearest_hint(e.player, known)))
             continue
         points = e.points
         skip = False

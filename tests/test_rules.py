@@ -45,10 +45,10 @@ CASES = [
         ('player.missing', 'error', 'B14', 'Seat 5: no player', 'Место 5: игрок не указан'),
     ], id='player.missing'),
     pytest.param(dict(), {'B19': 'лиза'}, [
-        ('player.unknown', 'error', 'B19', "Seat 10: 'лиза' is not a registered player (did you mean 'Лиса'?)", 'Место 10: «лиза» нет в списке игроков (может быть, «Лиса»?)'),
+        ('player.unknown', 'error', 'B19', "Seat 10: 'лиза' is not a registered player (did you mean 'Лиса'?). A new player is a new row on the Players tab", 'Место 10: «лиза» нет в списке игроков (может быть, «Лиса»?). Новый игрок — новая строка на вкладке «Игроки»'),
     ], id='player.unknown_hint'),
     pytest.param(dict(), {'B19': 'Незнакомец Иванович'}, [
-        ('player.unknown', 'error', 'B19', "Seat 10: 'Незнакомец Иванович' is not a registered player", 'Место 10: «Незнакомец Иванович» нет в списке игроков'),
+        ('player.unknown', 'error', 'B19', "Seat 10: 'Незнакомец Иванович' is not a registered player. A new player is a new row on the Players tab", 'Место 10: «Незнакомец Иванович» нет в списке игроков. Новый игрок — новая строка на вкладке «Игроки»'),
     ], id='player.unknown'),
     pytest.param(dict(), {'B19': 'Искра'}, [
         ('player.duplicate', 'error', 'B19', "'Искра' appears twice (seats 9, 10)", '«Искра» указан дважды (места 9, 10)'),
@@ -249,7 +249,7 @@ def test_seating_tab_problems():
     assert got == [
         ("seating.twice_in_round", "E2", "Seating: 'Бармен' is seated twice in round 1"),
         ("seating.twice_in_round", "E3", "Seating: 'Бармен' is seated twice in round 1"),
-        ("seating.unknown_player", "D3", "Seating: unknown player 'Лиза' (did you mean 'Лиса'?)"),
+        ("seating.unknown_player", "D3", "Seating: unknown player 'Лиза' (did you mean 'Лиса'?). A new player is a new row on the Players tab"),
     ]
 
 
