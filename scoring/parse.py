@@ -85,6 +85,7 @@ class Settings:
     language: str = "ru"
     chief_judge: str = ""
     date: str = ""
+    season: bool = False  # «Формат: сезон»: a club season
     confirmed: frozenset[str] = frozenset()  # stage names/keys the chief judge confirmed
     released: frozenset[str] = frozenset()
     mwt_tournament_id: int | None = None  # «ID турнира MWT»: the tournament in the world tour (export mwt)
@@ -139,12 +140,17 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
             problems.append(problem("read.mwt_id", W, Location(title, a1(rows["mwt_tournament_id"], 1)),
                                     value=values["mwt_tournament_id"]))
 
+    season = L.norm(values.get("format", "")) in {L.norm(w) for w in L.SEASON_WORDS}
+    if not season and L.norm(values.get("format", "")) not in {"", *(L.norm(w) for w in L.TOURNAMENT_FORMAT_WORDS)}:
+        problems.append(problem("read.bad_setting", W, Location(title, a1(rows["format"], 1)), key="Формат / Format",
+                                reason=f"{values['format']!r}: {L.SEASON_WORDS[0]} | {L.TOURNAMENT_FORMAT_WORDS[0]}"))
     return Settings(
         name=values.get("name", ""),
         preset_id=values.get("preset", "").strip().lower(),
         language=language,
         chief_judge=values.get("chief_judge", ""),
         date=values.get("date", ""),
+        season=season,
         confirmed=_flags("confirmed"),
         released=_flags("released"),
         mwt_tournament_id=mwt_id,
@@ -912,6 +918,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             language=settings.language,
             chief_judge=settings.chief_judge,
             date=settings.date,
+            season=settings.season,
             players=players,
             seating=seating,
             protocols=tuple(protocols),
