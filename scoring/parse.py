@@ -526,7 +526,10 @@ def seat_readings(digits: str) -> list[tuple[int, ...]]:
 
 def _seats_of_run(digits: str) -> tuple[int, ...] | None:
     """A run of three or more digits as three seats when exactly one reading exists; a shorter
-    one is a single seat number (the best-move rule then says three are needed)."""
+    one is a seat number, or two seats when it cannot be one («57»; the best-move rule then says
+    three are needed)."""
+    if len(digits) == 2 and int(digits) > 10 and "0" not in digits:
+        return (int(digits[0]), int(digits[1]))  # «57»: seats 5 and 7 typed without a space
     if len(digits) < 3:
         return (int(digits),)
     readings = seat_readings(digits)
@@ -798,11 +801,11 @@ def _read_best_move(rd: _Reader, r: int, c: int) -> tuple[int, ...]:
     parsed = _parse_best_move(raw)
     if parsed is not None:
         return parsed
-    when = guessed_date(raw)
+    when = guessed_date(raw)  # a warning, as every best move problem: the game counts, the best move scores nothing
     if when is not None:
-        rd.add("read.date_guessed", E, r, c, value=shown(when))
+        rd.add("read.date_guessed", W, r, c, value=shown(when))
     else:
-        rd.add("read.best_move", E, r, c, value=shown(raw))
+        rd.add("read.best_move", W, r, c, value=shown(raw))
     return ()
 
 

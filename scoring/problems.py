@@ -59,8 +59,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{value}': 'Removed' takes 'yes' or 'team defeat' (optionally with the day)",
     ),
     "read.best_move": (
-        "«{value}» — лучший ход это три номера мест (например «2 5 8»)",
-        "'{value}': a best move is three seat numbers (e.g. '2 5 8')",
+        "«{value}» — лучший ход это три номера мест (например «2 5 8»); не засчитан (игра засчитана)",
+        "'{value}': a best move is three seat numbers (e.g. '2 5 8'); not scored (the game counts)",
     ),
     "read.seat_number": ("Номер места должен быть {expected}, а не «{value}»", "Seat number must be {expected}, not '{value}'"),
     "read.status": (
@@ -208,20 +208,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # best move
     "best_move.not_first_shot": (
-        "Место {seat}: лучший ход может назвать только убитый в первую ночь",
-        "Seat {seat}: only the player shot on the first night may name a best move",
+        "Место {seat}: лучший ход может назвать только убитый в первую ночь — не засчитан (игра засчитана)",
+        "Seat {seat}: only the player shot on the first night may name a best move: not scored (the game counts)",
     ),
     "best_move.not_author": (
-        "Место {seat}: по регламенту лучший ход называет только {who}",
-        "Seat {seat}: under this regulation a best move is named only by {who}",
+        "Место {seat}: по регламенту лучший ход называет только {who} — не засчитан (игра засчитана)",
+        "Seat {seat}: under this regulation a best move is named only by {who}: not scored (the game counts)",
     ),
     "best_move.after_miss": (
-        "Место {seat}: после промаха в первую ночь лучший ход не называется",
-        "Seat {seat}: no best move after a miss on the first night",
+        "Место {seat}: после промаха в первую ночь лучший ход не называется — не засчитан (игра засчитана)",
+        "Seat {seat}: no best move after a miss on the first night: not scored (the game counts)",
     ),
     "best_move.seats": (
-        "Место {seat}: лучший ход — три разных места 1–10, кроме своего ({value})",
-        "Seat {seat}: a best move is three distinct seats 1–10 other than his own ({value})",
+        "Место {seat}: лучший ход — три разных места 1–10, кроме своего ({value}) — не засчитан (игра засчитана)",
+        "Seat {seat}: a best move is three distinct seats 1–10 other than his own ({value}): not scored (the game counts)",
+    ),
+    "best_move.partial": (
+        "Место {seat}: лучший ход — три других места, а записано «{value}»; засчитан по чёрным среди мест {seats}",
+        "Seat {seat}: a best move is three other seats, the protocol has '{value}'; scored by the blacks among seats {seats}",
     ),
     "best_move.black": (
         "Место {seat}: лучший ход назвал чёрный игрок — баллов не приносит",

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from scoring.items import BEST_MOVE_AUTHORS, may_name_best_move
+from scoring.items import BEST_MOVE_AUTHORS, best_move_seats, may_name_best_move
 from scoring.names import fold, nearest_hint as _hint
 from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, SeatingEntry, SeatRecord, Team, Tournament
 from scoring.preset import Preset
@@ -131,6 +131,9 @@ def extra_points(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 @rule
 def best_move(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """Warnings only: a best move is a detail of one player's points, never a reason to refuse
+    the game — one that cannot be scored scores nothing, one of fewer than three other seats
+    scores the blacks among them (:func:`scoring.items.best_move_seats`)."""
     first = p.first_shot
     for rec in p.seats:
         if not rec.best_move:
@@ -139,17 +142,22 @@ def best_move(p: Protocol, ctx: Context) -> Iterator[Problem]:
         authors = ctx.preset.best_move_by
         if not may_name_best_move(rec, authors):
             if authors != ("shot_first",):  # a league's own list (points.best_move_by): say who may
-                yield problem("best_move.not_author", E, loc, seat=rec.seat, who=Text(
+                yield problem("best_move.not_author", W, loc, seat=rec.seat, who=Text(
                     " или ".join(BEST_MOVE_AUTHORS[a].name_ru for a in authors),
                     " or ".join(BEST_MOVE_AUTHORS[a].name_en for a in authors)))
             elif first is None and rec.killed_night is not None:
-                yield problem("best_move.after_miss", E, loc, seat=rec.seat)
+                yield problem("best_move.after_miss", W, loc, seat=rec.seat)
             else:
-                yield problem("best_move.not_first_shot", E, loc, seat=rec.seat)
+                yield problem("best_move.not_first_shot", W, loc, seat=rec.seat)
             continue
         named = rec.best_move
-        if len(named) != 3 or len(set(named)) != 3 or rec.seat in named or not set(named) <= set(range(1, 11)):
-            yield problem("best_move.seats", E, loc, seat=rec.seat, value=" ".join(map(str, named)))
+        scored = best_move_seats(rec)
+        typed = " ".join(map(str, named))
+        if scored is None:
+            yield problem("best_move.seats", W, loc, seat=rec.seat, value=typed)
+        elif len(named) != 3 or len(scored) != 3:
+            yield problem("best_move.partial", W, loc, seat=rec.seat, value=typed,
+                          seats=" ".join(map(str, sorted(scored))) or "—")
         elif rec.role is not None and rec.role.team.value == "black":
             yield problem("best_move.black", W, loc, seat=rec.seat)
 
