@@ -69,11 +69,12 @@ def distance(a: str, b: str) -> int:
 
 def nearest(name: str, known: Iterable[str], *, limit: int = 3) -> list[str]:
     """The registered names closest to ``name`` by the edit distance of their folds (the
-    closest first, ties by name), up to ``limit``; only those a typo could have made (at most
-    about a third of the letters different, at least two)."""
+    closest first, ties by name), up to ``limit``: those a typo could have made (at most about a
+    third of the letters different, at least two), and at most one letter farther than the
+    closest («запасной оди» names «Запасной Один», not also «Запасной Два»)."""
     probe = fold(name)
-    most = max(2, len(probe) // 3)
     scored = sorted((distance(probe, fold(k)), k) for k in set(known))
+    most = min(max(2, len(probe) // 3), scored[0][0] + 1) if scored else 0
     return [k for d, k in scored if d <= most][:limit]
 
 

@@ -928,6 +928,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             penalties=penalties,
             overrides=tuple((k, text(v), loc) for k, v, loc in settings.overrides),
             released=frozenset(released),
+            confirmed_stages=frozenset(stages[v] for v in settings.confirmed if v in stages),
             judges=judges,
             mwt_id=settings.mwt_tournament_id,
             disputes=disputes,

@@ -64,7 +64,8 @@ def test_resolve(typed, match, name, candidates):
 
 
 def test_nearest_is_by_the_folded_names_closest_first():
-    assert nearest("Бapмен", ["Вольт", "Барон", "Бармен"]) == ["Бармен", "Барон"]  # 0 and 2 letters apart
+    assert nearest("Бapмен", ["Вольт", "Барон", "Бармен"]) == ["Бармен"]  # 0 letters apart; Барон 2
+    assert nearest("Барм", ["Вольт", "Барон", "Бармен"]) == ["Бармен", "Барон"]  # 2 and 2
     assert nearest("Вольтаж", ["Вольт", "Барон", "Бармен"]) == ["Вольт"]
     assert nearest("Незнакомец", ["Вольт", "Барон", "Бармен"]) == []
 
