@@ -528,8 +528,8 @@ def _find_labels(grid: Grid) -> dict[str, tuple[int, int]]:
 _TAB_NAME = re.compile(r"^\s*(?P<prefix>тур|round|пф|sf|полуфинал|semifinal|финал|final)\s*(?P<round>\d+)(\s*(стол|table)\s*(?P<table>\d+))?\s*$", re.I)
 
 
-def seat_readings(digits: str) -> list[tuple[int, ...]]:
-    """Every way to read a run of digits as three distinct seats 1–10 ("8910" → 8 9 10).
+def seat_readings(digits: str, count: int = 3) -> list[tuple[int, ...]]:
+    """Every way to read a run of digits as ``count`` distinct seats 1–10 ("8910" → 8 9 10).
 
     A spreadsheet turns a best move typed with separators into such a run: Google Sheets in
     ru_RU takes the spaces of ``8 9 10`` for digit grouping (as in ``1 000``) and stores 8910."""
@@ -537,10 +537,10 @@ def seat_readings(digits: str) -> list[tuple[int, ...]]:
 
     def walk(i: int, seats: tuple[int, ...]) -> None:
         if i == len(digits):
-            if len(seats) == 3 and len(set(seats)) == 3:
+            if len(seats) == count and len(set(seats)) == count:
                 found.append(seats)
             return
-        if len(seats) == 3 or digits[i] == "0":
+        if len(seats) == count or digits[i] == "0":
             return
         for width in (1, 2):
             if i + width <= len(digits) and 1 <= int(digits[i:i + width]) <= 10:
@@ -551,15 +551,14 @@ def seat_readings(digits: str) -> list[tuple[int, ...]]:
 
 
 def _seats_of_run(digits: str) -> tuple[int, ...] | None:
-    """A run of three or more digits as three seats when exactly one reading exists; a shorter
-    one is a seat number, or two seats when it cannot be one («57»; the best-move rule then says
-    three are needed)."""
-    if len(digits) == 2 and int(digits) > 10 and "0" not in digits:
-        return (int(digits[0]), int(digits[1]))  # «57»: seats 5 and 7 typed without a space
-    if len(digits) < 3:
-        return (int(digits),)
-    readings = seat_readings(digits)
-    return readings[0] if len(readings) == 1 else None
+    """A run of digits as three seats when exactly one reading exists, else as two («57», «810»:
+    ``8 10`` typed into Google Sheets in ru_RU), else as one seat («5», «10»); None when none or
+    several exist.  The best-move rule then says three are needed and scores what was named."""
+    for count in (3, 2, 1):
+        readings = seat_readings(digits, count)
+        if readings:
+            return readings[0] if len(readings) == 1 else None
+    return None
 
 
 def _seats_of_date(when: date) -> tuple[int, ...] | None:
@@ -874,8 +873,11 @@ class _Names:
         return found.name
 
     def protocol(self, p: Protocol) -> Protocol:
-        seats = tuple(replace(rec, player=self.read(rec.player, rec.cells.get("player"))) for rec in p.seats)
-        return p if seats == p.seats else replace(p, seats=seats)
+        names = [self.read(rec.player, rec.cells.get("player")) for rec in p.seats]
+        if all(name == rec.player for name, rec in zip(names, p.seats)):
+            return p  # the usual case: every name as registered (nothing copied)
+        return replace(p, seats=tuple(rec if name == rec.player else replace(rec, player=name)
+                                      for name, rec in zip(names, p.seats)))
 
     def seating(self, e: SeatingEntry) -> SeatingEntry:
         players = tuple(self.read(name, e.seat_location(i)) for i, name in enumerate(e.players))
