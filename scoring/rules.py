@@ -250,17 +250,9 @@ def _column(kind: str) -> str:
     return {"kill": "killed_night", "vote": "voted_day", "removal": "removal"}[kind]
 
 
-def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
-    """Replay the departures in order (day n before night n) and decide the game.
-
-    ``removal_days`` gives a day to removals the protocol records without one.
-    Red wins when every black is out, or after three cycles (day + night) with no change,
-    or when a black player is removed with team defeat or at 3–4 players left; black wins
-    when blacks are at least as many as reds, or when a red player is removed so.
-    """
-    removal_days = removal_days or {}
-    roles = {rec.seat: rec.role for rec in p.seats}
-    alive = {rec.seat for rec in p.seats}
+def _departures(p: Protocol, removal_days: dict[int, int]) -> list[_Event]:
+    """Every recorded departure as an event at its time (a removal without a day takes it from
+    ``removal_days``, or is left out), in the order the replay meets them."""
     events: list[_Event] = []
     for rec in p.seats:
         if rec.voted_day is not None:
@@ -272,6 +264,20 @@ def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
             if day is not None:
                 events.append(_Event((day, _DAY_REMOVAL), "removal", rec))
     events.sort(key=lambda e: (e.time, e.record.seat))
+    return events
+
+
+def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
+    """Replay the departures in order (day n before night n) and decide the game.
+
+    ``removal_days`` gives a day to removals the protocol records without one.
+    Red wins when every black is out, or after three cycles (day + night) with no change,
+    or when a black player is removed with team defeat or at 3–4 players left; black wins
+    when blacks are at least as many as reds, or when a red player is removed so.
+    """
+    roles = {rec.seat: rec.role for rec in p.seats}
+    alive = {rec.seat for rec in p.seats}
+    events = _departures(p, removal_days or {})
     out = _Replay(late=[], four_left=[])
 
     def counts() -> tuple[int, int]:
