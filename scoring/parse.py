@@ -522,6 +522,7 @@ class _Block:
     seat_rows: tuple[int, ...]  # up to ten
     end: int  # the block's last row
     extra_rows: tuple[int, ...] = ()  # seat rows beyond the tenth (an error of this block)
+    summary_row: int | None = None  # the line «ПУ 5 ЛХ 2 3 4» below the seats, when the block has one
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -579,8 +580,13 @@ def _restarts(row: Sequence[object], cols: Mapping[str, int]) -> bool:
     return "seat" in cols and read_int(_cell([row], 0, cols["seat"]))[0] == 1
 
 
-def _seat_rows_below(grid: Grid, hr: int, cols: Mapping[str, int], tables: set[int]) -> list[int]:
-    """The non-blank rows below the seat table's header ``hr`` up to the next block."""
+def _summary_key(value: object) -> str | None:
+    return _words(L.BLOCK_SUMMARY_LABELS).get(L.norm(value).rstrip(":")) if isinstance(value, str) else None
+
+
+def _seat_rows_below(grid: Grid, hr: int, cols: Mapping[str, int], tables: set[int]) -> tuple[list[int], int | None]:
+    """The non-blank rows below the seat table's header ``hr`` up to the next block, and the
+    block's closing line «ПУ … ЛХ …» when it has one (it ends the block)."""
     rows: list[int] = []
     for r in range(hr + 1, len(grid)):
         row = grid[r]
@@ -588,10 +594,12 @@ def _seat_rows_below(grid: Grid, hr: int, cols: Mapping[str, int], tables: set[i
             break
         if all(is_blank(v) for v in row):
             continue
+        if _summary_key(next(v for v in row if not is_blank(v))) is not None:
+            return rows, r
         if len(rows) >= 10 and not _seat_like(row, cols):
             break
         rows.append(r)
-    return rows
+    return rows, None
 
 
 def _split_blocks(grid: Grid) -> _Blocks:
@@ -604,18 +612,18 @@ def _split_blocks(grid: Grid) -> _Blocks:
     previous_end = -1
     for hr, cols in tables:
         labels, anchor = _labels_in(grid, max(previous_end + 1, hr - _LABEL_ROWS), hr)
-        rows = _seat_rows_below(grid, hr, cols, table_set)
-        previous_end = rows[-1] if rows else hr
+        rows, summary = _seat_rows_below(grid, hr, cols, table_set)
+        previous_end = summary if summary is not None else rows[-1] if rows else hr
         if anchor is None:  # a seat table whose header line is missing
             orphans.append((hr, previous_end))
             continue
         seats, extra = rows[:10], rows[10:]
         if extra and _restarts(grid[extra[0]], cols):  # the next game's seats, its header deleted
-            orphans.append((extra[0], extra[-1]))
-            extra = []
-        end = (extra or seats or [hr])[-1]
+            orphans.append((extra[0], summary if summary is not None else extra[-1]))
+            extra, summary = [], None
+        end = summary if summary is not None else (extra or seats or [hr])[-1]
         blocks.append(_Block(table_row=hr, cols=cols, labels=labels, first=anchor[0], anchor=anchor,
-                             seat_rows=tuple(seats), end=end, extra_rows=tuple(extra)))
+                             seat_rows=tuple(seats), end=end, extra_rows=tuple(extra), summary_row=summary))
     return _Blocks(blocks=tuple(blocks), orphans=tuple(orphans))
 
 
@@ -719,6 +727,8 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
     checked = head.text("checked_by")
     winner, winner_text = head.winner()
     seats = _read_seat_rows(rd, block.seat_rows, block.cols)
+    if block.summary_row is not None:
+        seats = _with_summary(rd, block.summary_row, seats)
     if block.extra_rows:
         rd.add("protocol.seat_rows", E, block.extra_rows[0], block.cols.get("seat", block.cols["player"]),
                count=len(block.seat_rows) + len(block.extra_rows), rows=_rows_text(block.seat_rows + block.extra_rows))
@@ -742,6 +752,38 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
         cells=cells,
     )
     return protocol, head.ok, rd.problems
+
+
+def _with_summary(rd: _Reader, r: int, seats: list[SeatRecord]) -> list[SeatRecord]:
+    """The seats with what the block's closing line says: the seat shot first (ПУ) is shot on
+    night 1, and the best move (ЛХ) is his.  A line that contradicts the seat rows is an error at
+    its cell; the seat rows are then read as typed."""
+    row = rd.grid[r]
+    found: dict[str, int] = {}
+    for c, value in enumerate(row):
+        key = _summary_key(value)
+        if key is not None and key not in found:
+            found[key] = next((v for v in range(c + 1, min(c + 3, len(row))) if not is_blank(row[v])), c + 1)
+    shot = [rec.seat for rec in seats if rec.killed_night == 1]
+    first = shot[0] if len(shot) == 1 else None
+    if "first_killed" in found:
+        seat = rd.integer(r, found["first_killed"])
+        if seat is not None and (not 1 <= seat <= len(seats) or (first is not None and first != seat)):
+            rd.add("protocol.summary_conflict", E, r, found["first_killed"], label="ПУ", value=seat)
+        elif seat is not None:
+            first = seat
+            seats[seat - 1] = replace(seats[seat - 1], killed_night=1,
+                                      cells={**seats[seat - 1].cells, "killed_night": rd.loc(r, found["first_killed"])})
+    if "best_move" in found and not is_blank(_cell(rd.grid, r, found["best_move"])):
+        named = _read_best_move(rd, r, found["best_move"])
+        own = seats[first - 1].best_move if first is not None else ()
+        if first is None or (own and set(own) != set(named)):
+            rd.add("protocol.summary_conflict", E, r, found["best_move"], label="ЛХ",
+                   value=" ".join(map(str, named)) or shown(_cell(rd.grid, r, found["best_move"])))
+        elif named:
+            seats[first - 1] = replace(seats[first - 1], best_move=named,
+                                       cells={**seats[first - 1].cells, "best_move": rd.loc(r, found["best_move"])})
+    return seats
 
 
 def _rows_text(rows: Sequence[int]) -> str:

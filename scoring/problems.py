@@ -124,6 +124,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Место {seat}: штраф {value} без причины — укажите её в «Причина штрафа»",
         "Seat {seat}: a penalty of {value} without a reason — write it under 'Penalty reason'",
     ),
+    "protocol.summary_conflict": (
+        "«{label} {value}» в строке под местами не сходится со строками мест (ПУ — место, убитое в первую ночь, "
+        "ЛХ — его лучший ход); исправьте одно из двух",
+        "'{label} {value}' in the line below the seats contradicts the seat rows (ПУ: the seat shot on night 1, "
+        "ЛХ: his best move); fix one of them",
+    ),
     "protocol.seat_rows": (
         "В протоколе {count} строк мест вместо 10 (строки {rows}); лишнюю строку удалите, недостающую добавьте",
         "The protocol has {count} seat rows instead of 10 (rows {rows}); delete the extra row or add the missing one",
