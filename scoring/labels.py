@@ -12,6 +12,7 @@ from functools import lru_cache
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
            "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS",
            "ROLE_WORDS", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
+           "SEASON_WORDS", "TOURNAMENT_FORMAT_WORDS",
            "TEAM_DEFEAT_WORDS", "label",
            "protocol_tab_title", "word"]
 
@@ -54,7 +55,11 @@ TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "date": ("Дата", "Date", "Даты", "Dates"),
     "confirmed": ("Этап подтверждён", "Stage confirmed", "Подтверждено", "Confirmed"),
     "released": ("Финал опубликован", "Final released", "Опубликовано", "Released"),
+    "format": ("Формат", "Format"),
     "mwt_tournament_id": ("ID турнира MWT", "MWT tournament ID", "MWT ID турнира", "ID турнира в MWT"),
+    # e-mails: who may edit the sync's tabs of a Google Sheet, and who may confirm protocols («Проверил»)
+    "organizers": ("Организаторы", "Organizers", "Организатор", "Organizer"),
+    "chief_judges": ("Главные судьи", "Chief judges", "Почта главных судей", "Chief judges' e-mails"),
 }
 
 PROTOCOL_TITLE = ("Протокол игры", "Game protocol")
@@ -151,6 +156,9 @@ DISPUTE_STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "accepted": ("принят", "принята", "удовлетворён", "удовлетворен", "accepted", "upheld"),
     "rejected": ("отклонён", "отклонен", "отклонена", "rejected", "dismissed"),
 }
+# the Tournament tab's «Формат»: a club season, or (blank or any of these) a tournament
+SEASON_WORDS = ("сезон", "season", "клубный сезон", "club season", "рейтинг клуба", "club rating")
+TOURNAMENT_FORMAT_WORDS = ("турнир", "tournament")
 YES_WORDS = ("да", "yes", "y", "+", "удален", "удалена", "removed", "x", "х", "1")
 TEAM_DEFEAT_WORDS = ("ппк", "team defeat", "td")
 

@@ -144,6 +144,7 @@ class Protocol:
     table: int
     judge: str = ""
     checked_by: str = ""
+    date: str = ""  # the evening of a club season, ISO "2026-12-05"; "" in a tournament
     winner: Team | None = None  # None = game not finished, or winner_text not understood
     winner_text: str = ""  # what the winner cell holds (kept so an unreadable winner is not "not finished")
     seats: tuple[SeatRecord, ...] = ()
@@ -215,6 +216,7 @@ class Tournament:
     language: str
     chief_judge: str = ""
     date: str = ""
+    season: bool = False  # a club season (the Tournament tab's «Формат: сезон»): evenings, no stages, no draw
     players: tuple[Player, ...] = ()
     seating: tuple[SeatingEntry, ...] = ()
     protocols: tuple[Protocol, ...] = ()

@@ -20,9 +20,10 @@ hides it and the chief judge has not released it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from fractions import Fraction
 
 from scoring import ci as ci_mod
 from scoring.items import GameLine
@@ -354,31 +355,40 @@ def _cuts(tables: Mapping[str, Sequence[Standing]], t: Tournament, preset: Prese
 
 
 # -- ranking ------------------------------------------------------------------------------------------
-def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1) -> list[Standing]:
-    """Sort by (total, chain…) best first; equal tuples share a place; name the separating metric.
+def _exact_total(stats: PlayerStats) -> Fraction:
+    return stats.exact_total
+
+
+def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1,
+         by: Callable[[PlayerStats], Fraction] | None = None) -> list[Standing]:
+    """Sort by (``by``: the exact total, chain…) best first; equal tuples share a place; name the separating metric.
 
     Players with equal keys are listed in nickname order so that the output never depends
     on the order of the input.  Players without a counted game come last and share no place
-    with anybody who played (the outputs show them without a place, not as «9–40»).
+    with anybody who played (the outputs show them without a place, not as «9–40»).  A club
+    season ranks ``by`` the average per game (:mod:`scoring.season`).
     """
     metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
-    placed = place(stats, key=lambda s: (s.games > 0, s.exact_total, *(m.rank_key(s) for m in metrics)),
+    score = by or _exact_total
+    placed = place(stats, key=lambda s: (s.games > 0, score(s), *(m.rank_key(s) for m in metrics)),
                    listing=lambda s: s.player, start=start)
-    return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics), group=group)
+    return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics, score),
+                     group=group)
             for p, below in zip(placed, [*placed[1:], None])]
 
 
-def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, metrics: Sequence[Metric]) -> str | None:
-    """Why ``this`` is above the next player although their totals are equal: a metric key,
-    "exact_total" (equal only when rounded for display), "shared"; None when totals differ."""
+def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, metrics: Sequence[Metric],
+               by: Callable[[PlayerStats], Fraction]) -> str | None:
+    """Why ``this`` is above the next player although their scores are equal: a metric key,
+    "exact_total" (totals equal only when rounded for display), "shared"; None when the scores differ."""
     if below is None:
         return None
     a, b = this.entry, below.entry
     if (a.games > 0) != (b.games > 0):
         return None  # the next one has not played yet
-    if b.total == a.total and b.exact_total != a.exact_total:
+    if by is _exact_total and b.total == a.total and b.exact_total != a.exact_total:
         return "exact_total"  # equal when rounded for display, not exactly (Ci)
-    if b.exact_total != a.exact_total:
+    if by(b) != by(a):
         return None
     if below.place == this.place:
         return "shared"
