@@ -14,7 +14,8 @@ they hold no tournament logic.  Cell values are raw: ``str``, ``int``, ``float``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -45,6 +46,7 @@ __all__ = [
     "MARK_COLOURS",
     "SHADE_COLOUR",
     "STATE_TAB",
+    "values_fingerprint",
 ]
 
 
@@ -244,6 +246,9 @@ class Backend(Protocol):
     """A workbook: Excel file or Google spreadsheet."""
 
     source: str
+    # the account the sync writes as, an editor of every protection it sets; None where the
+    # workbook has no per-person rights (an .xlsx, memory)
+    account_email: str | None
 
     def read(self) -> Snapshot:
         """Read every tab's values in one go."""
@@ -265,3 +270,19 @@ class Backend(Protocol):
     def link_supported(self) -> bool:
         """Whether :class:`Link` cells become clickable links to a cell."""
         ...
+
+
+def values_fingerprint(snapshot: Snapshot, *, skip: Collection[str] = (), protections: bool = True) -> str:
+    """A fingerprint of every tab's title and values but the tabs titled in ``skip``, and of the
+    protections read (unless not ``protections``): what a backend without the workbook's bytes
+    (Google, memory) gives as :attr:`Snapshot.fingerprint`."""
+    h = hashlib.sha256()
+    for title in snapshot.order:
+        if title in skip:
+            continue
+        h.update(b"\x00T" + title.encode())
+        for row in snapshot.tabs.get(title, ()):
+            h.update(b"\x00R" + repr(row).encode())
+    if protections and snapshot.protections:  # a protection taken away is a change to answer (put it back)
+        h.update(b"\x00protections" + repr(sorted((p.key, p.editors) for p in snapshot.protections)).encode())
+    return h.hexdigest()

@@ -195,6 +195,8 @@ def _locked(path: Path, lock: Path, *, during: bool) -> WorkbookLocked:
 
 
 class ExcelBackend:
+    account_email = None  # an .xlsx has no per-person rights
+
     def __init__(self, path: str | os.PathLike[str], *, check_locks: bool = True,
                  backups: int = DEFAULT_BACKUPS, lock_timeout: float = 10.0):
         self.path = Path(path)
@@ -206,7 +208,6 @@ class ExcelBackend:
         # save from a judge's (taken from the temp file before the rename, so a save by
         # somebody else right after ours is never mistaken for ours)
         self.written_stat: tuple[int, int, int] | None = None
-        self.written_fingerprint: str | None = None  # SHA-256 of the bytes of our last save
         self.last_backup: Path | None = None
         self._last_backup_sha: str | None = None
 
@@ -219,11 +220,6 @@ class ExcelBackend:
             return hashlib.sha256(self.path.read_bytes()).hexdigest()
         except OSError:
             return None
-
-    @staticmethod
-    def snapshot_fingerprint(snapshot: Snapshot) -> str | None:
-        # what sync.py asks until it reads Snapshot.fingerprint itself (the "loop" rewrite)
-        return snapshot.fingerprint
 
     # -- read -------------------------------------------------------------------------------
     def read(self) -> Snapshot:
@@ -331,7 +327,6 @@ class ExcelBackend:
                                           "nothing written")
             os.replace(tmp, self.path)
         self.written_stat = (st_tmp.st_size, st_tmp.st_mtime_ns, st_tmp.st_ino)
-        self.written_fingerprint = written_sha
         try:  # make the rename itself durable
             dfd = os.open(self.path.parent, os.O_RDONLY)
             try:
