@@ -481,6 +481,8 @@ class OutputWorkbookBackend:
     problem.
     """
 
+    account_email = None  # the results go to an .xlsx, which has no per-person rights
+
     def __init__(self, source, output: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS):
         self.input = source
         self.output = ExcelBackend(output, backups=backups)
