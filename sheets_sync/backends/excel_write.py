@@ -236,7 +236,7 @@ class _Writer:
     def _put(self, title: str, ref: str, value: object) -> None:
         """One cell, by the setter of its type (a tenth of the cost of ``set_sheet_row``'s)."""
         book, native = self.book, _native(value)
-        if native is None:
+        if native is None or native == "":  # an empty cell, never an empty string (set_cell_str keeps one)
             book.set_cell_value(title, ref, None)
         elif isinstance(native, str):
             book.set_cell_str(title, ref, native)
