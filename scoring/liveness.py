@@ -53,7 +53,8 @@ from scoring.model import PlayerStatus, Protocol, Role, SeatRecord, Team
 from scoring.preset import Preset
 from scoring.standings import Results, Standing
 
-__all__ = ["State", "GameBounds", "Chance", "Liveness", "game_bounds", "decide", "liveness", "current_liveness"]
+__all__ = ["State", "GameBounds", "Chance", "Liveness", "game_bounds", "decide", "liveness", "current_liveness", "ASK",
+           "Ask", "given_or_current"]
 
 ZERO = Decimal(0)
 # the most winners one game has: the red team (six civilians and the sheriff; the blacks are three)
@@ -82,8 +83,9 @@ class GameBounds:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Chance:
     """One player's bounds on his stage total at the end of the stage, what they decide, and
-    the totals at the cut line: with ``get_in`` or more he may still be in (a tie goes to the
-    tiebreaks), with more than ``sure`` he is in whatever the others do (None: no such line)."""
+    while he is open the points to the cut line: with ``to_get_in`` more he may still be in (a
+    tie goes to the tiebreaks), with more than ``to_be_sure`` he is in whatever the others do
+    (None: decided, or no total he can reach makes him sure)."""
 
     player: str
     state: State
@@ -91,21 +93,8 @@ class Chance:
     low: Fraction
     high: Fraction
     remaining: int  # games he may still play in the stage
-    get_in: Fraction | None = None
-    sure: Fraction | None = None
-
-    @property
-    def to_get_in(self) -> Fraction | None:
-        """Points still to gain to have a chance (0: he has it now); None when decided."""
-        return None if self.state is not State.OPEN or self.get_in is None else max(Fraction(0), self.get_in - self.now)
-
-    @property
-    def to_be_sure(self) -> Fraction | None:
-        """More than this many points still to gain makes him sure; None when decided, or when no
-        total he can reach does (it depends on the others then)."""
-        if self.state is not State.OPEN or self.sure is None or self.sure >= self.high:
-            return None
-        return max(Fraction(0), self.sure - self.now)
+    to_get_in: Fraction | None = None
+    to_be_sure: Fraction | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -324,11 +313,14 @@ def liveness(results: Results, stage: str) -> Liveness | None:
     lines = _lines({q: bounds[q] for q in able}, cut.size)
     chances = {}
     for st in table:
-        player = st.stats.player
-        get_in, sure = lines(player)
-        chances[player] = Chance(player=player, state=decided.get(player, State.OUT), now=st.stats.exact_total,
-                                 low=bounds[player][0], high=bounds[player][1],
-                                 remaining=left.get(player, nothing).games, get_in=get_in, sure=sure)
+        player, total = st.stats.player, st.stats.exact_total
+        state = decided.get(player, State.OUT)
+        get_in, sure = lines(player) if state is State.OPEN else (None, None)
+        chances[player] = Chance(player=player, state=state, now=total, low=bounds[player][0], high=bounds[player][1],
+                                 remaining=left.get(player, nothing).games,
+                                 to_get_in=None if get_in is None else max(Fraction(0), get_in - total),
+                                 # a line above his best: whether he goes through depends on the others
+                                 to_be_sure=None if sure is None or sure >= bounds[player][1] else max(Fraction(0), sure - total))
     return Liveness(stage=stage, after=cut.after, size=cut.size, chances=chances, complete=cut.complete)
 
 
@@ -401,6 +393,22 @@ def current_liveness(results: Results) -> Liveness | None:
     played = {p.stage for p in results.counted}
     latest = max((i for i, k in enumerate(keys) if k in played), default=0)
     return liveness(results, keys[latest + 1]) if latest + 1 < len(keys) else None
+
+
+class Ask(enum.Enum):
+    """The type of :data:`ASK`."""
+
+    ASK = "ask"
+
+
+# what a renderer is given when nobody worked the liveness out for it (a test, a one-off call):
+# it asks current_liveness itself.  A sync hands the one it computed (Outcome.live, PublicResults.live)
+ASK = Ask.ASK
+
+
+def given_or_current(live: Liveness | None | Ask, results: Results) -> Liveness | None:
+    """``live`` as given, or :func:`current_liveness` of ``results`` when it is :data:`ASK`."""
+    return current_liveness(results) if live is ASK else live
 
 
 def states(chances: Sequence[Chance]) -> dict[str, int]:

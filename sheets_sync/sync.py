@@ -113,7 +113,7 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     sync (stamped ``when``, default now), and the state tab that remembers marks, confirmations
     and typed values."""
     language = outcome.language
-    writes = owned_tabs(outcome.results, outcome.problems, language, links=links)
+    writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)
     writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows))
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from scoring import labels as L
 from scoring.items import ITEMS
-from scoring.liveness import Liveness, State, current_liveness
+from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
@@ -21,6 +21,7 @@ from scoring.progress import progress
 from scoring.standings import Results, Standing, game_states
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
+from sheets_sync.render import race as race_view
 from sheets_sync.render.progress_text import games_line, headline
 from sheets_sync.render.words import ru_en, state_words, ui
 
@@ -79,22 +80,25 @@ def ci_text(results: Results, stats: PlayerStats, language: str) -> str:
 def liveness_header(live: Liveness, results: Results, language: str) -> list[str]:
     stage = results.preset.stage(live.stage).name(language).lower()
     return [ru_en(f"Проход в {stage}", f"To the {stage}", language),
-            ru_en("Итог этапа: от … до …", "Stage total: from … to …", language)]
+            ru_en("Итог этапа: от … до …", "Stage total: from … to …", language),
+            ru_en("До черты (без новых штрафов и пропусков)", "To the cut line (no further penalties or absences)",
+                  language)]
 
 
-def liveness_cells(live: Liveness, player: str, language: str) -> tuple[str | None, str | None]:
+def liveness_cells(live: Liveness, player: str, language: str) -> tuple[str | None, str | None, str | None]:
     """"✓" (through whatever the remaining games give), "✗" (cannot reach the cut) or nothing,
-    and the least and the most the player can end the stage with while games remain."""
+    the least and the most the player can end the stage with while games remain, and the
+    points he still needs to the cut line while he is open."""
     chance = live.chances.get(player)
     if chance is None:
-        return None, None
-    mark = {State.THROUGH: "✓", State.OUT: "✗"}.get(chance.state)
+        return None, None, None
+    mark = race_view.MARK.get(chance.state) or None
     bounds = (ru_en(f"от {quantize(chance.low)} до {quantize(chance.high)}",
                     f"{quantize(chance.low)} to {quantize(chance.high)}", language) if chance.remaining else None)
-    return mark, bounds
+    return mark, bounds, race_view.cut_line(live, player, language) or None
 
 
-def standings_tab(results: Results, language: str) -> TabWrite:
+def standings_tab(results: Results, language: str, live: Liveness | None | Ask = ASK) -> TabWrite:
     preset = results.preset
     ci_on = preset.ci.enabled
     item_columns = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
@@ -112,7 +116,7 @@ def standings_tab(results: Results, language: str) -> TabWrite:
         ru_en("Почему выше следующего", "Why above the next", language),
         *((ru_en("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
     ]
-    live = current_liveness(results)  # while a cut is played: ✓ / ✗ and the bounds, in two last columns
+    live = given_or_current(live, results)  # while a cut is played: ✓ / ✗, the bounds and the line, last
     if live:
         header += liveness_header(live, results, language)
     rows: list[tuple] = [tuple(header)]
@@ -132,7 +136,7 @@ def standings_tab(results: Results, language: str) -> TabWrite:
     rows.extend(_game_state_rows(results, language))
     rows += progress_rows(results, language)
     widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
-              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18) if live else ()))
+              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18, 34) if live else ()))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
                     frozen_cols=2, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
 
@@ -299,8 +303,9 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> 
                     frozen_rows=1, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
 
 
-def owned_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool) -> list[TabWrite]:
-    tabs = [standings_tab(results, language)]
+def owned_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool,
+               live: Liveness | None | Ask = ASK) -> list[TabWrite]:
+    tabs = [standings_tab(results, language, live)]
     for stage in results.preset.stage_keys:
         if results.participants.get(stage) and (stage == results.preset.stage_keys[0] or results.stages.get(stage)):
             tabs.append(stage_tab(results, stage, language))
