@@ -57,6 +57,9 @@ TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "released": ("Финал опубликован", "Final released", "Опубликовано", "Released"),
     "format": ("Формат", "Format"),
     "mwt_tournament_id": ("ID турнира MWT", "MWT tournament ID", "MWT ID турнира", "ID турнира в MWT"),
+    # e-mails: who may edit the sync's tabs of a Google Sheet, and who may confirm protocols («Проверил»)
+    "organizers": ("Организаторы", "Organizers", "Организатор", "Organizer"),
+    "chief_judges": ("Главные судьи", "Chief judges", "Почта главных судей", "Chief judges' e-mails"),
 }
 
 PROTOCOL_TITLE = ("Протокол игры", "Game protocol")

@@ -88,6 +88,8 @@ class Settings:
     confirmed: frozenset[str] = frozenset()  # stage names/keys the chief judge confirmed
     released: frozenset[str] = frozenset()
     mwt_tournament_id: int | None = None  # «ID турнира MWT»: the tournament in the world tour (export mwt)
+    organizers: tuple[str, ...] = ()  # «Организаторы»: e-mails that may edit the sync's tabs (Google)
+    chief_judges: tuple[str, ...] = ()  # «Главные судьи»: e-mails that may write «Проверил» (Google)
     overrides: tuple[tuple[str, object, Location], ...] = ()
     problems: tuple[Problem, ...] = ()
     tab: str | None = None
@@ -143,6 +145,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
     if not season and L.norm(values.get("format", "")) not in {"", *(L.norm(w) for w in L.TOURNAMENT_FORMAT_WORDS)}:
         problems.append(problem("read.bad_setting", W, Location(title, a1(rows["format"], 1)), key="Формат / Format",
                                 reason=f"{values['format']!r}: {L.SEASON_WORDS[0]} | {L.TOURNAMENT_FORMAT_WORDS[0]}"))
+    organizers, chief_judges = (_emails(values, rows, key, title, problems) for key in ("organizers", "chief_judges"))
     return Settings(
         name=values.get("name", ""),
         preset_id=values.get("preset", "").strip().lower(),
@@ -153,10 +156,33 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         confirmed=_flags("confirmed"),
         released=_flags("released"),
         mwt_tournament_id=mwt_id,
+        organizers=organizers,
+        chief_judges=chief_judges,
         overrides=tuple(overrides),
         problems=tuple(problems),
         tab=title,
     )
+
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def _emails(values: Mapping[str, str], rows: Mapping[str, int], key: str, title: str,
+            problems: list[Problem]) -> tuple[str, ...]:
+    """The e-mails of a setting (separated by commas, semicolons or spaces), lower case, each once;
+    what is not an e-mail is a warning at the cell and left out."""
+    found: dict[str, None] = {}
+    for word in re.split(r"[,;\s]+", values.get(key, "")):
+        if not word:
+            continue
+        if _EMAIL.fullmatch(word):
+            found[word.lower()] = None
+        else:
+            words = L.TOURNAMENT_LABELS[key]
+            problems.append(problem("read.bad_setting", W, Location(title, a1(rows[key], 1)),
+                                    key=f"{words[0]} / {words[1]}",
+                                    reason=Text(f"«{word}» — не адрес электронной почты", f"'{word}' is not an e-mail address")))
+    return tuple(found)
 
 
 def read_mwt_id(value: object) -> int | None:

@@ -88,6 +88,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Внутренняя ошибка sheets-sync: {error}. Итоги не обновлены; подробности — в файле {log}. Сообщите разработчикам",
         "Internal error in sheets-sync: {error}. The standings were not updated; details in {log}. Please report it",
     ),
+    "protect.tab_restored": (
+        "Защиту вкладки «{tab}» сняли или изменили; sheets-sync вернул её (изменять вкладку могут: {editors})",
+        "The protection of tab '{tab}' was removed or changed; sheets-sync put it back (who may edit it: {editors})",
+    ),
+    "protect.cells_restored": (
+        "Защиту ячейки {cells} вкладки «{tab}» сняли или изменили; sheets-sync вернул её (писать в неё могут: {editors})",
+        "The protection of cell {cells} of tab '{tab}' was removed or changed; sheets-sync put it back "
+        "(who may write in it: {editors})",
+    ),
     "read.value_ignored": ("Значение не используется: «{value}»", "Value is not used: '{value}'"),
     # seating
     "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}", "Seating: unknown player '{player}'{hint}"),

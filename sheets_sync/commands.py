@@ -94,9 +94,11 @@ def _plan_qualifying(players: Sequence[Player], stage_games: int, stage_tables: 
 def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | None, language: str, date: str = "",
                   seed: int = 1, force: bool = False, credentials: str | None = None,
                   share_with: Sequence[str] = (), console: Console | None = None,
-                  qualifying: QualifyingRequest = QualifyingRequest()) -> Backend:
+                  qualifying: QualifyingRequest = QualifyingRequest(), organizers: Sequence[str] = ()) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
-    with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL)."""
+    with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL).
+    ``organizers`` go to the Tournament tab's «Организаторы»: with the sync, the only editors of
+    its tabs in a Google Sheet (a new spreadsheet is shared with them too)."""
     google = is_google_ref(ref)
     if share_with and not google:
         raise fail(BackendError, "init.share_with_file", language=language)
@@ -116,11 +118,13 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
     seating = _first_seating(field, first.key, fmt.rounds, seed, clubs, tables=fmt.tables)
     title = name or (Path(ref).stem if not google else ("Турнир" if language == "ru" else "Tournament"))
     reference = _preset_reference(preset_ref, ref)
+    organizers = tuple(dict.fromkeys(e.strip().lower() for e in organizers if e.strip()))
     patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=seating, date=date,
-                           preset_ref=reference, settings=format_settings(fmt, first, language))
+                           preset_ref=reference, settings=format_settings(fmt, first, language), organizers=organizers)
     if google:
+        share = tuple(dict.fromkeys([*share_with, *organizers]))
         backend, patch = _google_target(ref, title=title, language=language, credentials=credentials,
-                                        share_with=share_with, force=force, patch=patch, console=console)
+                                        share_with=share, force=force, patch=patch, console=console)
     else:
         if path.exists():
             path.unlink()

@@ -55,7 +55,10 @@ def _lbl(spellings: tuple[str, ...], language: str) -> str:
     return L.label(spellings, language)
 
 
-def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "") -> TabWrite:
+def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "",
+                   organizers: Sequence[str] = ()) -> TabWrite:
+    """The Tournament tab; «Организаторы» (who may edit the sync's tabs of a Google Sheet) only
+    when ``init --organizer`` named some."""
     T = L.TOURNAMENT_LABELS
     rows = (
         (_lbl(T["name"], language), name),
@@ -66,6 +69,8 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
         (_lbl(T["confirmed"], language), None),
         (_lbl(T["released"], language), None),
     )
+    if organizers:
+        rows += ((_lbl(T["organizers"], language), ", ".join(organizers)),)
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),
                     page=PageSetup())
 

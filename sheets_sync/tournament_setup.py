@@ -95,7 +95,7 @@ def simple_seating(players: Sequence[str], stage: str, rounds: int) -> list[Seat
 def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequence[Player], seating: Sequence[SeatingEntry],
                    protocols: Sequence[Protocol] = (), date: str = "", chief_judge: str = "",
                    include_base: bool = True, preset_ref: str | None = None,
-                   settings: Sequence[tuple[str, object]] = ()) -> Patch:
+                   settings: Sequence[tuple[str, object]] = (), organizers: Sequence[str] = ()) -> Patch:
     """Tabs people type into, created or pre-filled: Tournament, Players, Seating, Penalties, protocols.
 
     ``preset_ref`` is what the Tournament tab names as the preset (default: its id; a file's
@@ -104,7 +104,7 @@ def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequenc
     writes: list[TabWrite] = []
     if include_base:
         tournament = tournament_tab(name=name, preset_id=preset_ref or preset.id, language=language,
-                                    chief_judge=chief_judge, date=date)
+                                    chief_judge=chief_judge, date=date, organizers=organizers)
         if settings:
             tournament = replace(tournament, rows=tournament.rows + tuple((k, v) for k, v in settings))
         writes += [
