@@ -99,7 +99,7 @@ def test_one_round_before_the_cut_every_bound_holds_the_total(synced):
     bounds = tab[0].index("Итог этапа: от … до …")
     assert all(re.fullmatch(r"от -?[\d.]+ до -?[\d.]+", row[bounds]) for row in tab[1:1 + len(doc["standings"])])
     line = tab[0].index("До черты (без новых штрафов и пропусков)")
-    assert all(row[line] is None or re.fullmatch(r"(до черты: ещё [\d.]+|на черте или выше)(, наверняка — больше [\d.]+)?",
+    assert all(row[line] is None or re.fullmatch(r"(до черты: ещё [\d.]+|может пройти и без новых очков)(, наверняка — больше [\d.]+)?",
                                                  row[line]) for row in tab[1:1 + len(doc["standings"])])
 
 
@@ -178,3 +178,18 @@ def test_the_marks_are_explained_in_the_tournament_language(rounds, language, le
     stage = "Полуфинал" if language == "ru" else "Semifinal"
     assert race_view.legend(live, stage, language, live.chances) == legend
     assert race_view.mark(live, "a") == "✓" and race_view.mark_title(live, "a", stage, language) == title
+
+
+# after two of three rounds, a cut of 10 (tests/test_liveness.py works the lines out)
+@pytest.mark.parametrize("player, language, line", [
+    ("b1", "ru", "может пройти и без новых очков, наверняка — больше 0.20"),
+    ("b1", "en", "may go through without another point, for sure: more than 0.20"),
+    ("c1", "ru", "до черты: ещё 2.00"),
+    ("c1", "en", "to the cut line: 2.00 more"),
+    ("a", "ru", ""),  # through: nothing to say
+])
+def test_the_points_to_the_cut_line_in_words(player, language, line):
+    from sheets_sync.render import race as race_view
+    from tests.test_liveness import _played
+
+    assert race_view.cut_line(current_liveness(_played(3, 2, 10)), player, language) == line

@@ -40,7 +40,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "bounds": ("Можно набрать к концу этапа: от {low} до {high}", "Total at the end of the stage: {low} to {high}"),
     # the points to the cut line, while the player is open
     "get_in": ("до черты: ещё {points}", "to the cut line: {points} more"),
-    "get_in_now": ("на черте или выше", "at the cut line or above"),
+    "get_in_now": ("может пройти и без новых очков", "may go through without another point"),
     "sure": ("наверняка — больше {points}", "for sure: more than {points}"),
 }
 
@@ -74,9 +74,9 @@ def cut_line(live: Liveness | None, player: str, language: str) -> str:
     if chance is None or chance.to_get_in is None:
         return ""
     get_in = chance.to_get_in
-    parts = [word("get_in", language, points=quantize(get_in)) if get_in else word("get_in_now", language)]
+    parts = [word("get_in", language, points=f"{quantize(get_in):.2f}") if get_in else word("get_in_now", language)]
     if chance.to_be_sure is not None:
-        parts.append(word("sure", language, points=quantize(chance.to_be_sure)))
+        parts.append(word("sure", language, points=f"{quantize(chance.to_be_sure):.2f}"))
     return ", ".join(parts)
 
 
