@@ -38,6 +38,7 @@ TABS: dict[str, tuple[str, str]] = {
     "seating": ("Рассадка", "Seating"),
     "penalties": ("Штрафы", "Penalties"),
     "standings": ("Итоги", "Standings"),
+    "evenings": ("Вечера", "Evenings"),  # a club season's evenings, each with its standings
     "statistics": ("Статистика", "Statistics"),
     "problems": ("Проверка", "Problems"),
     "draw_report": ("Жеребьёвка", "Draw report"),
@@ -45,7 +46,7 @@ TABS: dict[str, tuple[str, str]] = {
     "log": ("Журнал", "Log"),
 }
 # stage tabs are named by the preset's stage names; these are the fixed owned ones
-OWNED_TABS = ("standings", "statistics", "problems", "draw_report", "log")
+OWNED_TABS = ("standings", "evenings", "statistics", "problems", "draw_report", "log")
 
 TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "name": ("Название", "Name", "Турнир", "Tournament"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 
 __all__ = [
@@ -139,12 +140,12 @@ class Protocol:
     """The judge's record of one game, as typed into a protocol tab."""
 
     sheet: str
+    date: date | None = None  # the evening's date (a protocol of an evening tab), else None
     stage: str
     round: int
     table: int
     judge: str = ""
     checked_by: str = ""
-    date: str = ""  # the evening of a club season, ISO "2026-12-05"; "" in a tournament
     winner: Team | None = None  # None = game not finished, or winner_text not understood
     winner_text: str = ""  # what the winner cell holds (kept so an unreadable winner is not "not finished")
     seats: tuple[SeatRecord, ...] = ()

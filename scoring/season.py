@@ -25,6 +25,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring.items import GameLine, blacks_named, may_name_best_move
+from scoring.memo import last_answer
 from scoring.model import Protocol, Role, SeatRecord, Team
 from scoring.numbers import quantize
 from scoring.standings import Results, Standing, rank
@@ -71,7 +72,7 @@ class SeasonStanding:
 class Evening:
     """One evening: its date, its counted games and its standings by total."""
 
-    date: str
+    date: str  # ISO, "2026-12-05" ("" gathers the games without a date)
     games: tuple[Protocol, ...]
     standings: tuple[Standing, ...]
 
@@ -135,6 +136,7 @@ class Season:
         return next((e for e in self.evenings if e.date == date), None)
 
 
+@last_answer  # the Standings tab, the site, standings.json and the VK post all ask for it
 def season(results: Results) -> Season:
     """The season of a club's results (any results: a tournament's games all carry the date "")."""
     preset = results.preset
@@ -156,8 +158,13 @@ def season(results: Results) -> Season:
     )
 
 
+def _day(p: Protocol) -> str:
+    """The evening of a game as ISO text ("2026-12-05"; "" for a game without a date)."""
+    return p.date.isoformat() if p.date is not None else ""
+
+
 def _game_key(p: Protocol) -> tuple[str, str, int, int]:
-    return (p.date, p.sheet, p.round, p.table)
+    return (_day(p), p.sheet, p.round, p.table)
 
 
 def _dated_lines(results: Results) -> dict[str, list[tuple[Protocol, GameLine]]]:
@@ -179,9 +186,9 @@ def _evenings(results: Results, dated: Mapping[str, Sequence[tuple[Protocol, Gam
     for name, games in dated.items():
         if name in players:
             for protocol, ln in games:
-                by_date[protocol.date].append(ln)
+                by_date[_day(protocol)].append(ln)
     evenings = []
-    for date in sorted({p.date for p in results.counted}):
+    for date in sorted({_day(p) for p in results.counted}):
         lines_of: dict[str, list[GameLine]] = defaultdict(list)
         for ln in by_date[date]:
             lines_of[ln.player].append(ln)
@@ -189,7 +196,7 @@ def _evenings(results: Results, dated: Mapping[str, Sequence[tuple[Protocol, Gam
                               max_missed_rounds=results.preset.max_missed_rounds,
                               disqualified_eligible=results.preset.disqualified_eligible)
                  for name, lines in lines_of.items()]
-        games = tuple(sorted((p for p in results.counted if p.date == date), key=_game_key))
+        games = tuple(sorted((p for p in results.counted if _day(p) == date), key=_game_key))
         evenings.append(Evening(date=date, games=games, standings=tuple(rank(stats, results.preset.tiebreaks))))
     return tuple(evenings)
 
@@ -197,7 +204,7 @@ def _evenings(results: Results, dated: Mapping[str, Sequence[tuple[Protocol, Gam
 def _player_season(stats: PlayerStats, dated: Mapping[str, Sequence[tuple[Protocol, GameLine]]],
                    results: Results) -> PlayerSeason:
     games = dated.get(stats.player, ())
-    history = tuple(HistoryLine(date=p.date, sheet=p.sheet, game=p.round, table=p.table, seat=ln.seat, role=ln.role,
+    history = tuple(HistoryLine(date=_day(p), sheet=p.sheet, game=p.round, table=p.table, seat=ln.seat, role=ln.role,
                                 won=ln.won, points=ln.total) for p, ln in games)
     running: dict[str, Decimal] = {}
     total = Decimal(0)

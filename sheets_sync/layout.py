@@ -56,11 +56,12 @@ def _lbl(spellings: tuple[str, ...], language: str) -> str:
 
 
 def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "",
-                   organizers: Sequence[str] = ()) -> TabWrite:
+                   organizers: Sequence[str] = (), season: bool = False) -> TabWrite:
     """The Tournament tab; «Организаторы» (who may edit the sync's tabs of a Google Sheet) only
-    when ``init --organizer`` named some."""
+    when ``init --organizer`` named some.  ``season``: a club season's tab, with the row «Формат |
+    сезон» and no stage rows."""
     T = L.TOURNAMENT_LABELS
-    rows = (
+    rows: tuple[tuple[str, object], ...] = (
         (_lbl(T["name"], language), name),
         (_lbl(T["preset"], language), preset_id),
         (_lbl(T["language"], language), language),
@@ -69,6 +70,9 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
         (_lbl(T["confirmed"], language), None),
         (_lbl(T["released"], language), None),
     )
+    if season:
+        season_word = L.SEASON_WORDS[0] if language == "ru" else L.SEASON_WORDS[1]
+        rows = (*rows[:2], (_lbl(T["format"], language), season_word), *rows[2:5])
     if organizers:
         rows += ((_lbl(T["organizers"], language), ", ".join(organizers)),)
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),

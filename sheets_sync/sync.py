@@ -59,6 +59,7 @@ from sheets_sync.outcome import (
 from sheets_sync.overlap import in_child
 from sheets_sync.protection import protection_changes, state_rows as protection_state_rows, wanted_protections
 from sheets_sync.refs import workbook_folder
+from sheets_sync.render.season_tabs import owned_season_tabs
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
 
@@ -116,7 +117,10 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     typed values and protections, and the protections the workbook lacks (``account``: the
     sync's own e-mail, an editor of every protection; :mod:`sheets_sync.protection`)."""
     language = outcome.language
-    writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)
+    if outcome.results.tournament.season:  # a club season: its own tabs
+        writes = owned_season_tabs(outcome.results, outcome.problems, language, links=links)
+    else:
+        writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)
     writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows))
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)

@@ -29,6 +29,7 @@ ranking switched to the average from 3 games.  Three evenings, five games:
 from __future__ import annotations
 
 import dataclasses
+import datetime
 from decimal import Decimal as D
 from fractions import Fraction
 
@@ -52,7 +53,7 @@ CLUB = FIRST.split() + ["Лев"]  # Мира has no Players row
 
 def _game(date: str, number: int, players: str, roles: str, winner: str, **seats):
     p = protocol(players, roles, winner, stage="season", round_no=number, sheet=f"Вечер {date}", **seats)
-    return dataclasses.replace(p, date=date)
+    return dataclasses.replace(p, date=datetime.date.fromisoformat(date))
 
 
 GAMES = (

@@ -16,6 +16,7 @@ from fractions import Fraction
 from scoring.liveness import ASK, Ask, Liveness, State, given_or_current
 from scoring.numbers import quantize
 from scoring.race import Race, race
+from scoring.season import PlayerSeason, Season, SeasonStanding, season
 from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.progress import Progress, progress as progress_of
@@ -171,8 +172,48 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
                    "counted": p.sheet in counted, "states": list(states[p.sheet])}
                   for p in t.protocols if p.sheet in states],
         "nominations": [_nomination(n, language) for n in results.nominations],
+        "season": season_document(results),  # null for a tournament
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],
+    }
+
+
+# -- a club season (docs/standings-json.md, "A club season") -------------------------------------
+def _rate(value: Fraction | None) -> str | None:
+    """A share as an exact fraction "2/3" (people's pages show it as a percentage)."""
+    return None if value is None else f"{value.numerator}/{value.denominator}"
+
+
+def _entry(e: SeasonStanding) -> dict:
+    st = e.stats
+    return {"place": e.standing.place if e.ranked else None, "places": e.standing.places or None,
+            "player": st.player, "club": st.club, "total": points(st.total), "average": points(e.average),
+            "average_exact": _rate(e.exact_average), "games": st.games, "wins": st.wins,
+            "games_needed": e.games_needed, "tiebreak": e.standing.tiebreak if e.ranked else None}
+
+
+def _player(p: PlayerSeason) -> dict:
+    return {"history": [{"date": h.date or None, "sheet": h.sheet, "game": h.game, "table": h.table, "seat": h.seat,
+                         "role": h.role.value, "won": h.won, "points": points(h.points)} for h in p.history],
+            "roles": {r.role.value: {"games": r.games, "wins": r.wins, "win_rate": _rate(r.win_rate)} for r in p.roles},
+            "best_moves": p.best_moves, "blacks_named": p.blacks_named,
+            "best_move_accuracy": _rate(p.best_move_accuracy)}
+
+
+def season_document(results: Results) -> dict | None:
+    """None for a tournament; for a club season its ratings, evenings by date and players."""
+    if not results.tournament.season:
+        return None
+    s: Season = season(results)
+    return {
+        "ranking": s.ranking, "min_games": s.min_games, "evenings_played": len(s.evenings), "games": s.games,
+        "standings": [_entry(e) for e in s.standings],
+        "below_minimum": [_entry(e) for e in s.below_minimum],
+        "evenings": [{"date": e.date or None, "games": len(e.games),
+                      "standings": [{"place": st.place, "places": st.places, "player": st.stats.player,
+                                     "points": points(st.stats.total), "games": st.stats.games,
+                                     "wins": st.stats.wins} for st in e.standings]} for e in s.evenings],
+        "players": {name: _player(p) for name, p in sorted(s.players.items())},
     }
 
 

@@ -33,7 +33,8 @@ from sheets_sync.files import reuse_output, write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
-from sheets_sync.render.progress_text import headline, status_lines
+from sheets_sync.render.season_site import SeasonPages
+from sheets_sync.render.progress_text import headline, season_status_lines, status_lines
 from sheets_sync.render.seating import SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
@@ -494,6 +495,9 @@ class _Site:
         race page and the players' pages) or only the others (:data:`OTHER_PART`), so that two
         processes can share the work; None: all of them."""
         race_pages, others = part in (None, RACE_PART), part in (None, OTHER_PART)
+        if self.t.season:  # a club season: its table, evenings and players instead of stages and race
+            yield from self._season_pages(race_pages, others)
+            return
         if others:
             yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
             yield "status.css", status_css(status_lines(self.progress, self.updated, self.lang))
@@ -515,6 +519,17 @@ class _Site:
         if others:
             for key, p in self.game_of.items():
                 yield game_file(*key), self.game(p)
+
+    def _season_pages(self, race_pages: bool, others: bool) -> Iterator[tuple[str, str | Page]]:
+        pages = SeasonPages(self)
+        if others:
+            yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
+            yield "status.css", status_css(season_status_lines(pages.season.games, self.updated, self.lang))
+        yield from pages.pages(race_pages, others)
+        if others:
+            yield "players.html", self.players_index()
+            yield "statistics.html", self.statistics()
+            yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
 
     def files(self) -> dict[str, str]:
         return {rel: page if isinstance(page, str) else page.text() for rel, page in self.pages()}
@@ -592,7 +607,7 @@ def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, 
     if others:
         if "seating.html" not in files and (out_dir / "seating.html").exists():
             (out_dir / "seating.html").unlink()
-        for old in sorted(out_dir.glob("stage-*.html")):
+        for old in sorted([*out_dir.glob("stage-*.html"), *out_dir.glob("evening-*.html")]):
             if old.name not in files:
                 old.unlink()
     return written
