@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
-           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS",
+           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS", "EVENING_DATE_LABELS", "BLOCK_SUMMARY_LABELS",
            "ROLE_WORDS", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
            "SEASON_WORDS", "TOURNAMENT_FORMAT_WORDS",
            "TEAM_DEFEAT_WORDS", "label",
@@ -72,6 +72,13 @@ PROTOCOL_HEADER: dict[str, tuple[str, ...]] = {
     "winner": ("Победа", "Winner", "Победитель"),
     "checked_by": ("Проверил", "Checked by", "Checked"),
 }
+# the line below a block's seats in club spreadsheets: the seat shot first (ПУ) and his best move
+BLOCK_SUMMARY_LABELS: dict[str, tuple[str, ...]] = {
+    "first_killed": ("ПУ", "Первый убитый", "First killed", "Shot first", "FK"),
+    "best_move": ("ЛХ", "Лучший ход", "Best move", "BM"),
+}
+# the date of an evening tab of a club season (its value: DD.MM.YYYY)
+EVENING_DATE_LABELS = ("Дата", "Date", "Дата вечера", "Evening date")
 PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
     "seat": ("№", "Seat", "Место", "#", "No", "N"),
     "player": ("Игрок", "Player", "Ник", "Nickname"),
@@ -83,6 +90,8 @@ PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
     "best_move": ("ЛХ", "Best move", "Лучший ход"),
     "extra_points": ("Доп. баллы", "Extra points", "ДБ", "Доп баллы", "Extra"),
     "auto_extra_taken": ("Без авто", "No auto", "−авто", "-авто", "Worst move"),
+    "penalty": ("Штраф", "Penalty", "Штрафные баллы", "Penalty points"),  # a penalty of any value, per seat
+    "penalty_reason": ("Причина штрафа", "Penalty reason", "За что штраф"),
     "comment": ("Комментарий", "Comment", "Примечание"),
     # optional, as on the paper protocol: read (their cells are known) but not scored
     "nominated": ("Выставлен", "Nominated", "Выставлен (день)", "Выставления"),

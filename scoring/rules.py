@@ -9,17 +9,18 @@ the others as ``related`` — every one of them may be the cell to fix.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from scoring.items import BEST_MOVE_AUTHORS, may_name_best_move
+from scoring.cells import parse_a1
+from scoring.items import BEST_MOVE_AUTHORS, best_move_seats, may_name_best_move
+from scoring.names import fold, nearest_hint as _hint
 from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, SeatingEntry, SeatRecord, Team, Tournament
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
 
-__all__ = ["RULES", "validate", "closest_name", "Context"]
+__all__ = ["RULES", "validate", "Context"]
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -29,23 +30,8 @@ class Context:
     tournament: Tournament
     preset: Preset
     known: frozenset[str]
+    folds: frozenset[str]  # the known names folded (scoring.names.fold)
     by_key: dict  # (stage, round, table) -> SeatingEntry
-
-
-def closest_name(name: str, known: Iterable[str]) -> str | None:
-    """The registered nickname a typo most likely meant (case-insensitive), or None."""
-    known = list(known)
-    lowered = {k.lower().replace("ё", "е"): k for k in known}
-    probe = name.lower().replace("ё", "е").strip()
-    if probe in lowered:
-        return lowered[probe]
-    match = difflib.get_close_matches(probe, list(lowered), n=1, cutoff=0.7)
-    return lowered[match[0]] if match else None
-
-
-def _hint(name: str, known: Iterable[str]) -> Text | str:
-    guess = closest_name(name, known)
-    return Text(f" (может быть, «{guess}»?)", f" (did you mean '{guess}'?)") if guess else ""
 
 
 def _loc(protocol: Protocol, seat: int | None, column: str) -> Location:
@@ -53,7 +39,8 @@ def _loc(protocol: Protocol, seat: int | None, column: str) -> Location:
         rec = protocol.seats[seat - 1] if 0 < seat <= len(protocol.seats) else None
         if rec is not None and column in rec.cells:
             return rec.cells[column]
-    return protocol.cells.get(column) or protocol.cells.get("stage") or Location(protocol.sheet, "A1")
+    return (protocol.cells.get(column) or protocol.cells.get("stage") or protocol.cells.get("round")
+            or Location(protocol.sheet, protocol.anchor or "A1"))
 
 
 def _cells(protocol: Protocol, seats: Iterable[int], column: str) -> tuple[Location, ...]:
@@ -79,12 +66,17 @@ def rule(fn: ProtocolRule) -> ProtocolRule:
 @rule
 def players_present(p: Protocol, ctx: Context) -> Iterator[Problem]:
     if len(p.seats) < 10:
-        yield problem("seating.seat_count", E, _loc(p, None, "stage"), count=len(p.seats))
+        rows = [parse_a1(rec.cells["player"].cell)[0] + 1 for rec in p.seats if "player" in rec.cells]
+        where = p.cells.get("table") or _loc(p, None, "stage")
+        yield problem("protocol.seat_rows", E, where, count=len(p.seats),
+                      rows=f"{rows[0]}–{rows[-1]}" if rows else "—")
     for rec in p.seats:
         if rec.player is None:
             if p.finished or rec.role is not None:
                 yield problem("player.missing", E, _loc(p, rec.seat, "player"), seat=rec.seat)
         elif rec.player not in ctx.known:
+            if fold(rec.player) in ctx.folds:
+                continue  # several players of this spelling: the reader reported it
             yield problem("player.unknown", E, _loc(p, rec.seat, "player"), seat=rec.seat, player=rec.player,
                           hint=_hint(rec.player, ctx.known))
         else:
@@ -129,6 +121,14 @@ def fouls(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 
 @rule
+def seat_penalty(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """A penalty in a seat's row counts as typed; without its reason it is listed (the player will ask)."""
+    for rec in p.seats:
+        if rec.penalty and not rec.penalty_reason:
+            yield problem("penalty.no_reason", W, _loc(p, rec.seat, "penalty"), seat=rec.seat, value=rec.penalty)
+
+
+@rule
 def extra_points(p: Protocol, ctx: Context) -> Iterator[Problem]:
     pr = ctx.preset
     for rec in p.seats:
@@ -144,6 +144,9 @@ def extra_points(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 @rule
 def best_move(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """Warnings only: a best move is a detail of one player's points, never a reason to refuse
+    the game — one that cannot be scored scores nothing, one of fewer than three other seats
+    scores the blacks among them (:func:`scoring.items.best_move_seats`)."""
     first = p.first_shot
     for rec in p.seats:
         if not rec.best_move:
@@ -152,17 +155,22 @@ def best_move(p: Protocol, ctx: Context) -> Iterator[Problem]:
         authors = ctx.preset.best_move_by
         if not may_name_best_move(rec, authors):
             if authors != ("shot_first",):  # a league's own list (points.best_move_by): say who may
-                yield problem("best_move.not_author", E, loc, seat=rec.seat, who=Text(
+                yield problem("best_move.not_author", W, loc, seat=rec.seat, who=Text(
                     " или ".join(BEST_MOVE_AUTHORS[a].name_ru for a in authors),
                     " or ".join(BEST_MOVE_AUTHORS[a].name_en for a in authors)))
             elif first is None and rec.killed_night is not None:
-                yield problem("best_move.after_miss", E, loc, seat=rec.seat)
+                yield problem("best_move.after_miss", W, loc, seat=rec.seat)
             else:
-                yield problem("best_move.not_first_shot", E, loc, seat=rec.seat)
+                yield problem("best_move.not_first_shot", W, loc, seat=rec.seat)
             continue
         named = rec.best_move
-        if len(named) != 3 or len(set(named)) != 3 or rec.seat in named or not set(named) <= set(range(1, 11)):
-            yield problem("best_move.seats", E, loc, seat=rec.seat, value=" ".join(map(str, named)))
+        scored = best_move_seats(rec)
+        typed = " ".join(map(str, named))
+        if scored is None:
+            yield problem("best_move.seats", W, loc, seat=rec.seat, value=typed)
+        elif len(named) != 3 or len(scored) != 3:
+            yield problem("best_move.partial", W, loc, seat=rec.seat, value=typed,
+                          seats=" ".join(map(str, sorted(scored))) or "—")
         elif rec.role is not None and rec.role.team.value == "black":
             yield problem("best_move.black", W, loc, seat=rec.seat)
 
@@ -237,17 +245,9 @@ def _column(kind: str) -> str:
     return {"kill": "killed_night", "vote": "voted_day", "removal": "removal"}[kind]
 
 
-def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
-    """Replay the departures in order (day n before night n) and decide the game.
-
-    ``removal_days`` gives a day to removals the protocol records without one.
-    Red wins when every black is out, or after three cycles (day + night) with no change,
-    or when a black player is removed with team defeat or at 3–4 players left; black wins
-    when blacks are at least as many as reds, or when a red player is removed so.
-    """
-    removal_days = removal_days or {}
-    roles = {rec.seat: rec.role for rec in p.seats}
-    alive = {rec.seat for rec in p.seats}
+def _departures(p: Protocol, removal_days: dict[int, int]) -> list[_Event]:
+    """Every recorded departure as an event at its time (a removal without a day takes it from
+    ``removal_days``, or is left out), in the order the replay meets them."""
     events: list[_Event] = []
     for rec in p.seats:
         if rec.voted_day is not None:
@@ -259,6 +259,20 @@ def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
             if day is not None:
                 events.append(_Event((day, _DAY_REMOVAL), "removal", rec))
     events.sort(key=lambda e: (e.time, e.record.seat))
+    return events
+
+
+def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
+    """Replay the departures in order (day n before night n) and decide the game.
+
+    ``removal_days`` gives a day to removals the protocol records without one.
+    Red wins when every black is out, or after three cycles (day + night) with no change,
+    or when a black player is removed with team defeat or at 3–4 players left; black wins
+    when blacks are at least as many as reds, or when a red player is removed so.
+    """
+    roles = {rec.seat: rec.role for rec in p.seats}
+    alive = {rec.seat for rec in p.seats}
+    events = _departures(p, removal_days or {})
     out = _Replay(late=[], four_left=[])
 
     def counts() -> tuple[int, int]:
@@ -416,8 +430,9 @@ def _stage_name(preset: Preset, key: str) -> Text | str:
 
 @rule
 def header(p: Protocol, ctx: Context) -> Iterator[Problem]:
-    """The round exists in the stage (the table and the schedule are checked against the seating)."""
-    if p.stage in ctx.preset.stage_keys:
+    """The round exists in the stage (the table and the schedule are checked against the seating).
+    An evening's game number is not a round of a stage: an evening plays as many games as it likes."""
+    if p.stage in ctx.preset.stage_keys and p.date is None:
         stage = ctx.preset.stage(p.stage)
         if p.round > stage.games:
             yield problem("protocol.round_range", W, p.cells.get("round") or _loc(p, None, "stage"), round=p.round,
@@ -433,33 +448,52 @@ def finished(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 # -- cross-protocol rules -------------------------------------------------------------------------
 def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
+    """The same game twice: stage, round and table (and, on an evening, the date).  In a tournament
+    the later tab is the copy; two blocks of an evening are both marked (neither counts until the
+    judge renumbers one), so the order of the blocks in the tab changes nothing."""
     first: dict[tuple, Protocol] = {}
+    marked: set[str] = set()
     for p in protocols:
-        if p.key in first:
-            yield problem("protocol.duplicate", E, p.cells.get("round") or _loc(p, None, "stage"), other=first[p.key].sheet)
+        key = (p.date, *p.key)
+        if key not in first:
+            first[key] = p
+        elif p.date is not None:
+            other = first[key]
+            yield problem("protocol.duplicate_evening", E, _loc(p, None, "round"), round=p.round, table=p.table,
+                          other=other.game_id)
+            if other.game_id not in marked:
+                marked.add(other.game_id)
+                yield problem("protocol.duplicate_evening", E, _loc(other, None, "round"), round=p.round,
+                              table=p.table, other=p.game_id)
         else:
-            first[p.key] = p
+            yield problem("protocol.duplicate", E, p.cells.get("round") or _loc(p, None, "stage"), other=first[key].game_id)
 
 
 def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
     """A player in two games of one round: both games are marked (which one is wrong is for the judge)."""
-    where: dict[tuple[str, int, str], Protocol] = {}
+    where: dict[tuple[object, str, int, str], Protocol] = {}
     reported: set[tuple[str, str]] = set()
     for p in protocols:
         for rec in p.seats:
             if not rec.player:
                 continue
-            key = (p.stage, p.round, rec.player)
+            key = (p.date, p.stage, p.round, rec.player)
             other = where.get(key)
             if other is not None and other.key != p.key:
-                yield problem("player.two_games", E, _loc(p, rec.seat, "player"), player=rec.player, round=p.round, other=other.sheet)
+                yield _two_games_problem(p, rec.seat, rec.player, other)
                 first = other.seat_of(rec.player)
-                if first is not None and (other.sheet, rec.player) not in reported:
-                    reported.add((other.sheet, rec.player))
-                    yield problem("player.two_games", E, _loc(other, first.seat, "player"), player=rec.player,
-                                  round=p.round, other=p.sheet)
+                if first is not None and (other.game_id, rec.player) not in reported:
+                    reported.add((other.game_id, rec.player))
+                    yield _two_games_problem(other, first.seat, rec.player, p)
             else:
                 where[key] = p
+
+
+def _two_games_problem(p: Protocol, seat: int, player: str, other: Protocol) -> Problem:
+    if p.date is not None:
+        return problem("player.two_games_evening", E, _loc(p, seat, "player"), player=player, round=p.round,
+                       date=p.date.strftime("%d.%m.%Y"), other=other.game_id)
+    return problem("player.two_games", E, _loc(p, seat, "player"), player=player, round=p.round, other=other.game_id)
 
 
 def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
@@ -481,6 +515,7 @@ def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 
 def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator[Problem]:
+    folds = frozenset(map(fold, known))
     seen_game: set[tuple] = set()
     seen_player: dict[tuple[str, int, str], tuple[SeatingEntry, int]] = {}
     reported_first: set[tuple[str, int, str]] = set()
@@ -495,7 +530,7 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
         for i, name in enumerate(e.players):
             if not name:
                 continue
-            if name not in known:
+            if name not in known and fold(name) not in folds:
                 yield problem("seating.unknown_player", E, e.seat_location(i), player=name, hint=_hint(name, known))
             k = (e.stage, e.round, name)
             if k in seen_player:
@@ -511,7 +546,7 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
 
 # rules that need only the protocol's own cells: they also check a protocol whose stage, round or
 # table could not be read (the round range and "not finished" need to know which game it is)
-_OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "best_move", "kills", "winner")
+_OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "seat_penalty", "best_move", "kills", "winner")
 
 
 def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -> list[Problem]:
@@ -519,7 +554,7 @@ def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -
     could not place them in a game) get the rules about their own cells only."""
     known = frozenset(p.nickname for p in t.players)
     by_key = {(e.stage, e.round, e.table): e for e in t.seating}
-    ctx = Context(tournament=t, preset=preset, known=known, by_key=by_key)
+    ctx = Context(tournament=t, preset=preset, known=known, folds=frozenset(map(fold, known)), by_key=by_key)
     problems: list[Problem] = list(_seating(t.seating, known))
     for p in t.protocols:
         if p.stage not in preset.stage_keys:

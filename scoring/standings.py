@@ -29,7 +29,8 @@ from scoring import ci as ci_mod
 from scoring.items import GameLine
 from scoring.memo import last_answer
 from scoring.metrics import METRICS, Metric
-from scoring.model import PenaltyReason, Player, PlayerStatus, Protocol, Tournament
+from scoring.model import GameIndex, PenaltyReason, Player, PlayerStatus, Protocol, Tournament
+from scoring.names import nearest_hint
 from scoring.nominations import Nomination, nominate
 from scoring.points import score_protocol
 from scoring.preset import Preset
@@ -91,9 +92,12 @@ class Results:
 
 # -- counting ---------------------------------------------------------------------------------------
 def counted_protocols(protocols: Iterable[Protocol], problems: Iterable[Problem]) -> tuple[Protocol, ...]:
-    """A game counts when it is finished and no error points into its tab."""
-    broken = {p.sheet for p in problems if p.severity is Severity.ERROR and p.location is not None}
-    return tuple(p for p in protocols if p.finished and p.sheet not in broken)
+    """A game counts when it is finished and no error points into its tab (into its block, when
+    the tab holds several)."""
+    protocols = tuple(protocols)
+    games = GameIndex(protocols)
+    broken = {games.game_at(p.location) for p in problems if p.severity is Severity.ERROR and p.location is not None}
+    return tuple(p for p in protocols if p.finished and p.game_id not in broken)
 
 
 def _participants(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> dict[str, frozenset[str]]:
@@ -138,7 +142,8 @@ def _typed_penalties(t: Tournament, preset: Preset, excused: Collection[tuple[st
     problems: list[Problem] = []
     for e in t.penalties:
         if e.player not in known:
-            problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player, hint=""))
+            problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player,
+                                    hint=nearest_hint(e.player, known)))
             continue
         points = e.points
         skip = False
@@ -208,11 +213,11 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     hidden = frozenset(hide)
     withheld = frozenset(withhold)
     t = _without_stages(t, hidden)
-    awaiting = sum(1 for p in t.protocols if p.sheet in withheld and p.finished)
+    awaiting = sum(1 for p in t.protocols if p.game_id in withheld and p.finished)
     if withheld:  # a withheld protocol is not shown at all, only counted as awaiting
-        t = replace(t, protocols=tuple(p for p in t.protocols if p.sheet not in withheld))
+        t = replace(t, protocols=tuple(p for p in t.protocols if p.game_id not in withheld))
     cancelled = cancelled_games(t)
-    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.sheet not in cancelled)
+    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.game_id not in cancelled)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
     if scored is None:
         base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
@@ -222,7 +227,7 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
                    participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))
     stage_tables, qualifying = _stage_tables(tally)
-    overall = _overall(tally, qualifying)
+    overall = _overall(tally, qualifying, _ranked_stages(t, preset, counted))
     return Results(
         tournament=t,
         preset=preset,
@@ -248,7 +253,7 @@ GAME_STATES = ("unconfirmed", "changed", "edited", "disputed", "cancelled")
 
 
 def game_states(results: Results) -> dict[str, tuple[str, ...]]:
-    """Protocol tab -> what the outputs say about the game (keys of :data:`GAME_STATES`):
+    """Protocol (:attr:`~scoring.model.Protocol.game_id`) -> what the outputs say about the game (keys of :data:`GAME_STATES`):
     not confirmed (when confirmation is required), changed after confirmation (now),
     edited after confirmation (and confirmed again), disputed (an open dispute), cancelled
     (an accepted dispute)."""
@@ -256,19 +261,19 @@ def game_states(results: Results) -> dict[str, tuple[str, ...]]:
     states: dict[str, tuple[str, ...]] = {}
     for p in t.protocols:
         found = []
-        changed = p.sheet in t.edited_after_confirmation and p.sheet in t.unconfirmed
-        if p.sheet in t.unconfirmed and not changed:
+        changed = p.game_id in t.edited_after_confirmation and p.game_id in t.unconfirmed
+        if p.game_id in t.unconfirmed and not changed:
             found.append("unconfirmed")
         if changed:
             found.append("changed")
-        elif p.sheet in t.edited_after_confirmation:
+        elif p.game_id in t.edited_after_confirmation:
             found.append("edited")
-        if p.sheet in results.disputed:
+        if p.game_id in results.disputed:
             found.append("disputed")
-        if p.sheet in results.cancelled:
+        if p.game_id in results.cancelled:
             found.append("cancelled")
         if found:
-            states[p.sheet] = tuple(found)
+            states[p.game_id] = tuple(found)
     return states
 
 
@@ -332,14 +337,35 @@ def _stage_tables(tally: _Tally) -> tuple[dict[str, tuple[Standing, ...]], dict[
     return tables, qualifying
 
 
-def _overall(tally: _Tally, qualifying: Mapping[str, int]) -> tuple[Standing, ...]:
-    """Finalists first, then semifinalists, then the rest, each group ranked by its own totals."""
+def _ranked_stages(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> tuple[str, ...]:
+    """The stages the overall standings rank by: the first, and each later one once the stage
+    before it is complete (every game seated or played for it counted, as many rounds as the
+    stage has) or confirmed by the chief judge («Этап подтверждён»).  A seating typed for the
+    semifinal while the qualifying is still played does not lift its players above the rest."""
+    keys = preset.stage_keys
+    done = {p.key for p in counted}
+    games = {(e.stage, e.round, e.table) for e in t.seating} | {p.key for p in t.protocols}
+    reached = [keys[0]]
+    for before, key in zip(keys, keys[1:]):
+        scheduled = {g for g in games if g[0] == before}
+        complete = bool(scheduled) and scheduled <= done and len({r for _, r, _ in scheduled}) >= preset.stage(before).games
+        if not (complete or before in t.confirmed_stages):
+            break
+        reached.append(key)
+    return tuple(reached)
+
+
+def _overall(tally: _Tally, qualifying: Mapping[str, int], reached: Sequence[str]) -> tuple[Standing, ...]:
+    """Finalists first, then semifinalists, then the rest, each group ranked by its own totals —
+    as far as the stages are ``reached`` (:func:`_ranked_stages`).  Before a stage is reached
+    its players are ranked with everyone by their totals (every counted game and penalty, as
+    their pages show them), as if the stage did not exist yet."""
     preset = tally.preset
     keys = preset.stage_keys
     stats = tally.stats(tally.players, None, qualifying)
     overall: list[Standing] = []
     placed: set[str] = set()
-    for key in (reversed(keys) if preset.finalists_first else [keys[0]]):
+    for key in (reversed(reached) if preset.finalists_first else [keys[0]]):
         members = [stats[pl.nickname] for pl in tally.took_part(key) if pl.nickname not in placed]
         final = key == keys[-1] and len(keys) > 1
         part = rank(members, preset.tiebreaks, final=final, group=key, start=len(overall) + 1)
@@ -419,7 +445,7 @@ def hidden_stages(results: Results) -> frozenset[str]:
 def hidden_sheets(results: Results) -> frozenset[str]:
     """Protocol tabs of hidden stages (their problems stay out of public outputs too)."""
     hide = hidden_stages(results) | results.hidden
-    return frozenset(p.sheet for p in results.tournament.protocols if p.stage in hide)
+    return frozenset(p.game_id for p in results.tournament.protocols if p.stage in hide)
 
 
 @last_answer  # the parent of a sync works it out before its rendering children are forked
@@ -436,7 +462,8 @@ def published(results: Results) -> Results:
     if (not hide or hide <= results.hidden) and withhold <= results.withheld:
         return results
     sheets = hidden_sheets(results) | withhold
-    problems = [p for p in results.input_problems if p.sheet not in sheets]
+    games = GameIndex(results.tournament.protocols)
+    problems = [p for p in results.input_problems if games.game_at(p.location) not in sheets]
     return compute(results.tournament, results.preset, problems, hide=hide | results.hidden,
                    withhold=withhold | results.withheld)
 

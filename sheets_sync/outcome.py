@@ -19,7 +19,7 @@ from pathlib import Path
 from scoring import labels as L
 from scoring.errors import SheetsSyncError
 from scoring.liveness import Liveness, current_liveness
-from scoring.model import Location
+from scoring.model import GameIndex, Location
 from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
 from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, Text, problem
@@ -118,7 +118,8 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
     logged = logged_tabs(snapshot, tournament, parsed.unreadable)
     values = current_values(snapshot, logged)
     found = changes(previous_values(snapshot), values, snapshot.order,
-                    {p.sheet: bool(before.get(p.sheet) and before[p.sheet].fingerprint) for p in tournament.protocols})
+                    {p.game_id: bool(before.get(p.game_id) and before[p.game_id].fingerprint) for p in tournament.protocols},
+                    GameIndex(tournament.protocols))
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
                    language=settings.language, remember=confirmed.remember, values=values, changes=found,
                    live=current_liveness(results))

@@ -162,6 +162,9 @@ class PageSetup:
     fit_height: bool = False  # and every row on one page: the whole tab on one sheet of paper
     repeat_rows: int = 0  # the first N rows printed again at the top of every page
     area: str | None = None  # the A1 range printed; None: whatever the tab holds
+    # 1-based rows after which a new page starts (an evening's protocol blocks, one a page);
+    # an .xlsx keeps them, a Google Sheet does not (its print dialog breaks pages itself)
+    breaks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -13,6 +13,7 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.model import GameIndex
 from scoring.liveness import ASK, Ask, Liveness, State, given_or_current
 from scoring.numbers import quantize
 from scoring.race import Race, race
@@ -97,6 +98,7 @@ def _race(r: Race) -> dict:
 def _progress(p: Progress, preset, language: str, updated: datetime | None) -> dict:
     return {"phase": p.phase.value, "stage": p.stage or None, "rounds_done": p.done, "rounds": p.of,
             "games_counted": p.games_counted, "games_total": p.games_total,
+            "games_awaiting_confirmation": p.awaiting, "games_disputed": p.disputed,
             "title": headline(p, preset, language), "updated": updated.isoformat() if updated else None}
 
 
@@ -108,15 +110,16 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     :class:`sheets_sync.publish.PublicResults`, still list their hidden stages).  ``live``: who can
     still qualify in the results shown (worked out here when not given)."""
     if progress is None:
-        progress = progress_of(results)  # of the full results, before published() below
+        progress = progress_of(results, public=public)  # of the full results, before published() below
     if public:
         sheets = hidden_sheets(results) | results.tournament.unconfirmed if results.preset.confirmation else hidden_sheets(results)
         results = published(results)
-        problems = [p for p in problems if p.sheet not in sheets]
+        games = GameIndex(results.tournament.protocols)
+        problems = [p for p in problems if games.game_at(p.location) not in sheets]
     hidden = results.hidden
     t = results.tournament
     states = game_states(results)
-    counted = {p.sheet for p in results.counted}
+    counted = {p.game_id for p in results.counted}
     preset = results.preset
     live = given_or_current(live, results)
     standings = []
@@ -169,8 +172,8 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "games_awaiting_confirmation": results.awaiting_confirmation,
         # games not plainly counted: not confirmed, changed after confirmation, disputed, cancelled
         "games": [{"sheet": p.sheet, "stage": p.stage, "round": p.round, "table": p.table,
-                   "counted": p.sheet in counted, "states": list(states[p.sheet])}
-                  for p in t.protocols if p.sheet in states],
+                   "counted": p.game_id in counted, "states": list(states[p.game_id])}
+                  for p in t.protocols if p.game_id in states],
         "nominations": [_nomination(n, language) for n in results.nominations],
         "season": season_document(results),  # null for a tournament
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring import labels as L
-from scoring.model import PlayerStatus, Protocol, Removal, Team
+from scoring.model import GameIndex, PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.numbers import quantize
@@ -127,7 +127,8 @@ class _Site:
         self.live = given_or_current(live, results)  # who can still qualify for the cut being played
         self.live_stage = self.stage_name(self.live.stage) if self.live else ""
         self.seating = SeatingViews(results, language, hidden=hidden)
-        self.broken_sheets = {p.sheet for p in problems if p.severity is Severity.ERROR}
+        self.games = GameIndex(self.t.protocols)  # which game (tab, or block of a tab) a problem is in
+        self.broken_sheets = {self.games.game_at(p.location) for p in problems if p.severity is Severity.ERROR}
 
     @property
     def race(self):
@@ -409,7 +410,7 @@ class _Site:
         if p.winner is not None:
             winner = ui("red" if p.winner is Team.RED else "black", self.lang)
         probs = [{"cell": pr.cell, "severity": pr.severity.value, "message": pr.message(self.lang)}
-                 for pr in sorted(self.problems, key=Problem.sort_key) if pr.sheet == p.sheet]
+                 for pr in sorted(self.problems, key=Problem.sort_key) if self.games.game_at(pr.location) == p.game_id]
         coefficient = ""
         try:
             coefficient = points(self.preset.stage(p.stage).coefficient)
@@ -419,8 +420,8 @@ class _Site:
             "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
             round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
             winner=winner, counted=counted, rows=rows, item_names=[i.name(self.lang) for i in self.items],
-            coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.sheet, ()), self.lang),
-            errors=any(pr.severity is Severity.ERROR for pr in self.problems if pr.sheet == p.sheet)))
+            coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.game_id, ()), self.lang),
+            errors=p.game_id in self.broken_sheets))
 
     def games_index(self) -> str:
         groups = []
@@ -434,8 +435,8 @@ class _Site:
                     winner = ui("red" if p.winner is Team.RED else "black", self.lang)
                 games.append({"round": p.round, "table": p.table, "href": game_file(p.stage, p.round, p.table),
                               "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys,
-                              "scheduled": not p.finished and p.sheet not in self.broken_sheets,
-                              "states": state_words(self.states.get(p.sheet, ()), self.lang)})
+                              "scheduled": not p.finished and p.game_id not in self.broken_sheets,
+                              "states": state_words(self.states.get(p.game_id, ()), self.lang)})
             known = {(g["round"], g["table"]) for g in games}
             for r in self.seating.in_order:  # seated games without a protocol yet
                 if r.stage != key:

@@ -20,10 +20,10 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any, NamedTuple
 from pathlib import Path
 
 from scoring.errors import SheetsSyncError
@@ -260,48 +260,50 @@ def _picture_rows(results: Results, progress: Progress) -> list[Standing]:
     return list(results.overall)[: max(3, min(n, 20))]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Row:
-    """Where a row of the picture's table puts things, its fonts (place, number, small, name,
-    club, total) and the colours of the medals shown."""
+class _Fonts:
+    """The picture's type sizes (bold where the reader's eye goes first)."""
 
-    width: int
+    def __init__(self) -> None:
+        self.title, self.sub, self.head = _font(46, True), _font(30), _font(22, True)
+        self.name, self.club, self.num = _font(32, True), _font(22), _font(30)
+        self.total, self.place, self.small = _font(34, True), _font(30, True), _font(20)
+
+
+class _Columns(NamedTuple):
+    """Where the picture's columns stand: place | player (club) | stage points… | total."""
+
     pad: int
-    height: int
+    width: int
     name_x: int
     name_w: int
     stages_x: int
     stage_w: int
-    fonts: tuple
-    medal: dict[int, str]
+    keys: list[str]
 
 
-def _draw_row(d, row: _Row, st: Standing, top: int, shaded: bool, keys: list[str], results: Results, mark: str) -> None:
-    """One player's row of the picture: place (a medal), name and club, stage points, total;
-    ``mark``: ✓ / ✗ while a cut is played."""
-    f_place, f_num, f_small, f_name, f_club, f_total = row.fonts
+def _draw_row(d: Any, st: Standing, cy: int, c: _Columns, f: _Fonts, results: Results, live: Liveness | None,
+              medal: dict[int, str]) -> None:
+    """One player's row of the picture, centred on the height ``cy``."""
     s = st.stats
-    pad, width, name_x, name_w = row.pad, row.width, row.name_x, row.name_w
-    if shaded:
-        d.rectangle((0, top, width, top + row.height), fill="#f3f5f8")
-    cy = top + row.height // 2
-    if st.place in row.medal:
+    pad, width, name_x, name_w = c.pad, c.width, c.name_x, c.name_w
+    if st.place in medal:
         r = 22
-        d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=row.medal[st.place])
-        d.text((pad + 24, cy), str(st.place), font=f_place, fill="#ffffff", anchor="mm")
+        d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=medal[st.place])
+        d.text((pad + 24, cy), str(st.place), font=f.place, fill="#ffffff", anchor="mm")
     elif s.games:  # no place before a counted game
-        d.text((pad + 24, cy), st.places, font=f_num if len(st.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
-    name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f_name, name_w)
+        d.text((pad + 24, cy), st.places, font=f.num if len(st.places) < 4 else f.small, fill="#1b1f24", anchor="mm")
+    mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
+    name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f.name, name_w)
     if s.club:
-        d.text((name_x, cy - 4), name, font=f_name, fill="#1b1f24", anchor="ls")
-        d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f_club, name_w), font=f_club, fill="#5b6470", anchor="lt")
+        d.text((name_x, cy - 4), name, font=f.name, fill="#1b1f24", anchor="ls")
+        d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f.club, name_w), font=f.club, fill="#5b6470", anchor="lt")
     else:
-        d.text((name_x, cy), name, font=f_name, fill="#1b1f24", anchor="lm")
-    for j, k in enumerate(keys):
+        d.text((name_x, cy), name, font=f.name, fill="#1b1f24", anchor="lm")
+    for j, k in enumerate(c.keys):
         if s.player in results.participants.get(k, ()):
             value = points(s.stage_points.get(k, ZERO))
-            d.text((row.stages_x + row.stage_w * (j + 1) - 4, cy), value, font=f_num, fill="#3a424c", anchor="rm")
-    d.text((width - pad, cy), points(s.total), font=f_total, fill="#8a1c1c", anchor="rm")
+            d.text((c.stages_x + c.stage_w * (j + 1) - 4, cy), value, font=f.num, fill="#3a424c", anchor="rm")
+    d.text((width - pad, cy), points(s.total), font=f.total, fill="#8a1c1c", anchor="rm")
 
 
 def post_image(results: Results, *, language: str, width: int = 1080, progress: Progress | None = None,
@@ -319,15 +321,9 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
     stage_names = [results.preset.stage(k).name(language) for k in keys]
     pad = 48
     row_h = 66
-    scale_title = _font(46, True)
-    f_sub = _font(30)
-    f_head = _font(22, True)
-    f_name = _font(32, True)
-    f_club = _font(22)
-    f_num = _font(30)
-    f_total = _font(34, True)
-    f_place = _font(30, True)
-    f_small = _font(20)
+    fonts = _Fonts()
+    scale_title, f_sub, f_head = fonts.title, fonts.sub, fonts.head
+    f_name, f_small = fonts.name, fonts.small
 
     probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
     title_lines = _wrap(probe, plain_text(t.name), scale_title, width - 2 * pad, 2)
@@ -357,10 +353,12 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
     if not rows:
         d.text((pad, table_top + row_h // 2), headline(progress, results.preset, language), font=f_name, fill="#1b1f24",
                anchor="lm")
-    row = _Row(width=width, pad=pad, height=row_h, name_x=name_x, name_w=name_w, stages_x=stages_x, stage_w=stage_w,
-               fonts=(f_place, f_num, f_small, f_name, f_club, f_total), medal=medal)
+    columns = _Columns(pad, width, name_x, name_w, stages_x, stage_w, keys)
     for i, st in enumerate(rows):
-        _draw_row(d, row, st, table_top + i * row_h, i % 2 == 1, keys, results, race_view.mark(live, st.stats.player))
+        top = table_top + i * row_h
+        if i % 2:
+            d.rectangle((0, top, width, top + row_h), fill="#f3f5f8")
+        _draw_row(d, st, top + row_h // 2, columns, fonts, results, live, medal)
     foot = height - 40
     d.line((pad, foot - 24, width - pad, foot - 24), fill="#d5dae0", width=1)
     chief = plain_text(t.chief_judge)
