@@ -32,6 +32,7 @@ install-check: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
+	$(BIN)/python -m bench.season  # club seasons: its own section of docs/benchmarks.md
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate

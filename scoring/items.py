@@ -242,6 +242,9 @@ ITEMS: tuple[Item, ...] = (
     Item(key="best_move", name_ru="ЛХ", name_en="Best move", score=_best_move, nomination="best_move"),
     # in a nomination "penalties" are the removals of those games (for MVP also the tournament penalties)
     Item(key="removal", name_ru="Удаление", name_en="Removal", score=_removal, nomination="penalties"),
+    # a penalty of any value the judge typed in the seat's row («Штраф», with its reason): club protocols
+    Item(key="penalty", name_ru="Штраф", name_en="Penalty", score=lambda s: s.record.penalty or None,
+         nomination="seat_penalties"),
     Item(key=CI, name_ru="Ci", name_en="Ci", score=None, nomination="ci",
          column=Column("Ci", "Ci", 8), scored_by=lambda preset: preset.ci.enabled),
 )

@@ -10,8 +10,9 @@ import re
 from functools import lru_cache
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
-           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS",
+           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS", "EVENING_DATE_LABELS",
            "ROLE_WORDS", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
+           "SEASON_WORDS", "TOURNAMENT_FORMAT_WORDS",
            "TEAM_DEFEAT_WORDS", "label",
            "protocol_tab_title", "word"]
 
@@ -37,6 +38,7 @@ TABS: dict[str, tuple[str, str]] = {
     "seating": ("Рассадка", "Seating"),
     "penalties": ("Штрафы", "Penalties"),
     "standings": ("Итоги", "Standings"),
+    "evenings": ("Вечера", "Evenings"),  # a club season's evenings, each with its standings
     "statistics": ("Статистика", "Statistics"),
     "problems": ("Проверка", "Problems"),
     "draw_report": ("Жеребьёвка", "Draw report"),
@@ -44,7 +46,7 @@ TABS: dict[str, tuple[str, str]] = {
     "log": ("Журнал", "Log"),
 }
 # stage tabs are named by the preset's stage names; these are the fixed owned ones
-OWNED_TABS = ("standings", "statistics", "problems", "draw_report", "log")
+OWNED_TABS = ("standings", "evenings", "statistics", "problems", "draw_report", "log")
 
 TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "name": ("Название", "Name", "Турнир", "Tournament"),
@@ -54,7 +56,11 @@ TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "date": ("Дата", "Date", "Даты", "Dates"),
     "confirmed": ("Этап подтверждён", "Stage confirmed", "Подтверждено", "Confirmed"),
     "released": ("Финал опубликован", "Final released", "Опубликовано", "Released"),
+    "format": ("Формат", "Format"),
     "mwt_tournament_id": ("ID турнира MWT", "MWT tournament ID", "MWT ID турнира", "ID турнира в MWT"),
+    # e-mails: who may edit the sync's tabs of a Google Sheet, and who may confirm protocols («Проверил»)
+    "organizers": ("Организаторы", "Organizers", "Организатор", "Organizer"),
+    "chief_judges": ("Главные судьи", "Chief judges", "Почта главных судей", "Chief judges' e-mails"),
 }
 
 PROTOCOL_TITLE = ("Протокол игры", "Game protocol")
@@ -66,6 +72,8 @@ PROTOCOL_HEADER: dict[str, tuple[str, ...]] = {
     "winner": ("Победа", "Winner", "Победитель"),
     "checked_by": ("Проверил", "Checked by", "Checked"),
 }
+# the date of an evening tab of a club season (its value: DD.MM.YYYY)
+EVENING_DATE_LABELS = ("Дата", "Date", "Дата вечера", "Evening date")
 PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
     "seat": ("№", "Seat", "Место", "#", "No", "N"),
     "player": ("Игрок", "Player", "Ник", "Nickname"),
@@ -77,6 +85,8 @@ PROTOCOL_COLUMNS: dict[str, tuple[str, ...]] = {
     "best_move": ("ЛХ", "Best move", "Лучший ход"),
     "extra_points": ("Доп. баллы", "Extra points", "ДБ", "Доп баллы", "Extra"),
     "auto_extra_taken": ("Без авто", "No auto", "−авто", "-авто", "Worst move"),
+    "penalty": ("Штраф", "Penalty", "Штрафные баллы", "Penalty points"),  # a penalty of any value, per seat
+    "penalty_reason": ("Причина штрафа", "Penalty reason", "За что штраф"),
     "comment": ("Комментарий", "Comment", "Примечание"),
     # optional, as on the paper protocol: read (their cells are known) but not scored
     "nominated": ("Выставлен", "Nominated", "Выставлен (день)", "Выставления"),
@@ -151,6 +161,9 @@ DISPUTE_STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "accepted": ("принят", "принята", "удовлетворён", "удовлетворен", "accepted", "upheld"),
     "rejected": ("отклонён", "отклонен", "отклонена", "rejected", "dismissed"),
 }
+# the Tournament tab's «Формат»: a club season, or (blank or any of these) a tournament
+SEASON_WORDS = ("сезон", "season", "клубный сезон", "club season", "рейтинг клуба", "club rating")
+TOURNAMENT_FORMAT_WORDS = ("турнир", "tournament")
 YES_WORDS = ("да", "yes", "y", "+", "удален", "удалена", "removed", "x", "х", "1")
 TEAM_DEFEAT_WORDS = ("ппк", "team defeat", "td")
 

@@ -8,8 +8,12 @@ at the exact cell to fix.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
+
+from scoring.cells import parse_a1
 
 __all__ = [
     "Dispute",
@@ -24,6 +28,7 @@ __all__ = [
     "SeatingEntry",
     "SeatRecord",
     "Protocol",
+    "GameIndex",
     "PenaltyReason",
     "PenaltyEntry",
     "Tournament",
@@ -126,6 +131,8 @@ class SeatRecord:
     best_move: tuple[int, ...] = ()
     extra_points: Decimal = Decimal(0)
     auto_extra_taken: bool = False  # the judge took away automatic extra points (later editions)
+    penalty: Decimal = Decimal(0)  # a penalty of any value the judge gave in this game (≤ 0; «Штраф» column)
+    penalty_reason: str = ""  # what it was for («Причина штрафа»)
     comment: str = ""
     cells: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
 
@@ -136,9 +143,17 @@ class SeatRecord:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Protocol:
-    """The judge's record of one game, as typed into a protocol tab."""
+    """The judge's record of one game, as typed into a protocol tab or a block of one.
+
+    A tab may hold several protocols stacked (an evening of a club season, a round's tables):
+    each is a *block*, named by its tab and ``anchor`` (the cell of its first header label).
+    A tab's only protocol has no anchor and is the whole tab, so its identity
+    (:attr:`game_id`) is the tab title, as before blocks existed."""
 
     sheet: str
+    anchor: str = ""  # A1 of the block's first header label; "" = the tab's only protocol
+    rows: tuple[int, int] | None = None  # 0-based first and last row of the block; None = the whole tab
+    date: date | None = None  # the evening's date (a protocol of an evening tab), else None
     stage: str
     round: int
     table: int
@@ -152,6 +167,20 @@ class Protocol:
     @property
     def key(self) -> tuple[str, int, int]:
         return (self.stage, self.round, self.table)
+
+    @property
+    def game_id(self) -> str:
+        """The game's identity in every keyed output (trust, states, disputes): the tab title
+        for a tab's only protocol, ``'title'!A12`` for a block of a tab that holds several."""
+        return f"{self.sheet}!{self.anchor}" if self.anchor else self.sheet
+
+    def holds(self, location: Location | None) -> bool:
+        """The cell is in this protocol's tab and (for a block) between its first and last row."""
+        if location is None or location.sheet != self.sheet:
+            return False
+        if self.rows is None:
+            return True
+        return self.rows[0] <= parse_a1(location.cell)[0] <= self.rows[1]
 
     @property
     def finished(self) -> bool:
@@ -169,6 +198,25 @@ class Protocol:
         for record in self.seats:
             if record.killed_night == 1:
                 return record
+        return None
+
+
+class GameIndex:
+    """Which protocol a cell belongs to: problems, marks and edits are per game, and a tab may
+    hold several games.  Built once per list of protocols (a lookup is one tab's few blocks)."""
+
+    def __init__(self, protocols: Iterable[Protocol]):
+        self._by_sheet: dict[str, list[Protocol]] = {}
+        for p in protocols:
+            self._by_sheet.setdefault(p.sheet, []).append(p)
+
+    def game_at(self, location: Location | None) -> str | None:
+        """The :attr:`Protocol.game_id` of the protocol holding ``location``, or None."""
+        if location is None:
+            return None
+        for p in self._by_sheet.get(location.sheet, ()):
+            if p.holds(location):
+                return p.game_id
         return None
 
 
@@ -215,6 +263,7 @@ class Tournament:
     language: str
     chief_judge: str = ""
     date: str = ""
+    season: bool = False  # a club season (the Tournament tab's «Формат: сезон»): evenings, no stages, no draw
     players: tuple[Player, ...] = ()
     seating: tuple[SeatingEntry, ...] = ()
     protocols: tuple[Protocol, ...] = ()

@@ -41,7 +41,8 @@ from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
 from scoring.values import MAX_TEXT, guessed_date, is_blank, is_dash, read_decimal, read_int, shown, text
 
-__all__ = ["Settings", "read_settings", "read_mwt_id", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup"]
+__all__ = ["Settings", "read_settings", "read_mwt_id", "parse_tournament", "find_tab", "is_protocol_grid", "stage_lookup",
+           "evening_of"]
 
 Grid = Sequence[Sequence[object]]
 E, W = Severity.ERROR, Severity.WARNING
@@ -84,9 +85,12 @@ class Settings:
     language: str = "ru"
     chief_judge: str = ""
     date: str = ""
+    season: bool = False  # «Формат: сезон»: a club season
     confirmed: frozenset[str] = frozenset()  # stage names/keys the chief judge confirmed
     released: frozenset[str] = frozenset()
     mwt_tournament_id: int | None = None  # «ID турнира MWT»: the tournament in the world tour (export mwt)
+    organizers: tuple[str, ...] = ()  # «Организаторы»: e-mails that may edit the sync's tabs (Google)
+    chief_judges: tuple[str, ...] = ()  # «Главные судьи»: e-mails that may write «Проверил» (Google)
     overrides: tuple[tuple[str, object, Location], ...] = ()
     problems: tuple[Problem, ...] = ()
     tab: str | None = None
@@ -138,19 +142,48 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
             problems.append(problem("read.mwt_id", W, Location(title, a1(rows["mwt_tournament_id"], 1)),
                                     value=values["mwt_tournament_id"]))
 
+    season = L.norm(values.get("format", "")) in {L.norm(w) for w in L.SEASON_WORDS}
+    if not season and L.norm(values.get("format", "")) not in {"", *(L.norm(w) for w in L.TOURNAMENT_FORMAT_WORDS)}:
+        problems.append(problem("read.bad_setting", W, Location(title, a1(rows["format"], 1)), key="Формат / Format",
+                                reason=f"{values['format']!r}: {L.SEASON_WORDS[0]} | {L.TOURNAMENT_FORMAT_WORDS[0]}"))
+    organizers, chief_judges = (_emails(values, rows, key, title, problems) for key in ("organizers", "chief_judges"))
     return Settings(
         name=values.get("name", ""),
         preset_id=values.get("preset", "").strip().lower(),
         language=language,
         chief_judge=values.get("chief_judge", ""),
         date=values.get("date", ""),
+        season=season,
         confirmed=_flags("confirmed"),
         released=_flags("released"),
         mwt_tournament_id=mwt_id,
+        organizers=organizers,
+        chief_judges=chief_judges,
         overrides=tuple(overrides),
         problems=tuple(problems),
         tab=title,
     )
+
+
+_EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
+
+
+def _emails(values: Mapping[str, str], rows: Mapping[str, int], key: str, title: str,
+            problems: list[Problem]) -> tuple[str, ...]:
+    """The e-mails of a setting (separated by commas, semicolons or spaces), lower case, each once;
+    what is not an e-mail is a warning at the cell and left out."""
+    found: dict[str, None] = {}
+    for word in re.split(r"[,;\s]+", values.get(key, "")):
+        if not word:
+            continue
+        if _EMAIL.fullmatch(word):
+            found[word.lower()] = None
+        else:
+            words = L.TOURNAMENT_LABELS[key]
+            problems.append(problem("read.bad_setting", W, Location(title, a1(rows[key], 1)),
+                                    key=f"{words[0]} / {words[1]}",
+                                    reason=Text(f"«{word}» — не адрес электронной почты", f"'{word}' is not an e-mail address")))
+    return tuple(found)
 
 
 def read_mwt_id(value: object) -> int | None:
@@ -462,28 +495,136 @@ def _parse_disputes(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[
 
 
 # -- Protocols ---------------------------------------------------------------------------------
-def is_protocol_grid(grid: Grid) -> bool:
-    return _find_header_row(grid, L.PROTOCOL_COLUMNS, L.REQUIRED_PROTOCOL_COLUMNS) is not None and _find_labels(grid).get("stage") is not None
+# A protocol tab holds one protocol or several stacked one under another (an evening of a club
+# season, a round's tables): each *block* is a header (labels such as «Игра», «Стол», «Судья»
+# with their values, on one line or several), the seat table's header row, and up to ten seat
+# rows.  Blocks are found by their labels anywhere in the tab, and each is read exactly as a
+# tab's only protocol is read.
+_LABEL_ROWS = 30  # how far above its seat table a block's header labels may be
 
 
-def _find_labels(grid: Grid) -> dict[str, tuple[int, int]]:
-    """Header label key -> (row, column of the value) for the protocol's header block."""
-    words = _words(L.PROTOCOL_HEADER)
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Block:
+    """Where one protocol sits in a tab (0-based rows and columns)."""
+
+    table_row: int  # the seat table's header row
+    cols: Mapping[str, int]
+    labels: Mapping[str, tuple[int, int]]  # header label key -> the cell of its value
+    first: int  # the block's first row: its first label (the table row when it has none)
+    anchor: tuple[int, int]  # the first label's own cell
+    seat_rows: tuple[int, ...]  # up to ten
+    end: int  # the block's last row
+    extra_rows: tuple[int, ...] = ()  # seat rows beyond the tenth (an error of this block)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Blocks:
+    """The blocks of one tab, and the seat rows no header claims (rows, 0-based, first to last)."""
+
+    blocks: tuple[_Block, ...]
+    orphans: tuple[tuple[int, int], ...] = ()
+
+
+def _label_key(value: object) -> str | None:
+    return _words(L.PROTOCOL_HEADER).get(L.norm(value).rstrip(":"))
+
+
+def _labels_in(grid: Grid, top: int, bottom: int) -> tuple[dict[str, tuple[int, int]], tuple[int, int] | None]:
+    """Header label key -> the cell of its value, for the labels in rows ``top``..``bottom - 1``
+    (several on one line too); and the first label's own cell.  A label's value is the next
+    non-blank cell within two to its right that is not itself a label, else the cell beside it."""
     found: dict[str, tuple[int, int]] = {}
-    for r in range(min(len(grid), 30)):
+    first: tuple[int, int] | None = None
+    for r in range(top, bottom):
         row = grid[r]
-        for c, value in enumerate(row[:6]):
-            key = words.get(L.norm(value).rstrip(":"))
+        for c, value in enumerate(row):
+            key = _label_key(value) if isinstance(value, str) else None
             if key is None or key in found:
                 continue
+            first = first or (r, c)
             vc = c + 1
             while vc < len(row) and is_blank(row[vc]) and vc < c + 3:
                 vc += 1
-            found[key] = (r, vc if vc < len(row) and not is_blank(row[vc]) else c + 1)
+            taken = vc < len(row) and not is_blank(row[vc]) and _label_key(row[vc]) is None
+            found[key] = (r, vc if taken else c + 1)
+    return found, first
+
+
+_PROTOCOL_TITLES = frozenset(L.norm(w) for w in L.PROTOCOL_TITLE)
+
+
+def _is_label_row(row: Sequence[object]) -> bool:
+    """The row starts a block: its first non-blank cell is a header label or the protocol's title."""
+    first = next((v for v in row if not is_blank(v)), None)
+    return isinstance(first, str) and (_label_key(first) is not None or L.norm(first) in _PROTOCOL_TITLES)
+
+
+def _seat_like(row: Sequence[object], cols: Mapping[str, int]) -> bool:
+    """A row beyond the tenth that still reads as a seat: a seat number, or a player or a role
+    under an empty seat cell (text in the seat cell is a note below the table, as before blocks)."""
+    if "seat" in cols and not is_blank(seat := _cell([row], 0, cols["seat"])):
+        return read_int(seat)[0] is not None
+    return any(not is_blank(_cell([row], 0, cols[k])) for k in ("player", "role"))
+
+
+def _restarts(row: Sequence[object], cols: Mapping[str, int]) -> bool:
+    """The row is seat 1: a new game's seats (whose header is missing), not an eleventh seat."""
+    return "seat" in cols and read_int(_cell([row], 0, cols["seat"]))[0] == 1
+
+
+def _seat_rows_below(grid: Grid, hr: int, cols: Mapping[str, int], tables: set[int]) -> list[int]:
+    """The non-blank rows below the seat table's header ``hr`` up to the next block."""
+    rows: list[int] = []
+    for r in range(hr + 1, len(grid)):
+        row = grid[r]
+        if r in tables or _is_label_row(row):
             break
-        if "player" in _header_map(row, L.PROTOCOL_COLUMNS) and "role" in _header_map(row, L.PROTOCOL_COLUMNS):
-            break  # the header block ends where the seat table starts
-    return found
+        if all(is_blank(v) for v in row):
+            continue
+        if len(rows) >= 10 and not _seat_like(row, cols):
+            break
+        rows.append(r)
+    return rows
+
+
+def _split_blocks(grid: Grid) -> _Blocks:
+    """Every block of the tab, top to bottom; seat rows without a header above them apart."""
+    tables = [(r, cols) for r in range(len(grid))
+              if all(k in (cols := _header_map(grid[r], L.PROTOCOL_COLUMNS)) for k in L.REQUIRED_PROTOCOL_COLUMNS)]
+    table_set = {r for r, _ in tables}
+    blocks: list[_Block] = []
+    orphans: list[tuple[int, int]] = []
+    previous_end = -1
+    for hr, cols in tables:
+        labels, anchor = _labels_in(grid, max(previous_end + 1, hr - _LABEL_ROWS), hr)
+        rows = _seat_rows_below(grid, hr, cols, table_set)
+        previous_end = rows[-1] if rows else hr
+        if anchor is None:  # a seat table whose header line is missing
+            orphans.append((hr, previous_end))
+            continue
+        seats, extra = rows[:10], rows[10:]
+        if extra and _restarts(grid[extra[0]], cols):  # the next game's seats, its header deleted
+            orphans.append((extra[0], extra[-1]))
+            extra = []
+        end = (extra or seats or [hr])[-1]
+        blocks.append(_Block(table_row=hr, cols=cols, labels=labels, first=anchor[0], anchor=anchor,
+                             seat_rows=tuple(seats), end=end, extra_rows=tuple(extra)))
+    return _Blocks(blocks=tuple(blocks), orphans=tuple(orphans))
+
+
+def is_protocol_grid(grid: Grid, title: str = "") -> bool:
+    """The tab holds protocols: a seat table with a stage label above it, or it is an evening tab."""
+    return _tab_kind(title, grid, _split_blocks(grid)) is not None
+
+
+def _tab_kind(title: str, grid: Grid, found: _Blocks) -> str | None:
+    """"evening" (a date above the blocks or as the title), "protocols" (a stage label above a seat
+    table), or None: the tab holds no protocol."""
+    if not found.blocks:
+        return None
+    if _evening_date_cell(grid, found.blocks[0].first) is not None or _date_in_title(title) is not None:
+        return "evening"
+    return "protocols" if any("stage" in b.labels for b in found.blocks) else None
 
 
 _TAB_NAME = re.compile(r"^\s*(?P<prefix>тур|round|пф|sf|полуфинал|semifinal|финал|final)\s*(?P<round>\d+)(\s*(стол|table)\s*(?P<table>\d+))?\s*$", re.I)
@@ -553,29 +694,34 @@ def _parse_best_move(value: object) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
-def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str],
-                    preset: Preset) -> tuple[Protocol | None, bool, list[Problem]]:
-    """(the protocol, whether its header places it in a stage, round and table, its problems).
-    A protocol that cannot be placed is still returned, read with the first stage, so that the
-    rules about its own cells can point at every other mistake in the tab too."""
+def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str], preset: Preset, *,
+                 evening: date | None, several: bool) -> tuple[Protocol, bool, list[Problem]]:
+    """(the protocol of one block, whether its header places it in a stage, round and table, its
+    problems).  A protocol that cannot be placed is still returned, read with the first stage, so
+    that the rules about its own cells can point at every other mistake in the block too."""
     rd = _Reader(title, grid)
-    labels = _find_labels(grid)
-    header = _find_header_row(grid, L.PROTOCOL_COLUMNS, L.REQUIRED_PROTOCOL_COLUMNS)
-    if header is None:
-        return None, False, [problem("read.table_missing", E, Location(title, "A1"))]
-    hr, cols = header
-    head = _ProtocolHeader(rd, labels)
+    anchor = rd.loc(*block.anchor)
+    stage_required = evening is None and len(preset.stages) > 1
+    head = _ProtocolHeader(rd, block.labels, anchor, required=("stage", "round") if stage_required else ("round",))
     stage = head.stage(stages, preset.stage_keys[0] if preset.stages else "")
     round_no = head.number("round", 0, required=True)
     table = head.number("table", 1, required=False)  # a one-table stage may leave it blank
     judge = head.text("judge")
     checked = head.text("checked_by")
     winner, winner_text = head.winner()
-    seats = _read_seat_rows(rd, hr, cols)
-    if head.ok:
-        _check_tab_name(rd, stages, preset, stage, round_no, table, head.cells.get("round"))
+    seats = _read_seat_rows(rd, block.seat_rows, block.cols)
+    if block.extra_rows:
+        rd.add("protocol.seat_rows", E, block.extra_rows[0], block.cols.get("seat", block.cols["player"]),
+               count=len(block.seat_rows) + len(block.extra_rows), rows=_rows_text(block.seat_rows + block.extra_rows))
+    if head.ok and evening is None:
+        _check_tab_name(rd, stages, preset, stage, round_no, table, head.cells.get("round"), several=several)
+    cells = dict(head.cells)
+    cells["table"] = rd.loc(block.table_row, block.cols.get("seat", block.cols["player"]))
     protocol = Protocol(
         sheet=title,
+        anchor=anchor.cell if several else "",
+        rows=(block.first, block.end) if several else None,
+        date=evening,
         stage=stage,
         round=round_no,
         table=table,
@@ -584,9 +730,14 @@ def _parse_protocol(title: str, grid: Grid, stages: Mapping[str, str],
         winner=winner,
         winner_text=winner_text,
         seats=tuple(seats),
-        cells=head.cells,
+        cells=cells,
     )
     return protocol, head.ok, rd.problems
+
+
+def _rows_text(rows: Sequence[int]) -> str:
+    """0-based rows as a person reads them: ``4–14``."""
+    return f"{rows[0] + 1}–{rows[-1] + 1}" if len(rows) > 1 else str(rows[0] + 1)
 
 
 class _ProtocolHeader:
@@ -594,17 +745,20 @@ class _ProtocolHeader:
     checked by, winner), remembering each value's cell; `ok` turns False when the stage,
     round or table is missing or unreadable — then the protocol cannot be placed."""
 
-    def __init__(self, rd: _Reader, labels: Mapping[str, tuple[int, int]]):
+    def __init__(self, rd: _Reader, labels: Mapping[str, tuple[int, int]], anchor: Location,
+                 required: Sequence[str] = ("stage", "round")):
         self.rd = rd
         self.labels = labels
+        self.anchor = anchor  # where a missing label is reported: the block's first label
+        self.required = required
         self.cells: dict[str, Location] = {}
         self.ok = True
 
     def position(self, key: str) -> tuple[int, int] | None:
-        """Where the value of label ``key`` is; a missing stage or round label is a problem."""
+        """Where the value of label ``key`` is; a missing required label is a problem."""
         if key not in self.labels:
-            if key in ("stage", "round"):
-                self.rd.problems.append(problem("read.label_missing", E, Location(self.rd.sheet, "A1"),
+            if key in self.required:
+                self.rd.problems.append(problem("read.label_missing", E, self.anchor,
                                                 label=L.label(L.PROTOCOL_HEADER[key], "ru")))
                 self.ok = False
             return None
@@ -681,18 +835,14 @@ _TEAM_DEFEAT = frozenset(L.norm(w) for w in L.TEAM_DEFEAT_WORDS)
 _AUTO_EXTRA_TAKEN = _YES | {"-", "−", "нет авто"}
 
 
-def _read_seat_rows(rd: _Reader, hr: int, cols: Mapping[str, int]) -> list[SeatRecord]:
-    """Up to ten seat rows below the header row ``hr``; blank rows are skipped."""
-    grid = rd.grid
+def _read_seat_rows(rd: _Reader, rows: Sequence[int], cols: Mapping[str, int]) -> list[SeatRecord]:
+    """The block's seat rows (blank rows were skipped when the block was found)."""
     seats: list[SeatRecord] = []
     empty_role: list[bool] = []
-    r = hr + 1
-    while r < len(grid) and len(seats) < 10:
-        if not all(is_blank(v) for v in grid[r]):
-            seats.append(_read_seat_row(rd, r, cols, expected_seat=len(seats) + 1))
-            role = _cell(grid, r, cols["role"])
-            empty_role.append(is_blank(role) or is_dash(role))
-        r += 1
+    for r in rows:
+        seats.append(_read_seat_row(rd, r, cols, expected_seat=len(seats) + 1))
+        role = _cell(rd.grid, r, cols["role"])
+        empty_role.append(is_blank(role) or is_dash(role))
     return _empty_roles_are_civilians(seats, empty_role)
 
 
@@ -730,6 +880,7 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
     removal, removal_day = _read_removal(rd, r, cols["removal"]) if "removal" in cols else (None, None)
     best_move = _read_best_move(rd, r, cols["best_move"]) if "best_move" in cols else ()
     extra = rd.seat_number(r, cols.get("extra_points"), read_decimal)
+    penalty = rd.seat_number(r, cols.get("penalty"), read_decimal)
     auto_taken = False
     if "auto_extra_taken" in cols:
         auto_taken = L.norm(rd.text(r, cols["auto_extra_taken"])) in _AUTO_EXTRA_TAKEN
@@ -745,6 +896,8 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
         best_move=best_move,
         extra_points=extra if extra is not None else Decimal(0),
         auto_extra_taken=auto_taken,
+        penalty=-abs(penalty) if penalty is not None else Decimal(0),  # "2" and "-2" both mean a penalty
+        penalty_reason=rd.text(r, cols.get("penalty_reason")),
         comment=rd.text(r, cols.get("comment")),
         cells=rec_cells,
     )
@@ -794,19 +947,144 @@ def _read_best_move(rd: _Reader, r: int, c: int) -> tuple[int, ...]:
 
 
 def _check_tab_name(rd: _Reader, stages: Mapping[str, str], preset: Preset, stage: str, round_no: int, table: int,
-                    round_cell: Location | None) -> None:
-    """The tab's name is only a label, but a mismatch with the header usually means a copied tab."""
+                    round_cell: Location | None, *, several: bool = False) -> None:
+    """The tab's name is only a label, but a mismatch with the header usually means a copied tab.
+    A tab of ``several`` blocks named without a table («Тур 3») holds that round's tables."""
     m = _TAB_NAME.match(rd.sheet)
     if not m:
         return
     prefix = L.norm(m.group("prefix"))
     name_stage = stages.get(prefix) or ({"тур": preset.stage_keys[0], "round": preset.stage_keys[0]}.get(prefix) if preset.stages else None)
     name_round = int(m.group("round"))
-    name_table = int(m.group("table")) if m.group("table") else 1
+    name_table = int(m.group("table")) if m.group("table") else (table if several else 1)
     if (name_stage and name_stage != stage) or name_round != round_no or name_table != table:
         loc = round_cell or Location(rd.sheet, "A1")
         stage_name = Text(preset.stage(stage).name_ru, preset.stage(stage).name_en) if stage in preset.stage_keys else stage
         rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=stage_name, round=round_no, table=table))
+
+
+# -- evening tabs ------------------------------------------------------------------------------
+# An evening of a club season is one tab: titled by its date («05.12.2026») and holding the date in
+# a «Дата» cell above its blocks.  A date typed in another form is read where it is unambiguous:
+# a two-digit year (05.12.26) is 2026, with a warning naming the expected form; a date without a
+# year (5.12) takes its year from the tab title or the date cell when that one has it (warning),
+# and is an error naming the expected form otherwise — the evening's games are then not placed.
+_DATE_TEXT = re.compile(r"^\s*(\d{1,2})[./-](\d{1,2})(?:[./-](\d{4}|\d{2}))?\s*(?:г\.?)?\s*$")
+_ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class _DateParts:
+    day: int
+    month: int
+    year: int | None  # None: typed without a year
+    exact: bool  # typed as DD.MM.YYYY (or a date value): nothing to warn about
+
+
+def _date_parts(value: object) -> _DateParts | None:
+    """Day, month and year of a date as typed in an evening's date cell or tab title, or None."""
+    when = guessed_date(value)
+    if when is not None:
+        return _DateParts(when.day, when.month, when.year, True)
+    if not isinstance(value, str):
+        return None
+    if m := _ISO_DATE.match(value):
+        return _DateParts(int(m.group(3)), int(m.group(2)), int(m.group(1)), True)
+    if m := _DATE_TEXT.match(value):
+        year = m.group(3)
+        full = year is not None and len(year) == 4
+        return _DateParts(int(m.group(1)), int(m.group(2)), int(year) if full else (2000 + int(year) if year else None),
+                          full)
+    return None
+
+
+def _date_in_title(title: str) -> _DateParts | None:
+    return _date_parts(title.strip()) if title else None
+
+
+def _evening_date_cell(grid: Grid, below: int) -> tuple[int, int] | None:
+    """The cell of the value of the «Дата» label above the first block, or None."""
+    words = {L.norm(w) for w in L.EVENING_DATE_LABELS}
+    for r in range(min(below, len(grid))):
+        row = grid[r]
+        for c, value in enumerate(row):
+            if L.norm(value).rstrip(":") in words:
+                vc = next((v for v in range(c + 1, min(c + 3, len(row))) if not is_blank(row[v])), c + 1)
+                return r, vc
+    return None
+
+
+def _as_date(parts: _DateParts, year: int | None) -> date | None:
+    try:
+        return date(year, parts.month, parts.day) if year is not None else None
+    except ValueError:  # 31.02
+        return None
+
+
+def _evening_date(title: str, grid: Grid, first_block_row: int) -> tuple[date | None, list[Problem]]:
+    """The evening's date from its date cell (or, without one, its tab title), and its problems."""
+    rd = _Reader(title, grid)
+    pos = _evening_date_cell(grid, first_block_row)
+    raw: object = _cell(grid, *pos) if pos else None
+    where = rd.loc(*pos) if pos else Location(title, "A1")
+    cell_parts = _date_parts(raw) if not is_blank(raw) else None
+    title_parts = _date_in_title(title)
+    parts, typed = (cell_parts, raw) if not is_blank(raw) else (title_parts, title)
+    other = title_parts if parts is cell_parts else None
+    if parts is None:
+        rd.problems.append(problem("evening.date_unreadable", E, where, value=shown(typed)))
+        return None, rd.problems
+    year = parts.year if parts.year is not None else (other.year if other and (other.day, other.month) == (parts.day, parts.month) else None)
+    when = _as_date(parts, year)
+    if when is None:
+        rd.problems.append(problem("evening.date_unreadable", E, where, value=shown(typed)))
+        return None, rd.problems
+    if not parts.exact:
+        rd.problems.append(problem("evening.date_form", W, where, value=shown(typed), date=when.strftime("%d.%m.%Y")))
+    if title_parts is not None and parts is cell_parts and title_parts.year is not None:
+        from_title = _as_date(title_parts, title_parts.year)
+        if from_title is not None and from_title != when:
+            rd.problems.append(problem("evening.date_mismatch", W, where, date=when.strftime("%d.%m.%Y"), title=title))
+    return when, rd.problems
+
+
+def evening_of(title: str, grid: Grid) -> date | None:
+    """The date of the evening a tab holds (its date cell, else its title), or None when the tab is
+    not an evening or its date cannot be read."""
+    found = _split_blocks(grid)
+    if _tab_kind(title, grid, found) != "evening":
+        return None
+    return _evening_date(title, grid, found.blocks[0].first)[0]
+
+
+def _orphan_problems(title: str, found: _Blocks) -> list[Problem]:
+    """Seat rows no header claims: one error naming the rows (the game is not glued to the one above)."""
+    return [problem("protocol.no_header", E, Location(title, a1(first, 0)), rows=_rows_text((first, last)))
+            for first, last in found.orphans]
+
+
+def _protocols_of_tab(title: str, grid: Grid, stages: Mapping[str, str],
+                      preset: Preset) -> tuple[list[tuple[Protocol, bool]], list[Problem]] | None:
+    """The protocols of one tab (each with whether it is placed) and the tab's problems; None when
+    the tab holds no protocol (no seat table with a stage label above it, and not an evening)."""
+    found = _split_blocks(grid)
+    kind = _tab_kind(title, grid, found)
+    if kind is None:
+        return None
+    evening_tab = kind == "evening"
+    problems: list[Problem] = []
+    evening: date | None = None
+    if evening_tab:
+        evening, date_problems = _evening_date(title, grid, found.blocks[0].first)
+        problems += date_problems
+    several = len(found.blocks) > 1 or bool(found.orphans)
+    protocols: list[tuple[Protocol, bool]] = []
+    for block in found.blocks:
+        protocol, placed, block_problems = _parse_block(title, grid, block, stages, preset, evening=evening,
+                                                        several=several)
+        protocols.append((protocol, placed and (evening is not None or not evening_tab)))
+        problems += block_problems
+    return protocols, problems + _orphan_problems(title, found)
 
 
 # -- the whole workbook ---------------------------------------------------------------------------
@@ -846,17 +1124,17 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
     for title in order:
         if title in input_titles or L.norm(title) in owned or title not in tabs:
             continue
-        grid = tabs[title]
-        if not is_protocol_grid(grid):
+        read = _protocols_of_tab(title, tabs[title], stages, preset)
+        if read is None:
             continue
-        protocol, placed, found = _parse_protocol(title, grid, stages, preset)
-        problems.extend(found)
-        if not placed:
-            unreadable.add(title)
-            if protocol is not None:
+        found, tab_problems = read
+        problems.extend(tab_problems)
+        for protocol, placed in found:
+            if placed:
+                protocols.append(protocol)
+            else:
+                unreadable.add(title)
                 unplaced.append(protocol)
-        else:
-            protocols.append(protocol)
     released = {stages.get(v, v) for v in settings.released}
     return Parsed(
         tournament=Tournament(
@@ -865,6 +1143,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             language=settings.language,
             chief_judge=settings.chief_judge,
             date=settings.date,
+            season=settings.season,
             players=players,
             seating=seating,
             protocols=tuple(protocols),

@@ -43,6 +43,7 @@ __all__ = [
     "LatenessTier",
     "CiRule",
     "NominationRule",
+    "SeasonRule",
     "Preset",
     "apply_overrides",
     "OVERRIDE_ALIASES",
@@ -106,6 +107,14 @@ class CiRule:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class SeasonRule:
+    """A club season's ratings (:mod:`scoring.season`)."""
+
+    ranking: str  # "total" or "average" (scoring.preset_settings.SEASON_RANKINGS)
+    min_games: int  # games needed to be ranked; fewer: listed apart with the games still needed
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class NominationRule:
     key: str  # "don", "sheriff", "mafia", "civilian", "mvp"
     role: str | None  # None = any role (MVP)
@@ -149,6 +158,7 @@ class Preset:
     confirmation: bool
     log_rows: int
     nominations: tuple[NominationRule, ...]
+    season: SeasonRule
 
     # -- lookups ---------------------------------------------------------------------------
     def stage(self, key: str) -> StageRule:
@@ -374,8 +384,9 @@ def _build(r: _Reader, data: Mapping[str, Any]) -> Preset | None:
     ranking = _ranking(r, data)
     _, publish = r.section(data, "publish")
     nominations = _nominations(r, data)
+    _, season = r.section(data, "season")
     return Preset(**header, **points, ci=ci, stages=stages, **penalties, **awards, **ranking, **publish,
-                  nominations=nominations)
+                  nominations=nominations, season=SeasonRule(**season))
 
 
 def _points(r: _Reader, data: Mapping[str, Any]) -> dict[str, Any]:

@@ -47,6 +47,7 @@ __all__ = [
     "STAGE_OVERRIDE_FIELDS",
     "settings_table",
     "with_settings_table",
+    "SEASON_RANKINGS",
 ]
 
 
@@ -136,6 +137,7 @@ _BIG = Decimal(10)  # no single point value of any regulation comes near 10
 # the words of the point-item registry, sorted because the error lists them in this order
 _NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
+SEASON_RANKINGS = ("total", "average")  # scoring.season ranks by one of them
 
 
 def _item_setting(value: Value) -> Setting:
@@ -236,6 +238,15 @@ SETTINGS: tuple[Setting, ...] = (
             default=False, aliases=("подтверждениепротоколов", "protocolconfirmation")),
     Setting("publish.log_rows", Kind.INTEGER, "changes kept on the Log tab (the newest; log.jsonl keeps all)",
             default=500, low=10, high=100000, aliases=("журнал.строк",)),
+    # -- a club season (the Tournament tab's «Формат: сезон»)
+    Setting("season", Kind.TABLE, "a club season's ratings (read when the Tournament tab says «Формат: сезон»)",
+            default=()),
+    Setting("season.ranking", Kind.TEXT, "the season's main ranking: the total of every game's points, or the "
+            "average per game (the other one is shown beside it)", default="total",
+            choices=Choices("season ranking", SEASON_RANKINGS), aliases=("сезон.рейтинг", "рейтинг.по")),
+    Setting("season.min_games", Kind.INTEGER, "games a player needs to be ranked in the season; below it he is "
+            "listed apart with the games still needed", default=0, low=0, high=10000,
+            aliases=("сезон.минимум", "минимум.игр")),
     # -- nominations
     Setting("nominations", Kind.TABLE_LIST, "role nominations", default=()),
     Setting("nominations[].key", Kind.TEXT, "the nomination's key, unique"),

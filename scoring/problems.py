@@ -88,6 +88,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Внутренняя ошибка sheets-sync: {error}. Итоги не обновлены; подробности — в файле {log}. Сообщите разработчикам",
         "Internal error in sheets-sync: {error}. The standings were not updated; details in {log}. Please report it",
     ),
+    "protect.tab_restored": (
+        "Защиту вкладки «{tab}» сняли или изменили; sheets-sync вернул её (изменять вкладку могут: {editors})",
+        "The protection of tab '{tab}' was removed or changed; sheets-sync put it back (who may edit it: {editors})",
+    ),
+    "protect.cells_restored": (
+        "Защиту ячейки {cells} вкладки «{tab}» сняли или изменили; sheets-sync вернул её (писать в неё могут: {editors})",
+        "The protection of cell {cells} of tab '{tab}' was removed or changed; sheets-sync put it back "
+        "(who may write in it: {editors})",
+    ),
     "read.value_ignored": ("Значение не используется: «{value}»", "Value is not used: '{value}'"),
     # seating
     "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}", "Seating: unknown player '{player}'{hint}"),
@@ -104,6 +113,44 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Seating: game {stage} round {round} table {table} is listed twice",
     ),
     # protocol structure
+    "penalty.no_reason": (
+        "Место {seat}: штраф {value} без причины — укажите её в «Причина штрафа»",
+        "Seat {seat}: a penalty of {value} without a reason — write it under 'Penalty reason'",
+    ),
+    "protocol.seat_rows": (
+        "В протоколе {count} строк мест вместо 10 (строки {rows}); лишнюю строку удалите, недостающую добавьте",
+        "The protocol has {count} seat rows instead of 10 (rows {rows}); delete the extra row or add the missing one",
+    ),
+    "protocol.no_header": (
+        "Строки {rows}: места игры без шапки над ними (Игра, Стол, Судья, Победа) — эта игра не считается, "
+        "пока шапка не возвращена; к игре выше они не относятся",
+        "Rows {rows}: a game's seats without a header above them (Game, Table, Judge, Winner) — the game does "
+        "not count until its header is back; they are not part of the game above",
+    ),
+    "protocol.duplicate_evening": (
+        "Игра {round} стола {table} этого вечера записана дважды: она же в блоке «{other}»; исправьте номер "
+        "игры или стола одной из них",
+        "Game {round} of table {table} of this evening is recorded twice: also in the block '{other}'; fix the game "
+        "or table number of one of them",
+    ),
+    "player.two_games_evening": (
+        "«{player}» играет в двух играх одного времени ({date}, игра {round}): «{other}»",
+        "'{player}' plays two games at the same time ({date}, game {round}): '{other}'",
+    ),
+    "evening.date_unreadable": (
+        "«{value}» — не дата вечера: пишите ДД.ММ.ГГГГ, например 05.12.2026. Игры этого вечера не "
+        "считаются, пока дата не понятна",
+        "'{value}' is not the evening's date: write DD.MM.YYYY, e.g. 05.12.2026. The evening's games do not "
+        "count until the date is understood",
+    ),
+    "evening.date_form": (
+        "Дата «{value}» прочитана как {date}; пишите её полностью: ДД.ММ.ГГГГ",
+        "The date '{value}' was read as {date}; write it in full: DD.MM.YYYY",
+    ),
+    "evening.date_mismatch": (
+        "Дата вечера {date} не совпадает с названием вкладки «{title}»; считается дата из ячейки",
+        "The evening's date {date} differs from the tab's title '{title}'; the cell's date is used",
+    ),
     "protocol.duplicate": (
         "Этот протокол дублирует «{other}» (тот же этап, тур и стол)",
         "This protocol duplicates '{other}' (same stage, round and table)",

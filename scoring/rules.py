@@ -14,6 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from scoring.cells import parse_a1
 from scoring.items import BEST_MOVE_AUTHORS, may_name_best_move
 from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, SeatingEntry, SeatRecord, Team, Tournament
 from scoring.preset import Preset
@@ -53,7 +54,8 @@ def _loc(protocol: Protocol, seat: int | None, column: str) -> Location:
         rec = protocol.seats[seat - 1] if 0 < seat <= len(protocol.seats) else None
         if rec is not None and column in rec.cells:
             return rec.cells[column]
-    return protocol.cells.get(column) or protocol.cells.get("stage") or Location(protocol.sheet, "A1")
+    return (protocol.cells.get(column) or protocol.cells.get("stage") or protocol.cells.get("round")
+            or Location(protocol.sheet, protocol.anchor or "A1"))
 
 
 def _cells(protocol: Protocol, seats: Iterable[int], column: str) -> tuple[Location, ...]:
@@ -79,7 +81,10 @@ def rule(fn: ProtocolRule) -> ProtocolRule:
 @rule
 def players_present(p: Protocol, ctx: Context) -> Iterator[Problem]:
     if len(p.seats) < 10:
-        yield problem("seating.seat_count", E, _loc(p, None, "stage"), count=len(p.seats))
+        rows = [parse_a1(rec.cells["player"].cell)[0] + 1 for rec in p.seats if "player" in rec.cells]
+        where = p.cells.get("table") or _loc(p, None, "stage")
+        yield problem("protocol.seat_rows", E, where, count=len(p.seats),
+                      rows=f"{rows[0]}–{rows[-1]}" if rows else "—")
     for rec in p.seats:
         if rec.player is None:
             if p.finished or rec.role is not None:
@@ -126,6 +131,14 @@ def fouls(p: Protocol, ctx: Context) -> Iterator[Problem]:
             yield problem("fouls.range", E, _loc(p, rec.seat, "fouls"), seat=rec.seat, fouls=rec.fouls)
         elif rec.fouls == 4 and rec.removal is None:
             yield problem("fouls.not_removed", E, _loc(p, rec.seat, "fouls"), seat=rec.seat)
+
+
+@rule
+def seat_penalty(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """A penalty in a seat's row counts as typed; without its reason it is listed (the player will ask)."""
+    for rec in p.seats:
+        if rec.penalty and not rec.penalty_reason:
+            yield problem("penalty.no_reason", W, _loc(p, rec.seat, "penalty"), seat=rec.seat, value=rec.penalty)
 
 
 @rule
@@ -416,8 +429,9 @@ def _stage_name(preset: Preset, key: str) -> Text | str:
 
 @rule
 def header(p: Protocol, ctx: Context) -> Iterator[Problem]:
-    """The round exists in the stage (the table and the schedule are checked against the seating)."""
-    if p.stage in ctx.preset.stage_keys:
+    """The round exists in the stage (the table and the schedule are checked against the seating).
+    An evening's game number is not a round of a stage: an evening plays as many games as it likes."""
+    if p.stage in ctx.preset.stage_keys and p.date is None:
         stage = ctx.preset.stage(p.stage)
         if p.round > stage.games:
             yield problem("protocol.round_range", W, p.cells.get("round") or _loc(p, None, "stage"), round=p.round,
@@ -433,33 +447,52 @@ def finished(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 # -- cross-protocol rules -------------------------------------------------------------------------
 def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
+    """The same game twice: stage, round and table (and, on an evening, the date).  In a tournament
+    the later tab is the copy; two blocks of an evening are both marked (neither counts until the
+    judge renumbers one), so the order of the blocks in the tab changes nothing."""
     first: dict[tuple, Protocol] = {}
+    marked: set[str] = set()
     for p in protocols:
-        if p.key in first:
-            yield problem("protocol.duplicate", E, p.cells.get("round") or _loc(p, None, "stage"), other=first[p.key].sheet)
+        key = (p.date, *p.key)
+        if key not in first:
+            first[key] = p
+        elif p.date is not None:
+            other = first[key]
+            yield problem("protocol.duplicate_evening", E, _loc(p, None, "round"), round=p.round, table=p.table,
+                          other=other.game_id)
+            if other.game_id not in marked:
+                marked.add(other.game_id)
+                yield problem("protocol.duplicate_evening", E, _loc(other, None, "round"), round=p.round,
+                              table=p.table, other=p.game_id)
         else:
-            first[p.key] = p
+            yield problem("protocol.duplicate", E, p.cells.get("round") or _loc(p, None, "stage"), other=first[key].game_id)
 
 
 def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
     """A player in two games of one round: both games are marked (which one is wrong is for the judge)."""
-    where: dict[tuple[str, int, str], Protocol] = {}
+    where: dict[tuple[object, str, int, str], Protocol] = {}
     reported: set[tuple[str, str]] = set()
     for p in protocols:
         for rec in p.seats:
             if not rec.player:
                 continue
-            key = (p.stage, p.round, rec.player)
+            key = (p.date, p.stage, p.round, rec.player)
             other = where.get(key)
             if other is not None and other.key != p.key:
-                yield problem("player.two_games", E, _loc(p, rec.seat, "player"), player=rec.player, round=p.round, other=other.sheet)
+                yield _two_games_problem(p, rec.seat, rec.player, other)
                 first = other.seat_of(rec.player)
-                if first is not None and (other.sheet, rec.player) not in reported:
-                    reported.add((other.sheet, rec.player))
-                    yield problem("player.two_games", E, _loc(other, first.seat, "player"), player=rec.player,
-                                  round=p.round, other=p.sheet)
+                if first is not None and (other.game_id, rec.player) not in reported:
+                    reported.add((other.game_id, rec.player))
+                    yield _two_games_problem(other, first.seat, rec.player, p)
             else:
                 where[key] = p
+
+
+def _two_games_problem(p: Protocol, seat: int, player: str, other: Protocol) -> Problem:
+    if p.date is not None:
+        return problem("player.two_games_evening", E, _loc(p, seat, "player"), player=player, round=p.round,
+                       date=p.date.strftime("%d.%m.%Y"), other=other.game_id)
+    return problem("player.two_games", E, _loc(p, seat, "player"), player=player, round=p.round, other=other.game_id)
 
 
 def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
@@ -511,7 +544,7 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
 
 # rules that need only the protocol's own cells: they also check a protocol whose stage, round or
 # table could not be read (the round range and "not finished" need to know which game it is)
-_OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "best_move", "kills", "winner")
+_OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "seat_penalty", "best_move", "kills", "winner")
 
 
 def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -> list[Problem]:

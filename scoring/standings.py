@@ -20,15 +20,16 @@ hides it and the chief judge has not released it.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
+from fractions import Fraction
 
 from scoring import ci as ci_mod
 from scoring.items import GameLine
 from scoring.memo import last_answer
 from scoring.metrics import METRICS, Metric
-from scoring.model import PenaltyReason, Player, PlayerStatus, Protocol, Tournament
+from scoring.model import GameIndex, PenaltyReason, Player, PlayerStatus, Protocol, Tournament
 from scoring.nominations import Nomination, nominate
 from scoring.points import score_protocol
 from scoring.preset import Preset
@@ -90,9 +91,12 @@ class Results:
 
 # -- counting ---------------------------------------------------------------------------------------
 def counted_protocols(protocols: Iterable[Protocol], problems: Iterable[Problem]) -> tuple[Protocol, ...]:
-    """A game counts when it is finished and no error points into its tab."""
-    broken = {p.sheet for p in problems if p.severity is Severity.ERROR and p.location is not None}
-    return tuple(p for p in protocols if p.finished and p.sheet not in broken)
+    """A game counts when it is finished and no error points into its tab (into its block, when
+    the tab holds several)."""
+    protocols = tuple(protocols)
+    games = GameIndex(protocols)
+    broken = {games.game_at(p.location) for p in problems if p.severity is Severity.ERROR and p.location is not None}
+    return tuple(p for p in protocols if p.finished and p.game_id not in broken)
 
 
 def _participants(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> dict[str, frozenset[str]]:
@@ -207,11 +211,11 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     hidden = frozenset(hide)
     withheld = frozenset(withhold)
     t = _without_stages(t, hidden)
-    awaiting = sum(1 for p in t.protocols if p.sheet in withheld and p.finished)
+    awaiting = sum(1 for p in t.protocols if p.game_id in withheld and p.finished)
     if withheld:  # a withheld protocol is not shown at all, only counted as awaiting
-        t = replace(t, protocols=tuple(p for p in t.protocols if p.sheet not in withheld))
+        t = replace(t, protocols=tuple(p for p in t.protocols if p.game_id not in withheld))
     cancelled = cancelled_games(t)
-    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.sheet not in cancelled)
+    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.game_id not in cancelled)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
     if scored is None:
         base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
@@ -247,7 +251,7 @@ GAME_STATES = ("unconfirmed", "changed", "edited", "disputed", "cancelled")
 
 
 def game_states(results: Results) -> dict[str, tuple[str, ...]]:
-    """Protocol tab -> what the outputs say about the game (keys of :data:`GAME_STATES`):
+    """Protocol (:attr:`~scoring.model.Protocol.game_id`) -> what the outputs say about the game (keys of :data:`GAME_STATES`):
     not confirmed (when confirmation is required), changed after confirmation (now),
     edited after confirmation (and confirmed again), disputed (an open dispute), cancelled
     (an accepted dispute)."""
@@ -255,19 +259,19 @@ def game_states(results: Results) -> dict[str, tuple[str, ...]]:
     states: dict[str, tuple[str, ...]] = {}
     for p in t.protocols:
         found = []
-        changed = p.sheet in t.edited_after_confirmation and p.sheet in t.unconfirmed
-        if p.sheet in t.unconfirmed and not changed:
+        changed = p.game_id in t.edited_after_confirmation and p.game_id in t.unconfirmed
+        if p.game_id in t.unconfirmed and not changed:
             found.append("unconfirmed")
         if changed:
             found.append("changed")
-        elif p.sheet in t.edited_after_confirmation:
+        elif p.game_id in t.edited_after_confirmation:
             found.append("edited")
-        if p.sheet in results.disputed:
+        if p.game_id in results.disputed:
             found.append("disputed")
-        if p.sheet in results.cancelled:
+        if p.game_id in results.cancelled:
             found.append("cancelled")
         if found:
-            states[p.sheet] = tuple(found)
+            states[p.game_id] = tuple(found)
     return states
 
 
@@ -354,31 +358,40 @@ def _cuts(tables: Mapping[str, Sequence[Standing]], t: Tournament, preset: Prese
 
 
 # -- ranking ------------------------------------------------------------------------------------------
-def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1) -> list[Standing]:
-    """Sort by (total, chain…) best first; equal tuples share a place; name the separating metric.
+def _exact_total(stats: PlayerStats) -> Fraction:
+    return stats.exact_total
+
+
+def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1,
+         by: Callable[[PlayerStats], Fraction] | None = None) -> list[Standing]:
+    """Sort by (``by``: the exact total, chain…) best first; equal tuples share a place; name the separating metric.
 
     Players with equal keys are listed in nickname order so that the output never depends
     on the order of the input.  Players without a counted game come last and share no place
-    with anybody who played (the outputs show them without a place, not as «9–40»).
+    with anybody who played (the outputs show them without a place, not as «9–40»).  A club
+    season ranks ``by`` the average per game (:mod:`scoring.season`).
     """
     metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
-    placed = place(stats, key=lambda s: (s.games > 0, s.exact_total, *(m.rank_key(s) for m in metrics)),
+    score = by or _exact_total
+    placed = place(stats, key=lambda s: (s.games > 0, score(s), *(m.rank_key(s) for m in metrics)),
                    listing=lambda s: s.player, start=start)
-    return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics), group=group)
+    return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics, score),
+                     group=group)
             for p, below in zip(placed, [*placed[1:], None])]
 
 
-def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, metrics: Sequence[Metric]) -> str | None:
-    """Why ``this`` is above the next player although their totals are equal: a metric key,
-    "exact_total" (equal only when rounded for display), "shared"; None when totals differ."""
+def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, metrics: Sequence[Metric],
+               by: Callable[[PlayerStats], Fraction]) -> str | None:
+    """Why ``this`` is above the next player although their scores are equal: a metric key,
+    "exact_total" (totals equal only when rounded for display), "shared"; None when the scores differ."""
     if below is None:
         return None
     a, b = this.entry, below.entry
     if (a.games > 0) != (b.games > 0):
         return None  # the next one has not played yet
-    if b.total == a.total and b.exact_total != a.exact_total:
+    if by is _exact_total and b.total == a.total and b.exact_total != a.exact_total:
         return "exact_total"  # equal when rounded for display, not exactly (Ci)
-    if b.exact_total != a.exact_total:
+    if by(b) != by(a):
         return None
     if below.place == this.place:
         return "shared"
@@ -409,7 +422,7 @@ def hidden_stages(results: Results) -> frozenset[str]:
 def hidden_sheets(results: Results) -> frozenset[str]:
     """Protocol tabs of hidden stages (their problems stay out of public outputs too)."""
     hide = hidden_stages(results) | results.hidden
-    return frozenset(p.sheet for p in results.tournament.protocols if p.stage in hide)
+    return frozenset(p.game_id for p in results.tournament.protocols if p.stage in hide)
 
 
 @last_answer  # the parent of a sync works it out before its rendering children are forked
@@ -426,7 +439,8 @@ def published(results: Results) -> Results:
     if (not hide or hide <= results.hidden) and withhold <= results.withheld:
         return results
     sheets = hidden_sheets(results) | withhold
-    problems = [p for p in results.input_problems if p.sheet not in sheets]
+    games = GameIndex(results.tournament.protocols)
+    problems = [p for p in results.input_problems if games.game_at(p.location) not in sheets]
     return compute(results.tournament, results.preset, problems, hide=hide | results.hidden,
                    withhold=withhold | results.withheld)
 

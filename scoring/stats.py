@@ -127,7 +127,7 @@ def player_stats(player: Player, lines: Sequence[GameLine], penalties: Sequence[
         extra_points=sum((ln.item("extra") for ln in own), ZERO),
         recognised_best=sum(1 for ln in own if ln.recognised_best),
         best_move_points=sum((ln.item("best_move") for ln in own), ZERO),
-        penalties=tournament_penalties + sum((ln.item("removal") for ln in own), ZERO),
+        penalties=tournament_penalties + sum((ln.item("removal") + ln.item("penalty") for ln in own), ZERO),
         tournament_penalties=tournament_penalties,
         shot_first=sum(1 for ln in own if ln.shot_first),
         missed_rounds=missed,

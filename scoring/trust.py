@@ -36,7 +36,8 @@ class Remembered:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Confirmations:
-    unconfirmed: frozenset[str]  # protocol tabs that do not count publicly (only when the preset asks)
+    # keyed by Protocol.game_id (a tab's title, or title!anchor for a block of a tab with several)
+    unconfirmed: frozenset[str]  # protocols that do not count publicly (only when the preset asks)
     changed: frozenset[str]  # edited after a confirmation and not confirmed again yet
     edited: frozenset[str]  # edited after a confirmation, now or before
     confirmed: frozenset[str]  # confirmed by a second judge now
@@ -60,28 +61,28 @@ def confirmations(protocols: Sequence[Protocol], fingerprints: Mapping[str, str]
     remember: dict[str, Remembered] = {}
     problems: list[Problem] = []
     for p in protocols:
-        fp = fingerprints.get(p.sheet, "")
-        old = remembered.get(p.sheet)
-        where = p.cells.get("checked_by") or Location(p.sheet, "A1")
+        fp = fingerprints.get(p.game_id, "")
+        old = remembered.get(p.game_id)
+        where = p.cells.get("checked_by") or Location(p.sheet, p.anchor or "A1")
         if not second_judge(p):
             if old is not None and old.fingerprint and old.fingerprint != fp:
                 old = replace(old, edited=True)
             if old is not None and old.edited:
-                remember[p.sheet] = Remembered(fingerprint="", edited=True)
-            unconfirmed.add(p.sheet)
+                remember[p.game_id] = Remembered(fingerprint="", edited=True)
+            unconfirmed.add(p.game_id)
             if required and p.finished:
                 problems.append(problem("protocol.unconfirmed", Severity.WARNING, where, judge=p.judge or "—"))
             continue
         if old is None or not old.fingerprint or old.fingerprint == fp:
-            remember[p.sheet] = Remembered(fingerprint=fp, checker=p.checked_by, edited=old.edited if old else False)
-            confirmed.add(p.sheet)
+            remember[p.game_id] = Remembered(fingerprint=fp, checker=p.checked_by, edited=old.edited if old else False)
+            confirmed.add(p.game_id)
         elif L.norm(old.checker) != L.norm(p.checked_by):  # a new name in «Проверил»: confirmed again
-            remember[p.sheet] = Remembered(fingerprint=fp, checker=p.checked_by, edited=True)
-            confirmed.add(p.sheet)
+            remember[p.game_id] = Remembered(fingerprint=fp, checker=p.checked_by, edited=True)
+            confirmed.add(p.game_id)
         else:
-            remember[p.sheet] = replace(old, edited=True)  # the confirmed fingerprint stays: undoing restores it
-            changed.add(p.sheet)
-            unconfirmed.add(p.sheet)
+            remember[p.game_id] = replace(old, edited=True)  # the confirmed fingerprint stays: undoing restores it
+            changed.add(p.game_id)
+            unconfirmed.add(p.game_id)
             if required:
                 problems.append(problem("protocol.changed_after_confirmation", Severity.WARNING, where,
                                         checker=p.checked_by))
@@ -92,7 +93,22 @@ def confirmations(protocols: Sequence[Protocol], fingerprints: Mapping[str, str]
 
 # -- disputes ---------------------------------------------------------------------------------------
 def _sheets(t: Tournament) -> dict[str, str]:
-    return {L.norm(p.sheet): p.sheet for p in t.protocols}
+    """How a dispute may name a game -> its :attr:`~scoring.model.Protocol.game_id`: the tab title
+    of a tab's only protocol; a block of a tab that holds several by ``title!A12`` or by its tab
+    and game number («05.12.2026 3», «05.12.2026 игра 3»; «05.12.2026 3 стол 2» when the tab has tables)."""
+    with_tables = {p.sheet for p in t.protocols if p.anchor and p.table != 1}
+    names: dict[str, str] = {}
+    for p in t.protocols:
+        names[L.norm(p.game_id)] = p.game_id
+        if not p.anchor:
+            continue
+        for game in ("", "игра ", "game ", "№"):
+            number = f"{p.sheet} {game}{p.round}"
+            if p.sheet not in with_tables:
+                names[L.norm(number)] = p.game_id
+            for table in (f" {p.table}", f" стол {p.table}", f" table {p.table}"):
+                names[L.norm(number + table)] = p.game_id
+    return names
 
 
 def _games(t: Tournament, statuses: Iterable[DisputeStatus]) -> frozenset[str]:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from scoring import labels as L
 from scoring.cells import a1
-from scoring.model import Tournament
+from scoring.model import GameIndex, Location, Tournament
 from scoring.parse import find_tab
 from scoring.trust import Remembered
 from sheets_sync.backends.base import STATE_TAB, Snapshot, TabWrite
@@ -74,7 +74,8 @@ def _text(row: Sequence[object], i: int) -> str:
 
 
 def remembered(snapshot: Snapshot) -> dict[str, Remembered]:
-    """The confirmations the last sync remembered, by protocol tab."""
+    """The confirmations the last sync remembered, by protocol (its game_id: the tab's title, or
+    ``title!A12`` for a block of a tab with several)."""
     return {_text(row, 1): Remembered(fingerprint=_text(row, 2), checker=_text(row, 3), edited=bool(_text(row, 4)))
             for row in _state(snapshot) if row and row[0] == CONFIRMED}
 
@@ -137,23 +138,29 @@ def current_values(snapshot: Snapshot, tabs: Iterable[str]) -> dict[tuple[str, s
 
 def fingerprints(snapshot: Snapshot, t: Tournament) -> dict[str, str]:
     """A hash of each protocol's values but its «Проверил» cell (clearing or retyping the
-    checker's name is not an edit of the game)."""
+    checker's name is not an edit of the game), by :attr:`~scoring.model.Protocol.game_id`.  A
+    block of a tab that holds several hashes only its own rows, counted from its first row, so
+    that editing, adding or moving another block of the evening is no edit of this one."""
     result = {}
     for p in t.protocols:
         skip = p.cells.get("checked_by")
+        grid = snapshot.tabs.get(p.sheet, ())
+        first, last = p.rows if p.rows is not None else (0, len(grid) - 1)
         h = hashlib.sha256()
-        for r, row in enumerate(snapshot.tabs.get(p.sheet, ())):
-            for c, value in enumerate(row):
+        for r in range(first, min(last + 1, len(grid))):
+            for c, value in enumerate(grid[r]):
                 shown = cell_text(value)
                 if shown.strip() and (skip is None or skip.cell != a1(r, c)):
-                    h.update(f"{a1(r, c)}\x00{shown}\x00".encode())
-        result[p.sheet] = h.hexdigest()[:24]
+                    h.update(f"{a1(r - first, c)}\x00{shown}\x00".encode())
+        result[p.game_id] = h.hexdigest()[:24]
     return result
 
 
 def changes(previous: Mapping[tuple[str, str], str] | None, current: Mapping[tuple[str, str], str],
-            tab_order: Sequence[str], was_confirmed: Mapping[str, bool]) -> tuple[Change, ...]:
-    """Every (tab, cell) whose text differs from the last sync, in tab order then reading order."""
+            tab_order: Sequence[str], was_confirmed: Mapping[str, bool],
+            games: GameIndex | None = None) -> tuple[Change, ...]:
+    """Every (tab, cell) whose text differs from the last sync, in tab order then reading order.
+    ``was_confirmed`` is keyed by game (``games`` says which game a cell is in; without it, by tab)."""
     if previous is None:
         return ()
     order = {title: i for i, title in enumerate(tab_order)}
@@ -165,8 +172,11 @@ def changes(previous: Mapping[tuple[str, str], str] | None, current: Mapping[tup
         r, c = parse_a1(key[1])
         return (order.get(key[0], len(order)), key[0], r, c)
 
+    def game(tab: str, cell: str) -> str | None:
+        return games.game_at(Location(tab, cell)) if games is not None else tab
+
     return tuple(Change(tab=tab, cell=cell, old=previous.get((tab, cell), ""), new=current.get((tab, cell), ""),
-                        confirmed=was_confirmed.get(tab))
+                        confirmed=was_confirmed.get(game(tab, cell) or ""))
                  for tab, cell in sorted(keys, key=sort_key))
 
 

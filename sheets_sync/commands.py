@@ -94,9 +94,15 @@ def _plan_qualifying(players: Sequence[Player], stage_games: int, stage_tables: 
 def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | None, language: str, date: str = "",
                   seed: int = 1, force: bool = False, credentials: str | None = None,
                   share_with: Sequence[str] = (), console: Console | None = None,
-                  qualifying: QualifyingRequest = QualifyingRequest()) -> Backend:
+                  qualifying: QualifyingRequest = QualifyingRequest(), organizers: Sequence[str] = (),
+                  season: bool = False) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
-    with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL)."""
+    with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL).
+    ``organizers`` go to the Tournament tab's «Организаторы»: with the sync, the only editors of
+    its tabs in a Google Sheet (a new spreadsheet is shared with them too).
+
+    ``season``: a club season instead (Tournament with «Формат: сезон», Players, Penalties): no
+    draw, no seating, no protocol tabs; each evening's tab is added later (``evening``)."""
     google = is_google_ref(ref)
     if share_with and not google:
         raise fail(BackendError, "init.share_with_file", language=language)
@@ -108,33 +114,54 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
             raise fail(BackendError, "init.exists", language=language, path=path)
     preset, _ = load_preset(preset_ref)  # an unknown preset is refused with the nearest id
     players = read_players_csv(players_csv, language=language)
+    title = name or (Path(ref).stem if not google else ("Клуб" if language == "ru" else "Club"))
+    organizers = tuple(dict.fromkeys(e.strip().lower() for e in organizers if e.strip()))
+    share = tuple(dict.fromkeys([*share_with, *organizers]))
+    if season:
+        patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=(), date=date,
+                               preset_ref=_preset_reference(preset_ref, ref), season=True, organizers=organizers)
+        return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
+                       force=force, console=console,
+                       created=lambda source: text("init.season_created", language, source=source,
+                                                   players=len(players), preset=_preset_reference(preset_ref, ref)))
     first = preset.stages[0]
     fmt = _plan_qualifying(players, first.games, first.tables, qualifying, language)
     players, added = _with_reserves(players, fmt.reserves, language)
     field = playing_players(players) + [p.nickname for p in players if p.status is PlayerStatus.RESERVE][:fmt.reserves]
     clubs = {p.nickname: p.club for p in players if p.nickname in set(field) and p.club}
     seating = _first_seating(field, first.key, fmt.rounds, seed, clubs, tables=fmt.tables)
-    title = name or (Path(ref).stem if not google else ("Турнир" if language == "ru" else "Tournament"))
+    if name is None and google:
+        title = "Турнир" if language == "ru" else "Tournament"
     reference = _preset_reference(preset_ref, ref)
     patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=seating, date=date,
-                           preset_ref=reference, settings=format_settings(fmt, first, language))
-    if google:
+                           preset_ref=reference, settings=format_settings(fmt, first, language), organizers=organizers)
+
+    def created(source: str) -> str:
+        lines = [text("init.created", language, source=source, players=len(playing_players(players)),
+                      tabs=len(seating), preset=reference), fmt.describe(language)]
+        return "\n".join(lines + ([text("init.reserves_added", language, names=", ".join(added))] if added else []))
+
+    return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
+                   force=force, console=console, created=created,
+                   preset_note=text("init.preset_ref", language, ref=reference) if is_preset_file(preset_ref) else "")
+
+
+def _create(ref: str, patch: Patch, *, title: str, language: str, credentials: str | None, share_with: Sequence[str],
+            force: bool, console: Console | None, created: Callable[[str], str], preset_note: str = "") -> Backend:
+    """Write ``patch`` into the new workbook (or the Google spreadsheet ``init`` fills), sync once, report."""
+    if is_google_ref(ref):
         backend, patch = _google_target(ref, title=title, language=language, credentials=credentials,
                                         share_with=share_with, force=force, patch=patch, console=console)
     else:
-        if path.exists():
-            path.unlink()
+        if Path(ref).exists():
+            Path(ref).unlink()
         backend = open_backend(ref, credentials=credentials, must_exist=False)
     backend.apply(patch, base=None)
     report = sync_once(backend, out_dir=None)
     if console is not None:
-        console.print(text("init.created", language, source=backend.source, players=len(playing_players(players)),
-                           tabs=len(seating), preset=reference))
-        console.print(fmt.describe(language))
-        if is_preset_file(preset_ref):
-            console.print(text("init.preset_ref", language, ref=reference))
-        if added:
-            console.print(text("init.reserves_added", language, names=", ".join(added)))
+        console.print(created(backend.source))
+        if preset_note:
+            console.print(preset_note)
         print_report(report, console, language=language)
     return backend
 

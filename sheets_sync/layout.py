@@ -15,6 +15,7 @@ labels and legend from here, so the paper and the tab show the same fields.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from decimal import Decimal
 
 from scoring import labels as L
@@ -24,7 +25,9 @@ from sheets_sync.backends.base import PageSetup, Style, TabWrite, Validation, co
 from sheets_sync.render.words import ru_en
 
 __all__ = ["tournament_tab", "players_tab", "seating_tab", "penalties_tab", "protocol_tab", "protocol_title",
-           "PROTOCOL_TABLE_ROW", "PROTOCOL_HEADER_KEYS", "protocol_columns", "protocol_legend", "PROTOCOL_WIDTHS"]
+           "PROTOCOL_TABLE_ROW", "PROTOCOL_HEADER_KEYS", "protocol_columns", "protocol_legend", "PROTOCOL_WIDTHS",
+           "evening_tab", "evening_title", "evening_columns", "evening_block_games", "EVENING_FIRST_BLOCK",
+           "EVENING_BLOCK_ROWS"]
 
 PROTOCOL_TABLE_ROW = 8  # 0-based row of the seat table's header
 PROTOCOL_HEADER_KEYS = ("stage", "round", "table", "judge", "winner", "checked_by")  # rows 2–7, label | value
@@ -55,9 +58,13 @@ def _lbl(spellings: tuple[str, ...], language: str) -> str:
     return L.label(spellings, language)
 
 
-def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "") -> TabWrite:
+def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "",
+                   organizers: Sequence[str] = (), season: bool = False) -> TabWrite:
+    """The Tournament tab; «Организаторы» (who may edit the sync's tabs of a Google Sheet) only
+    when ``init --organizer`` named some.  ``season``: a club season's tab, with the row «Формат |
+    сезон» and no stage rows."""
     T = L.TOURNAMENT_LABELS
-    rows = (
+    rows: tuple[tuple[str, object], ...] = (
         (_lbl(T["name"], language), name),
         (_lbl(T["preset"], language), preset_id),
         (_lbl(T["language"], language), language),
@@ -66,6 +73,11 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
         (_lbl(T["confirmed"], language), None),
         (_lbl(T["released"], language), None),
     )
+    if season:
+        season_word = L.SEASON_WORDS[0] if language == "ru" else L.SEASON_WORDS[1]
+        rows = (*rows[:2], (_lbl(T["format"], language), season_word), *rows[2:5])
+    if organizers:
+        rows += ((_lbl(T["organizers"], language), ", ".join(organizers)),)
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),
                     page=PageSetup())
 
@@ -229,3 +241,92 @@ def protocol_tab(*, title: str, stage_name: str, round_no: int, table: int, play
         styles=tuple(styles),
         page=PageSetup(landscape=True, fit_height=True, area=f"A1:{end}{last}"),
     )
+
+
+# -- an evening of a club season: protocol blocks stacked in one tab --------------------------------
+# the block's header line: label key -> the column of its label (its value is in the next one); the
+# judge's and the checker's names get the wider columns of the seat table below
+EVENING_HEADER = {"round": 0, "table": 2, "winner": 4, "judge": 6, "checked_by": 10}
+_GAME_LABEL = ("Игра", "Game")  # an evening numbers its games (a spelling of the round label)
+EVENING_FIRST_BLOCK = 6  # 0-based row of the first block: the date, the legend and a blank row above it
+EVENING_BLOCK_ROWS = 13  # header line, column headers, ten seats, a blank row
+_EVENING_WIDTHS = {"penalty": 8, "penalty_reason": 16}
+
+
+def evening_title(day: date) -> str:
+    """The tab of an evening: its date as people write it, «05.12.2026»."""
+    return day.strftime("%d.%m.%Y")
+
+
+def evening_columns(preset: Preset) -> tuple[str, ...]:
+    """The seat table of an evening's block: the tournament protocol's scored columns, a penalty of
+    any value with its reason, and the comment (the paper protocol of a club evening)."""
+    scored = [c for c in protocol_columns(preset) if c not in ("comment", "nominated", "sheriff_check", "don_check")]
+    return (*scored, "penalty", "penalty_reason", "comment")
+
+
+def evening_block_games(games: int, tables: int | None) -> list[tuple[int, int | None]]:
+    """(game number, table) of each block, top to bottom: with tables, the games of one time slot
+    side by side (game 1 at tables 1 and 2, then game 2 …); without, games 1…N and no table."""
+    if not tables:
+        return [(i + 1, None) for i in range(games)]
+    return [(i // tables + 1, i % tables + 1) for i in range(games)]
+
+
+def _evening_block(game: int, table: int | None, columns: Sequence[str], language: str) -> list[tuple]:
+    H, C = L.PROTOCOL_HEADER, L.PROTOCOL_COLUMNS
+    values = {"round": game, "table": table}
+    head: list[object] = [None] * (max(EVENING_HEADER.values()) + 2)
+    for key, c in EVENING_HEADER.items():
+        head[c], head[c + 1] = _lbl(_GAME_LABEL if key == "round" else H[key], language), values.get(key)
+    return [tuple(head), tuple(_lbl(C[c], language) for c in columns),
+            *((seat, *([None] * (len(columns) - 1))) for seat in range(1, 11)), ()]
+
+
+def evening_tab(*, day: date, games: int, tables: int | None, language: str, preset: Preset) -> TabWrite:
+    """An evening's tab: the date, how to fill it, and ``games`` empty protocol blocks stacked, each
+    printing on a landscape A4 page of its own."""
+    columns = evening_columns(preset)
+    legend = protocol_legend(language)[:3] + (ru_en(
+        "Штраф: любое число баллов (−1, 0,5), в «Причина штрафа» — за что.",
+        "Penalty: any number of points (−1, 0.5); 'Penalty reason' says what for.", language),)
+    rows: list[tuple] = [(_lbl(L.EVENING_DATE_LABELS, language), evening_title(day)), *((line,) for line in legend), ()]
+    for game, table in evening_block_games(games, tables):
+        rows += _evening_block(game, table, columns, language)
+    end = column_letter(len(columns) - 1)
+
+    def col(key: str) -> str:
+        return column_letter(columns.index(key))
+
+    starts = [EVENING_FIRST_BLOCK + 1 + i * EVENING_BLOCK_ROWS for i in range(games)]  # 1-based header lines
+    styles: list[Style] = [Style(cells="A1", bold=True, shade=True, frame=True), Style(cells="B1", bold=True, text=True),
+                           Style(cells=f"A2:A{1 + len(legend)}", muted=True, size=9)]
+    validations: list[Validation] = []
+    roles = tuple(L.word(k, language) for k in ("civilian", "sheriff", "mafia", "don"))
+    winners = (L.word("red", language), L.word("black", language))
+    removals = (L.word("yes", language), L.word("team_defeat", language))
+    for top in starts:
+        first, last = top + 2, top + 11
+        styles += [
+            *(Style(cells=f"{column_letter(c)}{top}", frame=True, shade=True, bold=True, middle=True)
+              for c in EVENING_HEADER.values()),
+            *(Style(cells=f"{column_letter(c + 1)}{top}", frame=True, bold=True, align="left", middle=True,
+                    text=key in ("judge", "checked_by")) for key, c in EVENING_HEADER.items()),
+            Style(cells=f"A{top + 1}:{end}{top + 1}", frame=True, shade=True, bold=True, size=10, align="center",
+                  middle=True, wrap=True),
+            Style(cells=f"A{first}:{end}{last}", frame=True, align="center", middle=True),
+            Style(cells=f"A{first}:A{last}", bold=True),
+            *(Style(cells=f"{col(c)}{first}:{col(c)}{last}", align="left") for c in (*_LEFT_COLUMNS, "penalty_reason")),
+            *(Style(cells=f"{col(c)}{first}:{col(c)}{last}", text=True)
+              for c in (*_TEXT_COLUMNS, "penalty_reason") if c in columns),
+        ]
+        winner_cell = f"{column_letter(EVENING_HEADER['winner'] + 1)}{top}"
+        validations += [Validation(cells=f"{col('role')}{first}:{col('role')}{last}", values=roles),
+                        Validation(cells=winner_cell, values=winners),
+                        Validation(cells=f"{col('removal')}{first}:{col('removal')}{last}", values=removals)]
+    heights = (22.0, *([14.0] * len(legend)), 8.0, *((24.0, 30.0, *([26.0] * 10), 14.0) * games))
+    return TabWrite(title=evening_title(day), rows=tuple(rows), owned=False,
+                    column_widths=tuple({**PROTOCOL_WIDTHS, **_EVENING_WIDTHS}[c] for c in columns),
+                    row_heights=heights, bold_rows=(), validations=tuple(validations), styles=tuple(styles),
+                    page=PageSetup(landscape=True, area=f"A1:{end}{starts[-1] + 11}",
+                                   breaks=tuple(top - 1 for top in starts[1:])))

@@ -31,6 +31,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refused.draw": ("жеребьёвка не проведена", "not drawn"),
     "refused.advance": ("следующий этап не рассажен", "not advanced"),
     "refused.replace": ("замена не сделана", "not replaced"),
+    "refused.evening": ("вечер не добавлен", "evening not added"),
+    "evening.added": ("добавлена вкладка «{tab}»: протоколов {games}", "tab '{tab}' added: {games} protocols"),
     "stopped": ("остановлено", "stopped"),
     # what WORKBOOK is
     "ref.folder": ("{path} — это папка, а не файл таблицы: укажите файл .xlsx (например, {example})",
@@ -79,6 +81,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "--share-with is for Google spreadsheets: use gsheet:new (or gsheet:ID) as the workbook"),
     "init.created": ("создано: {source} — игроков {players}, вкладок протоколов {tabs}; регламент {preset}",
                      "created {source}: {players} players, {tabs} protocol tabs; preset {preset}"),
+    "init.season_created": ("создан клубный сезон: {source} — игроков {players}; регламент {preset}. Вечер добавляет "
+                            "sheets-sync evening {source} --date ГГГГ-ММ-ДД --games N; нового игрока — строка на вкладке "
+                            "Игроки",
+                            "created the club season {source}: {players} players; preset {preset}. Add an evening with "
+                            "sheets-sync evening {source} --date YYYY-MM-DD --games N, a new player as a row of the "
+                            "Players tab"),
     "init.preset_ref": ("регламент из файла: на вкладке Турнир записано «{ref}» (путь от папки таблицы)",
                         "preset from a file: the Tournament tab names '{ref}' (a path from the workbook's folder)"),
     "init.reserves_added": ("добавлены запасные (статус «запасной»), они займут пустые места: {names} — чтобы вместо них "

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from scoring import labels as L
 from scoring.errors import SheetsSyncError
-from scoring.model import Location
+from scoring.model import GameIndex, Location
 from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
 from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, Text, problem
@@ -29,6 +29,7 @@ from sheets_sync.backends.base import Backend, Snapshot
 from sheets_sync.changelog import Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
+from sheets_sync.protection import restored_problems
 from sheets_sync.refs import workbook_folder
 
 __all__ = ["Outcome", "compute", "DEFAULT_PRESET", "owned_tab_titles", "workbook_view", "read_workbook",
@@ -109,12 +110,13 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
                               required=preset.confirmation)
     tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited)
     problems = (list(parsed.problems) + preset_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
-                + dispute_problems(tournament, parsed.unreadable))
+                + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot))
     results = compute_standings(tournament, preset, problems)
     logged = logged_tabs(snapshot, tournament, parsed.unreadable)
     values = current_values(snapshot, logged)
     found = changes(previous_values(snapshot), values, snapshot.order,
-                    {p.sheet: bool(before.get(p.sheet) and before[p.sheet].fingerprint) for p in tournament.protocols})
+                    {p.game_id: bool(before.get(p.game_id) and before[p.game_id].fingerprint) for p in tournament.protocols},
+                    GameIndex(tournament.protocols))
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
                    language=settings.language, remember=confirmed.remember, values=values, changes=found)
 
@@ -145,7 +147,7 @@ def workbook_view(snapshot: Snapshot) -> Snapshot:
             tabs[title] = results_workbook.tabs[title]
             order.append(title)
     return Snapshot(tabs=tabs, order=tuple(order), locale=snapshot.locale, source=snapshot.source,
-                    token=snapshot.token)
+                    token=snapshot.token, protections=results_workbook.protections)
 
 
 def read_workbook(backend: Backend) -> Snapshot:

@@ -23,6 +23,7 @@ from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.render.site import OTHER_PART, RACE_PART, write_site
 from sheets_sync.render.vk import FontNotFound, post_text, write_vk
+from sheets_sync.render.vk_season import write_season_vk
 
 if TYPE_CHECKING:
     from sheets_sync.outcome import Outcome
@@ -66,7 +67,16 @@ def write_public_site(public: PublicResults, folder: Path, *, part: str | None =
 def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = None,
                   text_without_font: bool = False) -> list[Path]:
     """``vk-post.txt`` and ``vk-post.png`` in ``folder``.  Without a Cyrillic font the picture
-    cannot be drawn: ``text_without_font`` still writes the text (else :class:`FontNotFound`)."""
+    cannot be drawn: ``text_without_font`` still writes the text (else :class:`FontNotFound`).
+    A club season's posts are the last evening's and the season's (:mod:`sheets_sync.render.vk_season`)."""
+    if public.results.tournament.season:
+        try:
+            return write_season_vk(public.results, folder, language=public.language, link=link, updated=public.updated)
+        except FontNotFound:
+            if not text_without_font:
+                raise
+            return write_season_vk(public.results, folder, language=public.language, link=link,
+                                   updated=public.updated, pictures=False)
     try:
         return write_vk(public.results, folder, language=public.language, link=link,
                         progress=public.progress, updated=public.updated)

@@ -23,7 +23,7 @@ import hashlib
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -57,7 +57,9 @@ from sheets_sync.outcome import (
     workbook_view,
 )
 from sheets_sync.overlap import in_child
+from sheets_sync.protection import protection_changes, state_rows as protection_state_rows, wanted_protections
 from sheets_sync.refs import workbook_folder
+from sheets_sync.render.season_tabs import owned_season_tabs
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
 
@@ -108,12 +110,15 @@ def _previous_marks(snapshot: Snapshot) -> dict[tuple[str, str], tuple[str, str]
     return marks
 
 
-def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, when: str | None = None) -> Patch:
+def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, when: str | None = None,
+                account: str | None = None) -> Patch:
     """Owned tabs in full, marks to set and to clear, the Log tab with the changes since the last
-    sync (stamped ``when``, default now), and the state tab that remembers marks, confirmations
-    and typed values."""
+    sync (stamped ``when``, default now), the state tab that remembers marks, confirmations,
+    typed values and protections, and the protections the workbook lacks (``account``: the
+    sync's own e-mail, an editor of every protection; :mod:`sheets_sync.protection`)."""
     language = outcome.language
-    writes = owned_tabs(outcome.results, outcome.problems, language, links=links)
+    tabs = owned_season_tabs if outcome.results.tournament.season else owned_tabs  # a club season: its own
+    writes = tabs(outcome.results, outcome.problems, language, links=links)
     writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows,
                           outcome.results.tournament.name))
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
@@ -125,11 +130,14 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     clear = tuple(sorted(key for key in previous if key not in wanted and key[0] in snapshot.tabs))
     state_rows = [("sheet", "cell", "severity", "note")] + [(m.sheet, m.cell, m.severity, m.note) for _, m in sorted(wanted.items())]
     state_rows += trust_state_rows(outcome.remember, outcome.values)
+    protections = wanted_protections(snapshot, outcome, writes, account)
+    state_rows += protection_state_rows(snapshot, protections)
     state = TabWrite(title=STATE_TAB, rows=tuple(state_rows), hidden=True)
     writes.append(state)
     # write only what differs from what the workbook holds now
     changed = tuple(w for w in writes if not _same(snapshot.tabs.get(w.title), w.rows))
-    return Patch(writes=changed, set_marks=set_marks, clear_marks=clear)
+    protect, unprotect = protection_changes(snapshot, protections, changed)
+    return Patch(writes=changed, set_marks=set_marks, clear_marks=clear, protect=protect, unprotect=unprotect)
 
 
 def sync_time() -> str:
@@ -258,6 +266,8 @@ def workbook_fingerprint(backend: Backend, snapshot: Snapshot) -> str | None:
     if own is not None:
         return own(snapshot)
     h = hashlib.sha256(tabs_fingerprint(snapshot, set()).encode())
+    if snapshot.protections:  # a protection taken away is a change to answer (put it back)
+        h.update(b"\x00protections" + repr(sorted((p.key, p.editors) for p in snapshot.protections)).encode())
     if snapshot.results_workbook is not None:
         h.update(b"\x00results" + tabs_fingerprint(snapshot.results_workbook, set()).encode())
     return h.hexdigest()
@@ -375,13 +385,13 @@ class _Publishing:
 
 def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:
     """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
-    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp)
+    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp,
+                        account=getattr(backend, "account_email", None))
     advanced = None
     if not dry_run:
         stage_patch, advanced = auto_advance(outcome)
         if stage_patch is not None:
-            patch = Patch(writes=patch.writes + stage_patch.writes, set_marks=patch.set_marks,
-                          clear_marks=patch.clear_marks, delete_tabs=patch.delete_tabs)
+            patch = replace(patch, writes=patch.writes + stage_patch.writes)
     return patch, advanced
 
 

@@ -95,24 +95,24 @@ def simple_seating(players: Sequence[str], stage: str, rounds: int) -> list[Seat
 def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequence[Player], seating: Sequence[SeatingEntry],
                    protocols: Sequence[Protocol] = (), date: str = "", chief_judge: str = "",
                    include_base: bool = True, preset_ref: str | None = None,
-                   settings: Sequence[tuple[str, object]] = ()) -> Patch:
+                   settings: Sequence[tuple[str, object]] = (), organizers: Sequence[str] = (),
+                   season: bool = False) -> Patch:
     """Tabs people type into, created or pre-filled: Tournament, Players, Seating, Penalties, protocols.
 
     ``preset_ref`` is what the Tournament tab names as the preset (default: its id; a file's
     path from the workbook's folder); ``settings`` are preset overrides written below it
-    (``отбор.туров = 6``)."""
+    (``отбор.туров = 6``).  ``season``: a club season's workbook (the Tournament tab says «Формат:
+    сезон»; no Seating tab: whoever comes plays)."""
     writes: list[TabWrite] = []
     if include_base:
         tournament = tournament_tab(name=name, preset_id=preset_ref or preset.id, language=language,
-                                    chief_judge=chief_judge, date=date)
+                                    chief_judge=chief_judge, date=date, organizers=organizers, season=season)
         if settings:
             tournament = replace(tournament, rows=tournament.rows + tuple((k, v) for k, v in settings))
-        writes += [
-            tournament,
-            players_tab(players, language),
-            seating_tab(seating, preset, language),
-            penalties_tab(language),
-        ]
+        writes += [tournament, players_tab(players, language)]
+        if not season:
+            writes.append(seating_tab(seating, preset, language))
+        writes.append(penalties_tab(language))
     by_key = {p.key: p for p in protocols}
     for e in seating:
         writes.append(protocol_tab(title=protocol_title(preset, e.stage, e.round, e.table, language),

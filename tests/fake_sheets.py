@@ -14,7 +14,8 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
 * ``POST /v4/spreadsheets/{id}:batchUpdate``       addSheet, deleteSheet, updateCells, repeatCell,
                                                    setDataValidation, updateSheetProperties,
                                                    updateDimensionProperties, appendDimension,
-                                                   updateBorders
+                                                   updateBorders, addProtectedRange,
+                                                   updateProtectedRange, deleteProtectedRange
 * ``POST /drive/v3/files/{id}/permissions``        sharing (recorded only)
 
 Every cell is stored as a Sheets ``CellData``-like dict (``userEnteredValue``,
@@ -54,6 +55,19 @@ each with where the behaviour comes from (see :func:`_user_entered`):
   and 0.5 alike).
 Percentages, currencies and times are not modelled: nothing typed into a protocol needs them.
 
+Protected ranges are modelled as the API reference describes ``ProtectedRange``: a
+``protectedRangeId`` the server gives, a ``range`` (a ``GridRange``; no bounds at all is a
+protected sheet, and a sheet takes one such protection: a second is refused with the wording
+googleapis/google-api-python-client#1064 shows, ``Sheet "X" already has sheet protection.``),
+``description``, ``warningOnly`` (no ``editors`` with it) and ``editors.users``; they are
+listed in ``sheets[].protectedRanges`` of a GET, ``editors`` only to an editor of the range.
+Every request is made by the account its bearer token was issued to (:attr:`tokens`); a
+values write or a batchUpdate that touches a protected range (its cells, its sheet's
+properties, the sheet itself, the protection itself) by somebody who is neither one of its
+editors nor the spreadsheet's owner (the account that created it) fails whole with HTTP 400,
+``INVALID_ARGUMENT`` and the API's own message (theoephraim/node-google-spreadsheet#20):
+:data:`PROTECTED_MESSAGE`.  A warning-only range refuses nobody (the warning is the UI's).
+
 Test helpers: :attr:`FakeSheetsServer.request_log`, :attr:`request_count` (Sheets/Drive
 API requests, the token endpoint not counted), :meth:`reset_counts`, :meth:`cells`,
 :meth:`values`, :meth:`create_spreadsheet`, :meth:`set_values`, :meth:`set_number_format`, :meth:`rename_tab`,
@@ -83,7 +97,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-__all__ = ["FakeSheetsServer", "Fault", "Cell", "ApiError"]
+__all__ = ["FakeSheetsServer", "Fault", "Cell", "ApiError", "PROTECTED_MESSAGE"]
+
+PROTECTED_MESSAGE = ("You are trying to edit a protected cell or object. Please contact the spreadsheet owner to "
+                     "remove protection if you need to edit.")
 
 DEFAULT_ROWS, DEFAULT_COLS = 1000, 26
 COMMA_DECIMAL_LOCALES = ("ru", "uk", "be", "de", "fr", "es", "it", "pt", "pl", "cs", "nl", "tr", "sv", "fi", "da", "nb")
@@ -328,6 +345,7 @@ class _Sheet:
     def __init__(self, props: dict) -> None:
         self.props = props
         self.cells: dict[tuple[int, int], dict] = {}
+        self.protected: list[dict] = []  # ProtectedRange objects, as the API returns them
         self.col_widths: dict[int, int] = {}
         self.row_heights: dict[int, int] = {}
 
@@ -361,6 +379,8 @@ class _Spreadsheet:
         self.sheets: list[_Sheet] = []
         self.shared_with: set[str] | None = None  # None: everybody may edit
         self.permissions: list[dict] = []
+        self.owner: str | None = None  # the account that created it: edits every protected range
+        self.requester: str = "anonymous"  # who makes the request being handled
 
     def sheet_by_title(self, title: str) -> _Sheet | None:
         for sh in self.sheets:
@@ -377,6 +397,47 @@ class _Spreadsheet:
             if sh.id == sheet_id:
                 return sh
         raise _bad(f"Invalid requests: No grid with id: {sheet_id}")
+
+    def may_edit(self, protection: dict) -> bool:
+        """Whether the requester gets past ``protection`` (a warning only stops nobody)."""
+        if protection.get("warningOnly"):
+            return True
+        users = {u.lower() for u in protection.get("editors", {}).get("users", ())}
+        return self.requester.lower() in users or (self.owner is not None and self.requester == self.owner)
+
+    def guard(self, sheet: _Sheet, r0: int = 0, r1: int | None = None, c0: int = 0, c1: int | None = None) -> None:
+        """Refuse, as the API does, a change to cells [r0, r1) × [c0, c1) of ``sheet`` (None: to
+        the end) that a protected range the requester may not edit covers."""
+        r1 = sheet.rows if r1 is None else r1
+        c1 = sheet.cols if c1 is None else c1
+        for protection in sheet.protected:
+            rng = protection.get("range", {})
+            pr0, pr1 = rng.get("startRowIndex", 0), rng.get("endRowIndex", 10**9)
+            pc0, pc1 = rng.get("startColumnIndex", 0), rng.get("endColumnIndex", 10**9)
+            overlaps = r0 < pr1 and pr0 < r1 and c0 < pc1 and pc0 < c1
+            if overlaps and not self.may_edit(protection):
+                raise ApiError(400, PROTECTED_MESSAGE, "INVALID_ARGUMENT")
+
+    def guard_sheet(self, sheet: _Sheet) -> None:
+        """Refuse a change to the sheet itself (properties, deletion) under a protected sheet
+        (or any protected range of it, for a deletion) the requester may not edit."""
+        for protection in sheet.protected:
+            if not self.may_edit(protection):
+                raise ApiError(400, PROTECTED_MESSAGE, "INVALID_ARGUMENT")
+
+    def protected_range(self, range_id: Any) -> tuple[_Sheet, dict]:
+        for sheet in self.sheets:
+            for protection in sheet.protected:
+                if protection["protectedRangeId"] == range_id:
+                    return sheet, protection
+        raise _bad(f"Invalid requests: No protected range with id: {range_id}")
+
+    def new_protected_range_id(self) -> int:
+        used = {p["protectedRangeId"] for sh in self.sheets for p in sh.protected}
+        while True:
+            n = random.randint(1, 2**31 - 1)
+            if n not in used:
+                return n
 
     def reindex(self) -> None:
         for i, sh in enumerate(self.sheets):
@@ -431,7 +492,9 @@ class _Spreadsheet:
         return {
             "spreadsheetId": self.id,
             "properties": copy.deepcopy(self.props),
-            "sheets": [{"properties": copy.deepcopy(sh.props)} for sh in self.sheets],
+            "sheets": [{"properties": copy.deepcopy(sh.props),
+                        **({"protectedRanges": copy.deepcopy(sh.protected)} if sh.protected else {})}
+                       for sh in self.sheets],
             "spreadsheetUrl": f"https://docs.google.com/spreadsheets/d/{self.id}/edit",
         }
 
@@ -900,6 +963,7 @@ class FakeSheetsServer:
         sid, op = m.group(1), m.group(2)
         with self.lock:
             book = self._book(sid, email)
+            book.requester = email
             if op is None and method == "GET":
                 return self._get(book, query)
             if op == "/values:batchGet" and method == "GET":
@@ -919,6 +983,7 @@ class FakeSheetsServer:
             sid = secrets.token_urlsafe(33)[:44]
             book = _Spreadsheet(sid, props.get("title", "Untitled spreadsheet"), props.get("locale", "en_US"))
             book.shared_with = {email} if self.check_auth else None
+            book.owner = email
             for sheet in data.get("sheets") or [{"properties": {"title": "Sheet1"}}]:
                 book.add_sheet(sheet.get("properties", {}))
             self.spreadsheets[sid] = book
@@ -926,6 +991,11 @@ class FakeSheetsServer:
 
     def _get(self, book: _Spreadsheet, query: dict) -> dict:
         meta = book.metadata()
+        for sh_meta in meta["sheets"]:  # editors: "only visible to users with edit access to the protected range"
+            for protection in sh_meta.get("protectedRanges", ()):
+                protection["requestingUserCanEdit"] = book.may_edit(protection)
+                if not book.may_edit(protection):
+                    protection.pop("editors", None)
         if query.get("includeGridData", ["false"])[0].lower() == "true":
             for sh_meta, sheet in zip(meta["sheets"], book.sheets):
                 sh_meta["data"] = [{"startRow": 0, "startColumn": 0, "rowData": _row_data(sheet)}]
@@ -1031,6 +1101,7 @@ class FakeSheetsServer:
                 rows = [[c[i] if i < len(c) else None for c in rows] for i in range(width)]
             height = len(rows)
             width = max((len(r) for r in rows), default=0)
+            work.guard(sheet, r0, r0 + height, c0, c0 + width)
             if r0 + height > r1 or c0 + width > c1:
                 if r0 + height > sheet.rows or c0 + width > sheet.cols:
                     self._grow(sheet, r0 + height, c0 + width)  # values API expands the grid
@@ -1078,6 +1149,8 @@ class FakeSheetsServer:
             try:
                 replies.append(handler(work, body) or {})
             except ApiError as exc:
+                if exc.message == PROTECTED_MESSAGE:  # told as it is, naming no request
+                    raise
                 exc.message = re.sub(r"^Invalid requests(\[\d+\])?", f"Invalid requests[{n}]", exc.message)
                 if not exc.message.startswith("Invalid requests["):
                     exc.message = f"Invalid requests[{n}].{kind}: {exc.message}"
@@ -1114,6 +1187,7 @@ class FakeSheetsServer:
 
     def _req_deleteSheet(self, book: _Spreadsheet, body: dict) -> None:
         sheet = book.sheet_by_id(body.get("sheetId", 0))
+        book.guard_sheet(sheet)
         if len(book.sheets) == 1:
             raise _bad("Invalid requests: You can't remove all the sheets in a document.")
         book.sheets.remove(sheet)
@@ -1130,11 +1204,13 @@ class FakeSheetsServer:
             width = max((len(r.get("values", [])) for r in rows), default=0)
             self._grid_range(book, {"sheetId": sheet.id, "startRowIndex": r0, "endRowIndex": r0 + height,
                                     "startColumnIndex": c0, "endColumnIndex": c0 + width})
+            book.guard(sheet, r0, r0 + height, c0, c0 + width)
             targets = [
                 (r0 + i, c0 + j, cell) for i, row in enumerate(rows) for j, cell in enumerate(row.get("values", []))
             ]
         elif "range" in body:
             sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+            book.guard(sheet, r0, r1, c0, c1)
             if len(rows) > r1 - r0 or any(len(r.get("values", [])) > c1 - c0 for r in rows):
                 raise _bad("Invalid requests: rows do not fit in the range")
             targets = []
@@ -1155,6 +1231,7 @@ class FakeSheetsServer:
 
     def _req_repeatCell(self, book: _Spreadsheet, body: dict) -> None:
         sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+        book.guard(sheet, r0, r1, c0, c1)
         cell = body.get("cell", {})
         _check_cell(cell)
         _check_format(cell.get("userEnteredFormat"))
@@ -1167,6 +1244,7 @@ class FakeSheetsServer:
 
     def _req_setDataValidation(self, book: _Spreadsheet, body: dict) -> None:
         sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+        book.guard(sheet, r0, r1, c0, c1)
         rule = body.get("rule")
         if rule is not None:
             cond = rule.get("condition", {})
@@ -1184,6 +1262,7 @@ class FakeSheetsServer:
     def _req_updateSheetProperties(self, book: _Spreadsheet, body: dict) -> None:
         props = body.get("properties", {})
         sheet = book.sheet_by_id(props.get("sheetId", 0))
+        book.guard_sheet(sheet)
         fields = body.get("fields", "")
         new = copy.deepcopy(sheet.props)
         _apply_mask(new, props, fields, ("title", "index", "hidden", "gridProperties", "tabColor", "rightToLeft",
@@ -1218,6 +1297,7 @@ class FakeSheetsServer:
     def _req_updateDimensionProperties(self, book: _Spreadsheet, body: dict) -> None:
         rng = body.get("range", {})
         sheet = book.sheet_by_id(rng.get("sheetId", 0))
+        book.guard_sheet(sheet)
         if rng.get("dimension") not in ("ROWS", "COLUMNS"):
             raise _bad("Invalid requests: dimension must be ROWS or COLUMNS")
         if "pixelSize" not in body.get("fields", ""):
@@ -1234,6 +1314,7 @@ class FakeSheetsServer:
         """Borders are stored as the API stores them: in each cell's ``userEnteredFormat.borders``
         (an inner border is the bottom/right of one cell and the top/left of the next)."""
         sheet, r0, r1, c0, c1 = self._grid_range(book, body["range"])
+        book.guard(sheet, r0, r1, c0, c1)
         sides = ("top", "bottom", "left", "right", "innerHorizontal", "innerVertical")
         unknown = set(body) - {"range", *sides}
         if unknown:
@@ -1255,8 +1336,56 @@ class FakeSheetsServer:
                 if not stored:
                     del sheet.cells[(r, c)]
 
+    def _req_addProtectedRange(self, book: _Spreadsheet, body: dict) -> dict:
+        protection = copy.deepcopy(body.get("protectedRange") or {})
+        if "protectedRangeId" in protection or "requestingUserCanEdit" in protection:
+            raise _bad("Invalid requests: protectedRangeId and requestingUserCanEdit are read-only")
+        if "namedRangeId" in protection:
+            raise _bad("Invalid requests: named ranges are not supported by this fake")
+        rng = protection.get("range")
+        if not isinstance(rng, dict):
+            raise _bad("Invalid requests: a protected range needs a range")
+        sheet, *_ = self._grid_range(book, rng)
+        self._check_protection(sheet, protection)
+        if not any(k in rng for k in ("startRowIndex", "endRowIndex", "startColumnIndex", "endColumnIndex")) and any(
+                not set(p["range"]) - {"sheetId"} for p in sheet.protected):
+            raise _bad(f'Invalid requests: Sheet "{sheet.title}" already has sheet protection.')
+        protection["range"] = {"sheetId": sheet.id, **{k: v for k, v in rng.items() if k != "sheetId"}}
+        protection["protectedRangeId"] = book.new_protected_range_id()
+        protection.setdefault("warningOnly", False)
+        sheet.protected.append(protection)
+        return {"addProtectedRange": {"protectedRange": {**copy.deepcopy(protection), "requestingUserCanEdit": True}}}
+
+    def _req_updateProtectedRange(self, book: _Spreadsheet, body: dict) -> None:
+        new = body.get("protectedRange") or {}
+        sheet, protection = book.protected_range(new.get("protectedRangeId"))
+        if not book.may_edit(protection):
+            raise ApiError(400, PROTECTED_MESSAGE, "INVALID_ARGUMENT")
+        updated = copy.deepcopy(protection)
+        _apply_mask(updated, new, body.get("fields", ""), ("range", "description", "warningOnly", "editors",
+                                                            "unprotectedRanges"))
+        updated.setdefault("warningOnly", False)
+        self._check_protection(sheet, updated)
+        protection.clear()
+        protection.update(updated)
+
+    def _req_deleteProtectedRange(self, book: _Spreadsheet, body: dict) -> None:
+        sheet, protection = book.protected_range(body.get("protectedRangeId"))
+        if not book.may_edit(protection):
+            raise ApiError(400, PROTECTED_MESSAGE, "INVALID_ARGUMENT")
+        sheet.protected.remove(protection)
+
+    @staticmethod
+    def _check_protection(sheet: _Sheet, protection: dict) -> None:
+        if protection.get("warningOnly") and protection.get("editors"):
+            raise _bad("Invalid requests: Editors are not supported with warning_only protection.")
+        users = protection.get("editors", {}).get("users", [])
+        if not isinstance(users, list) or not all(isinstance(u, str) and "@" in u for u in users):
+            raise _bad(f"Invalid requests: invalid editors {users!r}")
+
     def _req_appendDimension(self, book: _Spreadsheet, body: dict) -> None:
         sheet = book.sheet_by_id(body.get("sheetId", 0))
+        book.guard_sheet(sheet)
         grid = sheet.props["gridProperties"]
         key = "rowCount" if body.get("dimension") == "ROWS" else "columnCount"
         grid[key] += int(body.get("length", 0))

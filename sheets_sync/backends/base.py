@@ -40,6 +40,7 @@ __all__ = [
     "PageSetup",
     "TabWrite",
     "Mark",
+    "Protection",
     "Patch",
     "Backend",
     "MARK_COLOURS",
@@ -118,6 +119,9 @@ class Snapshot:
     # ``--output``: the separate workbook the owned tabs are written to, as read; the sync takes
     # the owned tabs from it (:func:`sheets_sync.sync.workbook_view`).  None: they live in ``tabs``.
     results_workbook: Snapshot | None = None
+    # the protections the workbook holds now, as the backend read them; None: the backend does
+    # not say (the sync then protects only the tabs it writes)
+    protections: tuple[Protection, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -160,6 +164,9 @@ class PageSetup:
     fit_height: bool = False  # and every row on one page: the whole tab on one sheet of paper
     repeat_rows: int = 0  # the first N rows printed again at the top of every page
     area: str | None = None  # the A1 range printed; None: whatever the tab holds
+    # 1-based rows after which a new page starts (an evening's protocol blocks, one a page);
+    # an .xlsx keeps them, a Google Sheet does not (its print dialog breaks pages itself)
+    breaks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -202,6 +209,23 @@ class Mark:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Protection:
+    """Only ``editors`` (e-mails) may change tab ``sheet`` (``cells`` None) or its range ``cells``
+    (A1, such as ``B7``).  A backend with per-person rights (Google) makes it a protected range
+    of exactly these editors; one without (an .xlsx) protects whole tabs against everybody but
+    the sync itself and leaves ranges alone."""
+
+    sheet: str
+    cells: str | None = None
+    editors: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str | None]:
+        """What a protection protects (the same tab or range is protected once)."""
+        return self.sheet, self.cells
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Patch:
     """What one cycle writes.  Marks are differential so backends stay dumb:
     ``set_marks`` are coloured and noted, ``clear_marks`` lose our fill and note."""
@@ -210,10 +234,15 @@ class Patch:
     set_marks: tuple[Mark, ...] = ()
     clear_marks: tuple[tuple[str, str], ...] = ()  # (sheet, cell)
     delete_tabs: tuple[str, ...] = ()
+    # protections to put in place (added, or their editors set): the sync sends only those the
+    # workbook lacks; a backend keeps a tab's protection when it rewrites the tab
+    protect: tuple[Protection, ...] = ()
+    unprotect: tuple[Protection, ...] = ()  # protections the sync set and wants no more (by key)
 
     @property
     def empty(self) -> bool:
-        return not (self.writes or self.set_marks or self.clear_marks or self.delete_tabs)
+        return not (self.writes or self.set_marks or self.clear_marks or self.delete_tabs or self.protect
+                    or self.unprotect)
 
 
 class Backend(Protocol):

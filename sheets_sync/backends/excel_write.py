@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.page import PageMargins
+from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.workbook.workbook import Workbook
 
@@ -161,6 +162,8 @@ def _page(ws, page: PageSetup) -> None:
         ws.print_title_rows = f"1:{page.repeat_rows}"
     if page.area:
         ws.print_area = page.area
+    for row in page.breaks:
+        ws.row_breaks.append(Break(id=row))
 
 
 def _anchor(ws, ref: str):

@@ -32,6 +32,7 @@ from sheets_sync.cli.common import (
     escape,
     tournament_language,
 )
+from sheets_sync.cli.evening import evening
 from sheets_sync.cli.publish import export, print_protocols, print_seating
 from sheets_sync.cli.stages import advance, draw, replace
 from sheets_sync.cli.workbook import init, sync, watch
@@ -41,7 +42,8 @@ __all__ = ["main", "run", "RootGroup", "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR",
            "err_console"]
 
 # how a refusal of these commands begins ("not drawn: tie at the cut line…")
-_REFUSED = {"draw": "refused.draw", "advance": "refused.advance", "replace": "refused.replace"}
+_REFUSED = {"draw": "refused.draw", "advance": "refused.advance", "replace": "refused.replace",
+            "evening": "refused.evening"}
 
 
 class RootGroup(click.Group):
@@ -76,5 +78,5 @@ def main() -> None:
     """Tournament tabulation for sport mafia (FIIM rules) inside your spreadsheet."""
 
 
-for _command in (init, sync, watch, draw, advance, replace, export, print_protocols, print_seating):
+for _command in (init, sync, watch, draw, advance, replace, evening, export, print_protocols, print_seating):
     main.add_command(_command)

@@ -27,7 +27,8 @@ from sheets_sync.refs import is_google_ref
 __all__ = ["init", "sync", "watch"]
 
 # init's options a command for another format repeats when the organizer typed them
-_REPEATED = ("players_csv", "preset", "name", "language", "date_", "seed", "force", "share_with", "credentials")
+_REPEATED = ("players_csv", "preset", "name", "language", "date_", "seed", "force", "share_with", "organizers",
+             "credentials")
 
 
 def _init_command(ctx: click.Context, workbook: str):
@@ -82,11 +83,17 @@ def _init_command(ctx: click.Context, workbook: str):
 @click.option("--share-with", "share_with", multiple=True, metavar="EMAIL",
               help="Google: create a new spreadsheet (also with WORKBOOK gsheet:new) and give EMAIL editor access; "
                    "repeatable.")
+@click.option("--organizer", "organizers", multiple=True, metavar="EMAIL",
+              help="Google: EMAIL may edit the tabs the sync writes (with the sync itself, nobody else may); written "
+                   "to the Tournament tab's «Организаторы» and given editor access like --share-with; repeatable.")
+@click.option("--season", is_flag=True, help="A club season instead of a tournament: Tournament («Формат: сезон»), "
+              "Players, Penalties; no draw, no seating. Add each evening with `sheets-sync evening`; a row typed into "
+              "the Players tab later is a player.")
 @credentials_option
 @click.pass_context
 def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games: int | None, rounds: int | None,
          tables: int | None, name: str | None, language: str, date_: str, seed: int, force: bool,
-         share_with: tuple[str, ...], credentials: str | None) -> None:
+         share_with: tuple[str, ...], organizers: tuple[str, ...], season: bool, credentials: str | None) -> None:
     """Create the tournament WORKBOOK: Tournament, Players, Seating, Penalties, one protocol tab per qualifying game.
 
     WORKBOOK: a new .xlsx path, gsheet:new (a new Google spreadsheet), or gsheet:ID / a spreadsheet URL of an empty
@@ -97,7 +104,7 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
     request = QualifyingRequest(games=games, rounds=rounds, tables=tables, command=_init_command(ctx, workbook))
     init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
                   date=date_, seed=seed, force=force, credentials=credentials, share_with=share_with,
-                  console=console, qualifying=request)
+                  console=console, qualifying=request, organizers=organizers, season=season)
 
 
 @click.command()

@@ -13,9 +13,11 @@ from datetime import datetime
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.model import GameIndex
 from scoring.liveness import Liveness, State, current_liveness
 from scoring.numbers import quantize
 from scoring.race import Race, race
+from scoring.season import PlayerSeason, Season, SeasonStanding, season
 from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.progress import Progress, progress as progress_of
@@ -106,11 +108,12 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     if public:
         sheets = hidden_sheets(results) | results.tournament.unconfirmed if results.preset.confirmation else hidden_sheets(results)
         results = published(results)
-        problems = [p for p in problems if p.sheet not in sheets]
+        games = GameIndex(results.tournament.protocols)
+        problems = [p for p in problems if games.game_at(p.location) not in sheets]
     hidden = results.hidden
     t = results.tournament
     states = game_states(results)
-    counted = {p.sheet for p in results.counted}
+    counted = {p.game_id for p in results.counted}
     preset = results.preset
     live = current_liveness(results)
     standings = []
@@ -163,11 +166,51 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "games_awaiting_confirmation": results.awaiting_confirmation,
         # games not plainly counted: not confirmed, changed after confirmation, disputed, cancelled
         "games": [{"sheet": p.sheet, "stage": p.stage, "round": p.round, "table": p.table,
-                   "counted": p.sheet in counted, "states": list(states[p.sheet])}
-                  for p in t.protocols if p.sheet in states],
+                   "counted": p.game_id in counted, "states": list(states[p.game_id])}
+                  for p in t.protocols if p.game_id in states],
         "nominations": [_nomination(n, language) for n in results.nominations],
+        "season": season_document(results),  # null for a tournament
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],
+    }
+
+
+# -- a club season (docs/standings-json.md, "A club season") -------------------------------------
+def _rate(value: Fraction | None) -> str | None:
+    """A share as an exact fraction "2/3" (people's pages show it as a percentage)."""
+    return None if value is None else f"{value.numerator}/{value.denominator}"
+
+
+def _entry(e: SeasonStanding) -> dict:
+    st = e.stats
+    return {"place": e.standing.place if e.ranked else None, "places": e.standing.places or None,
+            "player": st.player, "club": st.club, "total": points(st.total), "average": points(e.average),
+            "average_exact": _rate(e.exact_average), "games": st.games, "wins": st.wins,
+            "games_needed": e.games_needed, "tiebreak": e.standing.tiebreak if e.ranked else None}
+
+
+def _player(p: PlayerSeason) -> dict:
+    return {"history": [{"date": h.date or None, "sheet": h.sheet, "game": h.game, "table": h.table, "seat": h.seat,
+                         "role": h.role.value, "won": h.won, "points": points(h.points)} for h in p.history],
+            "roles": {r.role.value: {"games": r.games, "wins": r.wins, "win_rate": _rate(r.win_rate)} for r in p.roles},
+            "best_moves": p.best_moves, "blacks_named": p.blacks_named,
+            "best_move_accuracy": _rate(p.best_move_accuracy)}
+
+
+def season_document(results: Results) -> dict | None:
+    """None for a tournament; for a club season its ratings, evenings by date and players."""
+    if not results.tournament.season:
+        return None
+    s: Season = season(results)
+    return {
+        "ranking": s.ranking, "min_games": s.min_games, "evenings_played": len(s.evenings), "games": s.games,
+        "standings": [_entry(e) for e in s.standings],
+        "below_minimum": [_entry(e) for e in s.below_minimum],
+        "evenings": [{"date": e.date or None, "games": len(e.games),
+                      "standings": [{"place": st.place, "places": st.places, "player": st.stats.player,
+                                     "points": points(st.stats.total), "games": st.stats.games,
+                                     "wins": st.stats.wins} for st in e.standings]} for e in s.evenings],
+        "players": {name: _player(p) for name, p in sorted(s.players.items())},
     }
 
 

@@ -69,3 +69,29 @@ def updated_line(moment: datetime | None, language: str) -> str:
 def status_lines(p: Progress, moment: datetime | None, language: str) -> list[str]:
     """«Обновлено: …» (when a time is given) and «засчитано игр: …», for the foot of a page or post."""
     return [x for x in (updated_line(moment, language), games_line(p, language)) if x]
+
+
+def evening_date(iso: str) -> str:
+    """An evening's ISO date as people write it: 2026-12-05 → 05.12.2026 ("" stays "")."""
+    year, _, rest = iso.partition("-")
+    month, _, day = rest.partition("-")
+    return f"{day}.{month}.{year}" if year and month and day else iso
+
+
+def season_headline(evenings: int, games: int, language: str) -> str:
+    """The title of a club season's standings: how far the season is."""
+    if not games:
+        return ru_en("Сезон ещё не начался", "The season has not started yet", language)
+    return ru_en(f"Рейтинг сезона: вечеров {evenings}, игр {games}", f"Season rating: {evenings} evenings, {games} games",
+                 language)
+
+
+def evening_headline(iso: str, language: str) -> str:
+    """«Итоги вечера 05.12.2026»."""
+    return ru_en(f"Итоги вечера {evening_date(iso)}", f"Results of the evening {evening_date(iso)}", language)
+
+
+def season_status_lines(games: int, moment: datetime | None, language: str) -> list[str]:
+    """«Обновлено: …» and the games a club season counts (every evening's: a season has no plan of games)."""
+    counted = ru_en(f"засчитано игр: {games}", f"games counted: {games}", language)
+    return [x for x in (updated_line(moment, language), counted) if x]

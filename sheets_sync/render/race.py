@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from html import escape
 
 from scoring.liveness import Liveness, State
 from scoring.race import Race
 from sheets_sync.render.words import ru_en
 
-__all__ = ["MARK", "mark", "mark_title", "legend", "race_chart", "sparkline", "round_labels", "WORDS", "word"]
+__all__ = ["points_sparkline", "MARK", "mark", "mark_title", "legend", "race_chart", "sparkline", "round_labels", "WORDS", "word"]
 
 MARK = {State.THROUGH: "✓", State.OUT: "✗", State.OPEN: ""}
 
@@ -142,15 +143,27 @@ def sparkline(places: Sequence[int | None], *, field: int, title: str) -> str:
     seen = [(i, p) for i, p in enumerate(places) if p is not None]
     if not seen:
         return ""
+    return _polyline(seen, len(places), top=1, bottom=max(field, *(p for _, p in seen), 2), title=title)
+
+
+def points_sparkline(totals: Sequence[Decimal], *, title: str) -> str:
+    """The same small SVG of a season's points after each evening (the most at the top)."""
+    if not totals:
+        return ""
+    high, low = max(totals), min(totals)
+    return _polyline(list(enumerate(totals)), len(totals), top=high, bottom=low if low != high else high - 1,
+                     title=title)
+
+
+def _polyline(seen: Sequence[tuple[int, int | Decimal]], n: int, *, top: int | Decimal, bottom: int | Decimal,
+              title: str) -> str:
     width, height, pad = 160, 36, 4
-    n = len(places)
-    field = max(field, *(p for _, p in seen), 2)
 
     def x(i: int) -> float:
         return pad + ((width - 2 * pad) * i / (n - 1) if n > 1 else (width - 2 * pad) / 2)
 
-    def y(p: int) -> float:
-        return pad + (height - 2 * pad) * (p - 1) / (field - 1)
+    def y(v: int | Decimal) -> float:
+        return float(pad + (height - 2 * pad) * (v - top) / (bottom - top))
 
     path = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, p in seen)
     lx, ly = x(seen[-1][0]), y(seen[-1][1])

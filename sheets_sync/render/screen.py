@@ -1,5 +1,6 @@
 """The hall's screen: ``screen.html`` (standings, top rows) and ``screen-2.html`` (the next
-round's seating), big type for a TV or a projector.
+round's seating), big type for a TV or a projector; in a club season the evening's standings
+and the season's.
 
 Each page reloads itself with a meta refresh (no JavaScript) and hands over to the other, so a
 screen left on ``screen.html`` alternates between the two and shows an edit to a protocol at
@@ -13,9 +14,11 @@ from __future__ import annotations
 from datetime import datetime
 
 from scoring.progress import Progress, progress as progress_of
+from scoring.season import season
 from scoring.standings import Results
 from sheets_sync.render.json_out import points
-from sheets_sync.render.progress_text import headline, status_lines
+from sheets_sync.render.progress_text import (evening_headline, headline, season_headline, season_status_lines,
+                                               status_lines)
 from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.templates import environment
 from sheets_sync.render.words import ui
@@ -42,6 +45,8 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
     preset = results.preset
     if progress is None:
         progress = progress_of(results)
+    if results.tournament.season:
+        return _season_screen(results, language=language, updated=updated)
     nxt = next_round(results, language)
     rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total), "games": st.stats.games}
             for st in results.overall[:SCREEN_ROWS]] if progress.started else []
@@ -63,3 +68,28 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
         title=seating["title"] if seating else ui("seating", language), rows=[], seating=seating, shown=0,
         total_players=len(results.overall))
     return {"screen.html": standings_page, "screen-2.html": seating_page}
+
+
+def _season_screen(results: Results, *, language: str, updated: datetime | None) -> dict[str, str]:
+    """A club season's screen: the last evening's standings (``screen.html``), then the season's
+    (``screen-2.html``), in turn."""
+    s = season(results)
+    status = season_status_lines(s.games, updated, language)
+    evening = s.evenings[-1] if s.evenings else None
+    evening_rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total),
+                     "games": st.stats.games} for st in (evening.standings if evening else ())][:SCREEN_ROWS]
+    season_rows = [{"places": e.standing.places, "player": e.player,
+                    "total": points(e.average if s.ranking == "average" else e.stats.total), "games": e.stats.games}
+                   for e in s.standings[:SCREEN_ROWS]]
+    common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS, "status": status,
+              "ui": lambda key: ui(key, language), "part": "standings", "seating": None}
+    template = environment().get_template("site/screen.html")
+    first = evening_headline(evening.date, language) if evening else season_headline(0, 0, language)
+    second = season_headline(len(s.evenings), s.games, language)
+    return {
+        "screen.html": template.render(**common, headline=first, title=first, next_page="screen-2.html",
+                                       rows=evening_rows, shown=len(evening_rows),
+                                       total_players=len(evening.standings) if evening else 0),
+        "screen-2.html": template.render(**common, headline=second, title=second, next_page="screen.html",
+                                         rows=season_rows, shown=len(season_rows), total_players=len(s.standings)),
+    }

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring import labels as L
-from scoring.model import PlayerStatus, Protocol, Removal, Team
+from scoring.model import GameIndex, PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.liveness import current_liveness
 from scoring.numbers import quantize
@@ -33,7 +33,8 @@ from sheets_sync.files import reuse_output, write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
-from sheets_sync.render.progress_text import headline, status_lines
+from sheets_sync.render.season_site import SeasonPages
+from sheets_sync.render.progress_text import headline, season_status_lines, status_lines
 from sheets_sync.render.seating import SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
@@ -126,7 +127,8 @@ class _Site:
         self.live = current_liveness(results)  # who can still qualify for the cut being played
         self.live_stage = self.stage_name(self.live.stage) if self.live else ""
         self.seating = SeatingViews(results, language, hidden=hidden)
-        self.broken_sheets = {p.sheet for p in problems if p.severity is Severity.ERROR}
+        self.games = GameIndex(self.t.protocols)  # which game (tab, or block of a tab) a problem is in
+        self.broken_sheets = {self.games.game_at(p.location) for p in problems if p.severity is Severity.ERROR}
 
     @property
     def race(self):
@@ -407,7 +409,7 @@ class _Site:
         if p.winner is not None:
             winner = ui("red" if p.winner is Team.RED else "black", self.lang)
         probs = [{"cell": pr.cell, "severity": pr.severity.value, "message": pr.message(self.lang)}
-                 for pr in sorted(self.problems, key=Problem.sort_key) if pr.sheet == p.sheet]
+                 for pr in sorted(self.problems, key=Problem.sort_key) if self.games.game_at(pr.location) == p.game_id]
         coefficient = ""
         try:
             coefficient = points(self.preset.stage(p.stage).coefficient)
@@ -417,8 +419,8 @@ class _Site:
             "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
             round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
             winner=winner, counted=counted, rows=rows, item_names=[i.name(self.lang) for i in self.items],
-            coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.sheet, ()), self.lang),
-            errors=any(pr.severity is Severity.ERROR for pr in self.problems if pr.sheet == p.sheet)))
+            coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.game_id, ()), self.lang),
+            errors=p.game_id in self.broken_sheets))
 
     def games_index(self) -> str:
         groups = []
@@ -432,8 +434,8 @@ class _Site:
                     winner = ui("red" if p.winner is Team.RED else "black", self.lang)
                 games.append({"round": p.round, "table": p.table, "href": game_file(p.stage, p.round, p.table),
                               "judge": p.judge, "winner": winner, "counted": p.key in self.counted_keys,
-                              "scheduled": not p.finished and p.sheet not in self.broken_sheets,
-                              "states": state_words(self.states.get(p.sheet, ()), self.lang)})
+                              "scheduled": not p.finished and p.game_id not in self.broken_sheets,
+                              "states": state_words(self.states.get(p.game_id, ()), self.lang)})
             known = {(g["round"], g["table"]) for g in games}
             for r in self.seating.in_order:  # seated games without a protocol yet
                 if r.stage != key:
@@ -493,6 +495,9 @@ class _Site:
         race page and the players' pages) or only the others (:data:`OTHER_PART`), so that two
         processes can share the work; None: all of them."""
         race_pages, others = part in (None, RACE_PART), part in (None, OTHER_PART)
+        if self.t.season:  # a club season: its table, evenings and players instead of stages and race
+            yield from self._season_pages(race_pages, others)
+            return
         if others:
             yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
             yield "status.css", status_css(status_lines(self.progress, self.updated, self.lang))
@@ -514,6 +519,17 @@ class _Site:
         if others:
             for key, p in self.game_of.items():
                 yield game_file(*key), self.game(p)
+
+    def _season_pages(self, race_pages: bool, others: bool) -> Iterator[tuple[str, str | Page]]:
+        pages = SeasonPages(self)
+        if others:
+            yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
+            yield "status.css", status_css(season_status_lines(pages.season.games, self.updated, self.lang))
+        yield from pages.pages(race_pages, others)
+        if others:
+            yield "players.html", self.players_index()
+            yield "statistics.html", self.statistics()
+            yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
 
     def files(self) -> dict[str, str]:
         return {rel: page if isinstance(page, str) else page.text() for rel, page in self.pages()}
@@ -591,7 +607,7 @@ def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, 
     if others:
         if "seating.html" not in files and (out_dir / "seating.html").exists():
             (out_dir / "seating.html").unlink()
-        for old in sorted(out_dir.glob("stage-*.html")):
+        for old in sorted([*out_dir.glob("stage-*.html"), *out_dir.glob("evening-*.html")]):
             if old.name not in files:
                 old.unlink()
     return written

@@ -232,8 +232,8 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
     states = game_states(results)
     by_round: dict[int, list[str]] = defaultdict(list)
     for p in results.tournament.protocols:
-        if p.stage == stage and p.sheet in states:
-            by_round[p.round].append(f"{ru_en('стол', 'table', language)} {p.table}: {state_words(states[p.sheet], language)}")
+        if p.stage == stage and p.game_id in states:
+            by_round[p.round].append(f"{ru_en('стол', 'table', language)} {p.table}: {state_words(states[p.game_id], language)}")
     if by_round:  # a column per game: under each round, its tables that are not plainly counted
         rows.append(())
         rows.append((ui("games_state", language), None, None, None, None,

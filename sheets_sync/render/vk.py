@@ -36,7 +36,7 @@ from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.site import nominations
 from sheets_sync.render.words import plain_text, ru_en, ui
 
-__all__ = ["post_text", "post_image", "find_font", "FontNotFound", "VK_LIMIT", "FIGURE_SPACE", "vk_safe",
+__all__ = ["post_text", "post_image", "picture_header", "find_font", "FontNotFound", "VK_LIMIT", "FIGURE_SPACE", "vk_safe",
            "utf16_len", "write_vk"]
 
 VK_LIMIT = 16384
@@ -236,6 +236,17 @@ def _wrap(draw, text: str, font, width: int, lines: int) -> list[str]:
     return [_fit(draw, line, font, width) for line in out]
 
 
+def picture_header(draw, title_lines: Sequence[str], subtitle: str, *, width: int, height: int, pad: int,
+                   title_font, sub_font, line_height: int = 58) -> None:
+    """The dark band at the top of every picture: the title (already wrapped) and a grey line under it."""
+    draw.rectangle((0, 0, width, height), fill="#202833")
+    y = pad - 8
+    for line in title_lines:
+        draw.text((pad, y), line, font=title_font, fill="#ffffff")
+        y += line_height
+    draw.text((pad, y + 6), _fit(draw, subtitle, sub_font, width - 2 * pad), font=sub_font, fill="#c9d1db")
+
+
 def _picture_rows(results: Results, progress: Progress) -> list[Standing]:
     if not progress.started:
         return []
@@ -280,13 +291,8 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
     height = table_top + row_h * max(1, len(rows)) + 80
     img = Image.new("RGB", (width, height), "#ffffff")
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, width, header_h), fill="#202833")
-    y = pad - 8
-    for line in title_lines:
-        d.text((pad, y), line, font=scale_title, fill="#ffffff")
-        y += 58
     sub = " · ".join(x for x in (plain_text(t.date), headline(progress, results.preset, language)) if x)
-    d.text((pad, y + 6), _fit(d, sub, f_sub, width - 2 * pad), font=f_sub, fill="#c9d1db")
+    picture_header(d, title_lines, sub, width=width, height=header_h, pad=pad, title_font=scale_title, sub_font=f_sub)
 
     # columns: place | player (club) | stage points… | total
     total_w = 170

@@ -13,7 +13,7 @@ from pathlib import Path
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
 from sheets_sync.render.seating import Round
 from sheets_sync.render.templates import slug
-from sheets_sync.render.vk import FIGURE_SPACE, _fit, _font, _hashtags, _wrap, vk_safe
+from sheets_sync.render.vk import FIGURE_SPACE, _fit, _font, _hashtags, _wrap, picture_header, vk_safe
 from sheets_sync.render.words import plain_text, ru_en, ui
 
 __all__ = ["seating_text", "seating_image", "write_seating_post", "seating_post_names"]
@@ -56,13 +56,8 @@ def seating_image(rnd: Round, *, tournament: str, language: str, width: int = 10
     height = header_h + 24 + rows * (block_h + gap) + pad
     img = Image.new("RGB", (width, height), "#ffffff")
     d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, width, header_h), fill="#202833")
-    y = pad - 8
-    for line in title_lines:
-        d.text((pad, y), line, font=f_title, fill="#ffffff")
-        y += 56
-    d.text((pad, y + 6), _fit(d, f"{ui('seating', language)}: {plain_text(rnd.title)}", f_sub, width - 2 * pad),
-           font=f_sub, fill="#c9d1db")
+    picture_header(d, title_lines, f"{ui('seating', language)}: {plain_text(rnd.title)}", width=width, height=header_h,
+                   pad=pad, title_font=f_title, sub_font=f_sub, line_height=56)
     for n, t in enumerate(rnd.tables):
         x = pad + (n % cols) * (block_w + gap)
         top = header_h + 24 + (n // cols) * (block_h + gap)

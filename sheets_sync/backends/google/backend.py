@@ -18,7 +18,7 @@ from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.utils import absolute_range_name
 
-from sheets_sync.backends.base import BackendError, Grid, Patch, Snapshot
+from sheets_sync.backends.base import BackendError, Grid, Patch, Protection, Snapshot
 from sheets_sync.backends.google.auth import account_email, load_credentials, resolve_credentials_path
 from sheets_sync.backends.google.errors import is_stale, translate_errors
 from sheets_sync.backends.google.http import (
@@ -31,8 +31,13 @@ from sheets_sync.backends.google.http import (
     authorized_http_client,
     resolve_endpoint,
 )
-from sheets_sync.backends.google.metadata import METADATA_FIELDS, SpreadsheetMetadata, parse_metadata
-from sheets_sync.backends.google.planner import plan_batch_update
+from sheets_sync.backends.google.metadata import (
+    METADATA_FIELDS,
+    SpreadsheetMetadata,
+    parse_metadata,
+    parse_protected_range,
+)
+from sheets_sync.backends.google.planner import bounds_cells, plan_batch_update
 from sheets_sync.refs import spreadsheet_id
 
 __all__ = ["GoogleBackend", "parse_spreadsheet_ref", "spreadsheet_url", "locale_advice"]
@@ -244,6 +249,7 @@ class GoogleBackend:
             locale=meta.locale,
             source=self.source,
             token=tuple((t.sheet_id, t.title) for t in meta.tabs),
+            protections=_protections(meta),
         )
 
     def _batch_get(self, meta: SpreadsheetMetadata) -> list[Grid]:
@@ -300,6 +306,7 @@ class GoogleBackend:
                 meta = self._load_meta()
                 body, new_meta = plan_batch_update(patch, meta)
                 reply = self.http.batch_update(self.spreadsheet_id, body)
+        _learn_protected_ids(new_meta, reply)
         for r in reply.get("replies", []):
             props = r.get("addSheet", {}).get("properties")
             if props:  # trust Google's view of the grid it created
@@ -332,6 +339,26 @@ def _share(http: HTTPClient, spreadsheet_id: str, email: str, role: str) -> None
         params={"sendNotificationEmail": "false"},
         json={"type": "user", "role": role, "emailAddress": email},
     )
+
+
+def _protections(meta: SpreadsheetMetadata) -> tuple[Protection, ...]:
+    """The protected ranges as the sync sees them; a warning-only one keeps nobody out, so it is
+    no protection (as of the metadata: read at most ``metadata_max_age`` seconds ago)."""
+    titles = {t.sheet_id: t.title for t in meta.tabs}
+    return tuple(Protection(sheet=titles[r.sheet_id], cells=bounds_cells(r.bounds), editors=r.editors)
+                 for r in meta.protected if not r.warning_only and r.sheet_id in titles)
+
+
+def _learn_protected_ids(meta: SpreadsheetMetadata, reply: dict) -> None:
+    """Google numbers the protected ranges a write added: remember the ids (to update them later)."""
+    for r in reply.get("replies", []):
+        data = r.get("addProtectedRange", {}).get("protectedRange")
+        if not data:
+            continue
+        added = parse_protected_range(data, 0)
+        for known in meta.protected:
+            if known.range_id is None and (known.sheet_id, known.bounds) == (added.sheet_id, added.bounds):
+                known.range_id = added.range_id
 
 
 def _fits_in_url(ranges: list[str], budget: int) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-__all__ = ["TabProperties", "SpreadsheetMetadata", "parse_metadata", "METADATA_FIELDS", "DEFAULT_ROWS", "DEFAULT_COLS"]
+__all__ = ["TabProperties", "ProtectedRange", "SpreadsheetMetadata", "parse_metadata", "parse_protected_range", "METADATA_FIELDS", "DEFAULT_ROWS",
+           "DEFAULT_COLS"]
 
 DEFAULT_ROWS, DEFAULT_COLS = 1000, 26  # the grid Google gives a new tab
 
@@ -28,16 +29,45 @@ class TabProperties:
 
 
 @dataclass
+class ProtectedRange:
+    """One protected range of a tab: its id, the tab, the cells (the API's ``GridRange`` indices;
+    None where unbounded: no bound at all is the whole tab), its editors' e-mails and whether it
+    only warns."""
+
+    range_id: int | None  # None: being added by the write planned now (Google gives the id)
+    sheet_id: int
+    bounds: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)  # rows, columns
+    editors: tuple[str, ...] = ()
+    warning_only: bool = False
+
+
+@dataclass
 class SpreadsheetMetadata:
-    """The spreadsheet's title, locale and tabs (in order), as of ``loaded_at`` (monotonic time)."""
+    """The spreadsheet's title, locale, tabs (in order) and protected ranges, as of ``loaded_at``
+    (monotonic time)."""
 
     title: str
     locale: str | None
     tabs: list[TabProperties] = field(default_factory=list)
     loaded_at: float = 0.0
+    protected: list[ProtectedRange] = field(default_factory=list)
 
 
-METADATA_FIELDS = "properties(title,locale),sheets.properties(sheetId,title,index,hidden,gridProperties)"
+METADATA_FIELDS = ("properties(title,locale),sheets(properties(sheetId,title,index,hidden,gridProperties),"
+                   "protectedRanges(protectedRangeId,range,editors,warningOnly))")
+_BOUNDS = ("startRowIndex", "endRowIndex", "startColumnIndex", "endColumnIndex")
+
+
+def parse_protected_range(data: dict, sheet_id: int) -> ProtectedRange:
+    """A ``ProtectedRange`` of the API (from a metadata GET or an addProtectedRange reply)."""
+    rng = data.get("range", {})
+    return ProtectedRange(
+        range_id=data.get("protectedRangeId"),
+        sheet_id=int(rng.get("sheetId", sheet_id)),
+        bounds=tuple(rng.get(k) for k in _BOUNDS),
+        editors=tuple(str(e).lower() for e in data.get("editors", {}).get("users", ())),
+        warning_only=bool(data.get("warningOnly", False)),
+    )
 
 
 def parse_metadata(data: dict) -> SpreadsheetMetadata:
@@ -45,8 +75,10 @@ def parse_metadata(data: dict) -> SpreadsheetMetadata:
     props = data.get("properties", {})
     sheets = sorted(data.get("sheets", []), key=lambda s: s.get("properties", {}).get("index", 0))
     tabs = []
+    protected = []
     for sheet in sheets:
         p = sheet.get("properties", {})
+        protected += [parse_protected_range(r, int(p.get("sheetId", 0))) for r in sheet.get("protectedRanges", ())]
         grid = p.get("gridProperties", {})
         tabs.append(TabProperties(
             sheet_id=int(p.get("sheetId", 0)),
@@ -57,4 +89,5 @@ def parse_metadata(data: dict) -> SpreadsheetMetadata:
             frozen_rows=int(grid.get("frozenRowCount", 0)),
             frozen_cols=int(grid.get("frozenColumnCount", 0)),
         ))
-    return SpreadsheetMetadata(title=props.get("title", ""), locale=props.get("locale"), tabs=tabs, loaded_at=time.monotonic())
+    return SpreadsheetMetadata(title=props.get("title", ""), locale=props.get("locale"), tabs=tabs, loaded_at=time.monotonic(),
+                               protected=protected)

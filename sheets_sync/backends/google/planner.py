@@ -24,21 +24,29 @@ from sheets_sync.backends.base import (
     SHADE_COLOUR,
     Link,
     Patch,
+    Protection,
     Style,
     TabWrite,
     Validation,
     column_letter,
     parse_a1,
 )
-from sheets_sync.backends.google.metadata import DEFAULT_COLS, DEFAULT_ROWS, SpreadsheetMetadata, TabProperties
+from sheets_sync.backends.google.metadata import (
+    DEFAULT_COLS,
+    DEFAULT_ROWS,
+    ProtectedRange,
+    SpreadsheetMetadata,
+    TabProperties,
+)
 
-__all__ = ["plan_batch_update", "hyperlink_formula"]
+__all__ = ["plan_batch_update", "hyperlink_formula", "protection_bounds", "bounds_cells"]
 
 log = logging.getLogger(__name__)
 
 _CLEAR_ALL = "userEnteredValue,userEnteredFormat,note,dataValidation,textFormatRuns"
 _MARK_FIELDS = "note,userEnteredFormat.backgroundColor"
 _EPOCH = datetime(1899, 12, 30)  # day 0 of spreadsheet serial dates
+PROTECTION_DESCRIPTION = "sheets-sync: только синхронизация и организаторы / only the sync and the organizers"
 
 
 def hyperlink_formula(sheet_id: int, cell: str, text: str) -> str:
@@ -94,6 +102,27 @@ def _grid_range(sheet_id: int, cells: str) -> dict[str, int]:
     c0, c1 = sorted((c0, c1))
     return {"sheetId": sheet_id, "startRowIndex": r0, "endRowIndex": r1 + 1,
             "startColumnIndex": c0, "endColumnIndex": c1 + 1}
+
+
+def protection_bounds(cells: str | None) -> tuple[int | None, int | None, int | None, int | None]:
+    """A protection's cells as ``GridRange`` bounds (rows, then columns); None: the whole tab."""
+    if cells is None:
+        return (None, None, None, None)
+    rng = _grid_range(0, cells)
+    return rng["startRowIndex"], rng["endRowIndex"], rng["startColumnIndex"], rng["endColumnIndex"]
+
+
+def bounds_cells(bounds: tuple[int | None, int | None, int | None, int | None]) -> str | None:
+    """The inverse of :func:`protection_bounds`; a range bounded on some sides only (whole
+    columns, say) is named by its bounds, which no protection the sync wants is."""
+    if all(b is None for b in bounds):
+        return None
+    r0, r1, c0, c1 = bounds
+    if None in bounds:
+        return "R{}:{}C{}:{}".format(*("" if b is None else b for b in bounds))
+    first = f"{column_letter(c0)}{r0 + 1}"
+    last = f"{column_letter(c1 - 1)}{r1}"
+    return first if first == last else f"{first}:{last}"
 
 
 def _pixels(width: float) -> int:
@@ -229,6 +258,7 @@ class _Planner:
         for w in patch.writes:
             self.write_tab(w, new=w.title in created)
         self.marks()
+        self.protections()
         return {"requests": self.structure + self.content}, self.meta
 
     def grid_needs(self) -> dict[str, tuple[int, int]]:
@@ -272,6 +302,7 @@ class _Planner:
             return
         self.structure.append({"deleteSheet": {"sheetId": tab.sheet_id}})
         self.meta.tabs.remove(tab)
+        self.meta.protected = [r for r in self.meta.protected if r.sheet_id != tab.sheet_id]
 
     def grow(self, tab: TabProperties, rows: int, cols: int) -> None:
         tab.rows, tab.cols = max(tab.rows, rows), max(tab.cols, cols)
@@ -422,6 +453,51 @@ class _Planner:
                                       "userEnteredFormat": {"backgroundColor": _rgb(colour)}}]}],
                 "fields": _MARK_FIELDS,
             }})
+
+
+    # protections ------------------------------------------------------------------------------
+    def protected_range(self, sheet_id: int, cells: str | None) -> ProtectedRange | None:
+        bounds = protection_bounds(cells)
+        for r in self.meta.protected:
+            if r.sheet_id == sheet_id and r.bounds == bounds:
+                return r
+        return None
+
+    def protections(self) -> None:
+        """Protected ranges taken away, added, or given the patch's editors (after the tabs they
+        protect were added: they come last)."""
+        for p in self.patch.unprotect:
+            tab = self.tab(p.sheet)
+            found = self.protected_range(tab.sheet_id, p.cells) if tab is not None else None
+            if found is not None and found.range_id is not None:
+                self.content.append({"deleteProtectedRange": {"protectedRangeId": found.range_id}})
+                self.meta.protected.remove(found)
+        for p in self.patch.protect:
+            tab = self.tab(p.sheet)
+            if tab is None:
+                log.warning("protection of a missing tab %r skipped", p.sheet)
+                continue
+            self.protect(tab, p)
+
+    def protect(self, tab: TabProperties, p: Protection) -> None:
+        editors = {"users": list(p.editors)}
+        found = self.protected_range(tab.sheet_id, p.cells)
+        if found is not None and found.range_id is None:  # added by this very write already
+            found.editors = p.editors
+            return
+        if found is None:
+            bounds = protection_bounds(p.cells)
+            rng = {"sheetId": tab.sheet_id, **{k: v for k, v in zip(
+                ("startRowIndex", "endRowIndex", "startColumnIndex", "endColumnIndex"), bounds) if v is not None}}
+            self.content.append({"addProtectedRange": {"protectedRange": {
+                "range": rng, "description": PROTECTION_DESCRIPTION, "warningOnly": False, "editors": editors}}})
+            self.meta.protected.append(ProtectedRange(None, tab.sheet_id, bounds, p.editors))
+            return
+        # a warning-only protection becomes a real one: the API takes no editors with warningOnly
+        self.content.append({"updateProtectedRange": {
+            "protectedRange": {"protectedRangeId": found.range_id, "warningOnly": False, "editors": editors},
+            "fields": "warningOnly,editors"}})
+        found.editors, found.warning_only = p.editors, False
 
 
 def plan_batch_update(patch: Patch, meta: SpreadsheetMetadata) -> tuple[dict, SpreadsheetMetadata]:

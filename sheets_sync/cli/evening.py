@@ -1,0 +1,36 @@
+"""`evening`: adding an evening of a club season (a tab of protocol blocks) to the workbook."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import click
+
+from sheets_sync.cli.common import console, credentials_option, escape, language_option, open_backend, speaking, workbook_argument
+from sheets_sync.messages import text
+
+__all__ = ["evening"]
+
+
+def _day(_ctx: click.Context, _param: click.Parameter, value: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r}: write the date as YYYY-MM-DD, e.g. 2026-12-05") from None
+
+
+@click.command()
+@workbook_argument
+@click.option("--date", "day", required=True, callback=_day, metavar="YYYY-MM-DD", help="The evening's date.")
+@click.option("--games", type=click.IntRange(min=1, max=60), required=True, help="Protocol blocks to add.")
+@click.option("--tables", type=click.IntRange(min=1, max=20), default=None,
+              help="Tables playing at once: the blocks take them in turn (game 1 at tables 1, 2, then game 2 …).")
+@credentials_option
+@language_option()
+def evening(workbook: str, day: date, games: int, tables: int | None, credentials: str | None) -> None:
+    """Add the tab of an evening of a club season: GAMES empty protocols stacked, titled by the date."""
+    from sheets_sync.evening_commands import add_evening
+
+    added = add_evening(open_backend(workbook, credentials=credentials), day=day, games=games, tables=tables)
+    console.print(escape(text("evening.added", speaking(added.language), tab=added.title, games=len(added.games))),
+                  soft_wrap=True)

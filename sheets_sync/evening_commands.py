@@ -1,0 +1,48 @@
+"""`evening`: adding an evening of a club season to the workbook — one tab, its protocol blocks.
+
+The tab is titled by the evening's date («05.12.2026») and holds ``games`` empty protocol blocks
+stacked one under another (:func:`sheets_sync.layout.evening_tab`); the reader finds them by
+their labels (:mod:`scoring.parse`).  One read, one write through the backend (an .xlsx or a
+Google Sheet alike); nothing is written when the evening is already there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from scoring import labels as L
+from scoring.parse import evening_of
+from sheets_sync.backends.base import Backend, Patch
+from sheets_sync.draw_commands import CommandRefused
+from sheets_sync.layout import evening_block_games, evening_tab, evening_title
+from sheets_sync.outcome import compute, read_workbook
+from sheets_sync.refs import workbook_folder
+
+__all__ = ["EveningAdded", "add_evening"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EveningAdded:
+    title: str
+    games: tuple[tuple[int, int | None], ...]  # (game number, table) of each block, top to bottom
+    language: str
+
+
+def add_evening(backend: Backend, *, day: date, games: int, tables: int | None = None) -> EveningAdded:
+    """Add the tab of the evening ``day`` with ``games`` empty protocol blocks (tables 1…``tables``
+    taking the games of each time slot in turn).  Refused when the workbook already has that
+    evening: a tab of that title, or an evening tab whose date cell says that day."""
+    snapshot = read_workbook(backend)
+    outcome = compute(snapshot, base_dir=workbook_folder(backend.source))
+    title = evening_title(day)
+    language = outcome.language
+    same = [t for t in snapshot.order if L.norm(t) == L.norm(title) or evening_of(t, snapshot.tabs[t]) == day]
+    if same:
+        raise CommandRefused(f"the evening of {title} is already in the workbook: tab {same[0]!r}; "
+                             "add its games there, or give another --date",
+                             ru=f"вечер {title} уже есть в таблице: вкладка «{same[0]}»; впишите игры туда "
+                                f"или укажите другую --date", language=language)
+    tab = evening_tab(day=day, games=games, tables=tables, language=language, preset=outcome.preset)
+    backend.apply(Patch(writes=(tab,)), base=snapshot)
+    return EveningAdded(title=title, games=tuple(evening_block_games(games, tables)), language=language)

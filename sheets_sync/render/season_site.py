@@ -1,0 +1,131 @@
+"""A club season's site: the season table, the evenings and each evening's page, the players'
+pages with their history, role statistics and points after each evening.
+
+The season's pages replace the tournament's standings, stages and race (a season has no
+rounds to race over); the list of players and the statistics page are the tournament's.  The
+pages are built from the site's own lookups (``site``: the :class:`sheets_sync.render.site`
+object that asks for them), so that the look, the menu and the status line are the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from scoring.season import Evening, Season, SeasonStanding, season
+from sheets_sync.render import race as race_view
+from sheets_sync.render.json_out import points
+from sheets_sync.render.progress_text import evening_date, evening_headline, season_headline
+from sheets_sync.render.tabs import tiebreak_text
+from sheets_sync.render.words import role_name, ru_en, ui
+
+__all__ = ["SeasonPages", "evening_file"]
+
+
+def evening_file(date: str) -> str:
+    """The page of the evening of ``date`` (ISO); games without a date share one page."""
+    return f"evening-{date or 'undated'}.html"
+
+
+def _percent(share) -> str:
+    return "" if share is None else f"{round(share * 100)}%"
+
+
+class SeasonPages:
+    """The pages of a season; ``site`` gives the page frame, the renderer and the players' files."""
+
+    def __init__(self, site: Any):
+        self.site = site
+        self.lang = site.lang
+        self.season: Season = season(site.r)
+
+    # -- the frame --------------------------------------------------------------------------------
+    def nav(self, root: str, current: str) -> list[dict]:
+        items = [("index.html", ui("standings", self.lang), "index"),
+                 ("evenings.html", ui("evenings", self.lang), "evenings"),
+                 ("players.html", ui("players", self.lang), "players"),
+                 ("statistics.html", ui("statistics", self.lang), "statistics")]
+        return [{"href": root + href, "text": text, "id": key, "current": key == current} for href, text, key in items]
+
+    def page(self, root: str, current: str, title: str, **extra: Any) -> dict:
+        context = self.site.page(root, current, title, **extra)
+        context["nav"] = self.nav(root, current)
+        context["progress_status"] = {"headline": self.headline()}
+        return context
+
+    def headline(self) -> str:
+        return season_headline(len(self.season.evenings), self.season.games, self.lang)
+
+    # -- the season table -------------------------------------------------------------------------
+    def row(self, e: SeasonStanding, root: str) -> dict:
+        st = e.stats
+        return {"places": e.standing.places, "player": st.player, "club": st.club,
+                "href": root + self.site.player_href.get(st.player, ""), "total": points(st.total),
+                "average": points(e.average), "games": st.games, "wins": st.wins,
+                "needed": e.games_needed, "tiebreak": tiebreak_text(e.standing, self.lang) if e.ranked else ""}
+
+    def index(self):
+        s = self.season
+        ranking = ui("ranked_by_average" if s.ranking == "average" else "ranked_by_total", self.lang)
+        below = ui("below_minimum", self.lang).format(n=max(1, s.min_games))
+        return self.site.render("site/season.html", self.page(
+            "", "index", self.headline(), ranking=ranking, by_average=s.ranking == "average",
+            rows=[self.row(e, "") for e in s.standings], below_title=below,
+            below=[self.row(e, "") for e in s.below_minimum],
+            evenings=[self.evening_link(e) for e in reversed(s.evenings)][:5]))
+
+    # -- the evenings -----------------------------------------------------------------------------
+    def evening_link(self, e: Evening) -> dict:
+        return {"href": evening_file(e.date), "title": evening_headline(e.date, self.lang) if e.date else
+                ru_en("Игры без даты", "Games without a date", self.lang), "games": len(e.games),
+                "players": len(e.standings)}
+
+    def evenings_index(self):
+        return self.site.render("site/evenings.html", self.page(
+            "", "evenings", ui("evenings", self.lang),
+            evenings=[self.evening_link(e) for e in reversed(self.season.evenings)]))
+
+    def evening(self, e: Evening):
+        rows = [{"places": st.places, "player": st.stats.player, "href": self.site.player_href.get(st.stats.player, ""),
+                 "points": points(st.stats.total), "games": st.stats.games, "wins": st.stats.wins,
+                 "tiebreak": tiebreak_text(st, self.lang)} for st in e.standings]
+        games = [{"game": p.round, "table": p.table, "winner": ui("red_wins" if p.winner and p.winner.value == "red"
+                                                                   else "black_wins", self.lang),
+                  "judge": p.judge} for p in e.games]
+        title = self.evening_link(e)["title"]
+        return self.site.render("site/evening.html", self.page("", "evenings", title, rows=rows, games=games))
+
+    # -- the players ------------------------------------------------------------------------------
+    def player(self, nickname: str):
+        s = self.season
+        ps = s.players.get(nickname)
+        entry = next((e for e in (*s.standings, *s.below_minimum) if e.player == nickname), None)
+        history = [{"date": evening_date(h.date), "href": "../" + evening_file(h.date), "game": h.game,
+                    "table": h.table, "seat": h.seat, "role": role_name(h.role, self.lang),
+                    "won": h.won, "result": ui("win" if h.won else "loss", self.lang), "points": points(h.points)}
+                   for h in (ps.history if ps else ())]
+        roles = [{"role": role_name(r.role, self.lang), "games": r.games, "wins": r.wins,
+                  "rate": _percent(r.win_rate)} for r in (ps.roles if ps else ())]
+        totals = [total for _, total in (ps.after_evening if ps else ())]
+        title = ui("points_over_time", self.lang)
+        shown = ", ".join(points(t) for t in totals)
+        spark = {"svg": race_view.points_sparkline(totals, title=f"{title}: {shown}"), "title": title,
+                 "places": shown, "mark": "", "mark_title": "", "bounds": ""} if totals else None
+        player = self.site.t.player(nickname)
+        return self.site.render("site/season-player.html", self.page(
+            "../", "players", nickname, nickname=nickname, club=player.club if player else "",
+            city=player.city if player else "", summary=self.row(entry, "../") if entry else None,
+            ranked=bool(entry and entry.ranked), history=history, roles=roles, sparkline=spark,
+            best_moves=ps.best_moves if ps else 0, blacks_named=ps.blacks_named if ps else 0,
+            accuracy=_percent(ps.best_move_accuracy) if ps else ""))
+
+    def pages(self, race_pages: bool, others: bool) -> Iterator[tuple[str, Any]]:
+        """The season's own pages: the table, the evenings (others), the players' pages (race share)."""
+        if others:
+            yield "index.html", self.index()
+            yield "evenings.html", self.evenings_index()
+            for e in self.season.evenings:
+                yield evening_file(e.date), self.evening(e)
+        if race_pages:
+            for name in self.season.players:  # the Players tab's players: never a name typed elsewhere
+                yield self.site.player_href[name], self.player(name)

@@ -1,0 +1,109 @@
+"""A club season's owned tabs: the season's Standings (total, average, the players below the
+minimum of games) and the Evenings tab (each evening's standings, newest first).
+
+Pure functions from results to :class:`TabWrite`, beside :mod:`sheets_sync.render.tabs`
+(whose header look, number format and page setup they share); :func:`owned_season_tabs` is
+what the sync writes instead of :func:`~sheets_sync.render.tabs.owned_tabs` when the Tournament
+tab says «Формат: сезон»: the season's Standings and Evenings in place of the stages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from scoring import labels as L
+from scoring.problems import Problem
+from scoring.season import Season, SeasonStanding, season
+from scoring.standings import Results
+from sheets_sync.backends.base import TabWrite
+from sheets_sync.render.progress_text import evening_headline, season_headline
+from sheets_sync.render.tabs import (
+    HEADER_HEIGHT,
+    HEADER_ROW,
+    HEADING_ROWS,
+    TABLE_PAGE,
+    TOP_ROWS,
+    header_styles,
+    heading,
+    heading_styles,
+    number,
+    number_styles,
+    problems_tab,
+    statistics_tab,
+    tab_title,
+    tiebreak_text,
+)
+from sheets_sync.render.words import ru_en
+
+__all__ = ["owned_season_tabs", "season_standings_tab", "evenings_tab"]
+
+
+def _ranking_word(s: Season, language: str) -> str:
+    by = ru_en("по среднему за игру", "by the average per game", language) if s.ranking == "average" else \
+        ru_en("по сумме очков", "by the total", language)
+    needed = ru_en(f", в рейтинге — от {s.min_games} игр", f", ranked from {s.min_games} games", language) \
+        if s.min_games > 1 else ""
+    return ru_en("Рейтинг ", "Ranked ", language) + by + needed
+
+
+def _row(e: SeasonStanding, language: str) -> tuple:
+    st = e.stats
+    return (e.standing.places or None, st.player, st.club or None, number(st.total), number(e.average), st.games,
+            st.wins, number(st.extra_points), number(st.best_move_points), number(st.penalties),
+            ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language) if not e.ranked else
+            (tiebreak_text(e.standing, language) or None))
+
+
+def season_standings_tab(results: Results, language: str) -> TabWrite:
+    s = season(results)
+    header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Клуб", "Club", language),
+              ru_en("Сумма", "Total", language), ru_en("Среднее", "Average", language), ru_en("Игр", "Games", language),
+              ru_en("Побед", "Wins", language), ru_en("Доп. баллы", "Extra points", language),
+              ru_en("Лучший ход", "Best move", language), ru_en("Штрафы", "Penalties", language),
+              ru_en("Почему выше следующего / игр до рейтинга", "Why above the next / games to be ranked", language))
+    title = tab_title(results.tournament.name, season_headline(len(s.evenings), s.games, language))
+    rows: list[tuple] = [*heading(title, _ranking_word(s, language)), header, *(_row(e, language) for e in s.standings)]
+    if s.below_minimum:
+        rows += [(), (ru_en(f"Меньше {s.min_games} игр: пока вне рейтинга", f"Fewer than {s.min_games} games: not "
+                            "ranked yet", language),)]
+        rows += [_row(e, language) for e in s.below_minimum]
+    formats = number_styles([3, 4, 7, 8, 9], TOP_ROWS, len(rows) - 1)  # total, average, extra, best move, penalties
+    return TabWrite(title=L.tab("standings", language), rows=tuple(rows),
+                    column_widths=(7, 22, 16, 9, 9, 6, 6, 9, 9, 9, 40), frozen_rows=TOP_ROWS, frozen_cols=2,
+                    bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT, styles=(*header_styles(len(header)), *formats),
+                    page=TABLE_PAGE)
+
+
+def evenings_tab(results: Results, language: str) -> TabWrite:
+    """The tab's title and status line, then every evening's standings by total, the newest first: a
+    title row, a header, its players."""
+    s = season(results)
+    header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Очки", "Points", language),
+              ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
+              ru_en("Почему выше следующего", "Why above the next", language))
+    status = ru_en(f"вечеров: {len(s.evenings)}, засчитано игр: {s.games}",
+                   f"evenings: {len(s.evenings)}, games counted: {s.games}", language)
+    rows: list[tuple] = heading(tab_title(results.tournament.name, L.tab("evenings", language)), status)
+    bold: list[int] = [0]
+    for evening in reversed(s.evenings):
+        bold += [len(rows), len(rows) + 1]
+        rows.append((evening_headline(evening.date, language) if evening.date else
+                     ru_en("Игры без даты", "Games without a date", language),
+                     ru_en(f"игр: {len(evening.games)}", f"games: {len(evening.games)}", language)))
+        rows.append(header)
+        rows += [(st.places, st.stats.player, number(st.stats.total), st.stats.games, st.stats.wins,
+                  tiebreak_text(st, language) or None) for st in evening.standings]
+        rows.append(())
+    if not s.evenings:
+        rows.append((ru_en("Вечеров пока нет", "No evenings yet", language),))
+    # on paper the tab's title and status repeat, not the first evening's heading
+    return TabWrite(title=L.tab("evenings", language), rows=tuple(rows), column_widths=(24, 22, 9, 6, 6, 40),
+                    bold_rows=tuple(bold), styles=(*heading_styles(), *number_styles([2], HEADING_ROWS, len(rows) - 1)),
+                    page=replace(TABLE_PAGE, repeat_rows=HEADING_ROWS))
+
+
+def owned_season_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool) -> list[TabWrite]:
+    """The owned tabs of a club season: Standings, Evenings, Statistics, Problems."""
+    return [season_standings_tab(results, language), evenings_tab(results, language),
+            statistics_tab(results, language), problems_tab(problems, language, links=links, name=results.tournament.name)]

@@ -1,0 +1,169 @@
+"""A club season's VK posts: «Итоги вечера 05.12.2026» with its picture, and the season so far.
+
+The same conventions as the tournament's post (:mod:`sheets_sync.render.vk`): plain text
+aligned with figure spaces, the nickname last, VK's markup defused, the picture drawn with
+Pillow in a Cyrillic font, both deterministic.  ``vk-post.txt`` / ``vk-post.png`` are the last
+evening's (the post a club writes after the evening, with the season's top below it);
+``vk-season.txt`` / ``vk-season.png`` are the season's table so far.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from scoring.season import Evening, Season, season
+from sheets_sync.files import write_bytes_atomic, write_text_atomic
+from sheets_sync.render.json_out import points
+from sheets_sync.render.progress_text import evening_headline, season_headline, updated_line
+from sheets_sync.render.vk import FIGURE_SPACE, _decimal, _fit, _font, _hashtags, _num, _wrap, picture_header, vk_safe
+from sheets_sync.render.words import plain_text, ru_en, ui
+
+__all__ = ["evening_post_text", "season_post_text", "table_picture", "write_season_vk", "Row"]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of a post's table: place ("" below the minimum), player, games, points shown."""
+
+    places: str
+    player: str
+    games: int
+    value: str
+
+
+def _evening_rows(e: Evening) -> list[Row]:
+    return [Row(st.places, st.stats.player, st.stats.games, points(st.stats.total)) for st in e.standings]
+
+
+def _season_rows(s: Season) -> list[Row]:
+    shown = "average" if s.ranking == "average" else "total"
+    return [Row(e.standing.places, e.player, e.stats.games, points(e.average if shown == "average" else e.stats.total))
+            for e in s.standings]
+
+
+def _lines(rows: Sequence[Row]) -> list[str]:
+    place_w = max((len(r.places) for r in rows), default=1)
+    parts = [r.value.partition(".") for r in rows]
+    int_w = max((len(w) for w, _, _ in parts), default=1)
+    frac_w = max((len(f) for _, _, f in parts), default=2)
+    return [f"{_num(r.places, place_w)}. {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
+            if r.places else f"{FIGURE_SPACE * (place_w + 1)} {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
+            for r in rows]
+
+
+def _value_word(s: Season, language: str) -> str:
+    return ui("ranked_by_average" if s.ranking == "average" else "ranked_by_total", language)
+
+
+def _foot(name: str, language: str, link: str | None, updated: datetime | None) -> list[str]:
+    stamp = updated_line(updated, language)
+    return ["", *([f"🕒 {stamp}"] if stamp else []),
+            ru_en("🔗 Рейтинг, вечера и история игроков: ", "🔗 Rating, evenings and players' history: ", language)
+            + (link or ru_en("[вставьте ссылку]", "[insert link]", language)), "", _hashtags(name, language)]
+
+
+def evening_post_text(results, evening: Evening, *, language: str, link: str | None = None, top: int = 10,
+                      updated: datetime | None = None) -> str:
+    """«Итоги вечера …»: the evening's table, then the season's top ``top``."""
+    s = season(results)
+    name = results.tournament.name
+    body = [f"🌙 {vk_safe(name)}", "", f"{evening_headline(evening.date, language)} "
+            + ru_en(f"(игр: {len(evening.games)}):", f"({len(evening.games)} games):", language),
+            *_lines(_evening_rows(evening))]
+    rows = _season_rows(s)
+    if rows:
+        body += ["", f"🏆 {season_headline(len(s.evenings), s.games, language)} · {_value_word(s, language).lower()}"
+                 + ru_en(f" (первые {min(top, len(rows))}):", f" (top {min(top, len(rows))}):", language),
+                 *_lines(rows[:top])]
+    return "\n".join(body + _foot(name, language, link, updated)) + "\n"
+
+
+def season_post_text(results, *, language: str, link: str | None = None, updated: datetime | None = None) -> str:
+    """The season so far: its table, and who is not ranked yet with the games still needed."""
+    s = season(results)
+    name = results.tournament.name
+    body = [f"🏆 {vk_safe(name)}", "", f"{season_headline(len(s.evenings), s.games, language)}", 
+            _value_word(s, language) + ":", *_lines(_season_rows(s))]
+    if s.below_minimum:
+        body += ["", ui("below_minimum", language).format(n=max(1, s.min_games)) + ":",
+                 *(f"{vk_safe(e.player)} — " + ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language)
+                   for e in s.below_minimum)]
+    return "\n".join(body + _foot(name, language, link, updated)) + "\n"
+
+
+def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_header: str, language: str,
+                  foot: str = "", width: int = 1080) -> bytes:
+    """A PNG of a post's table (at most 20 rows), readable on a phone: place, player, games, points."""
+    from PIL import Image, ImageDraw
+
+    rows = list(rows)[:20]
+    pad, row_h = 48, 66
+    f_title, f_sub, f_head = _font(46, True), _font(30), _font(22, True)
+    f_name, f_num, f_value, f_small = _font(32, True), _font(30), _font(34, True), _font(20)
+    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
+    title_lines = _wrap(probe, plain_text(title), f_title, width - 2 * pad, 2)
+    header_h = pad + len(title_lines) * 58 + 80
+    table_top = header_h + 44
+    height = table_top + row_h * max(1, len(rows)) + 80
+    img = Image.new("RGB", (width, height), "#ffffff")
+    d = ImageDraw.Draw(img)
+    picture_header(d, title_lines, plain_text(subtitle), width=width, height=header_h, pad=pad, title_font=f_title,
+                   sub_font=f_sub)
+    games_x, value_x, name_x = width - pad - 190, width - pad, pad + 96
+    hy = header_h + 12
+    for x, text, anchor in ((pad, "#", "la"), (name_x, ui("player", language), "la"),
+                            (games_x, ui("games_n", language), "ra"), (value_x, value_header, "ra")):
+        d.text((x, hy), text, font=f_head, fill="#5b6470", anchor=anchor)
+    d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
+    for i, r in enumerate(rows):
+        top = table_top + i * row_h
+        if i % 2:
+            d.rectangle((0, top, width, top + row_h), fill="#f3f5f8")
+        cy = top + row_h // 2
+        d.text((pad + 30, cy), r.places, font=f_num if len(r.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
+        d.text((name_x, cy), _fit(d, plain_text(r.player), f_name, games_x - name_x - 80), font=f_name,
+               fill="#1b1f24", anchor="lm")
+        d.text((games_x, cy), str(r.games), font=f_num, fill="#3a424c", anchor="rm")
+        d.text((value_x, cy), r.value, font=f_value, fill="#8a1c1c", anchor="rm")
+    if foot:
+        d.line((pad, height - 64, width - pad, height - 64), fill="#d5dae0", width=1)
+        d.text((pad, height - 40), _fit(d, plain_text(foot), f_small, width - 2 * pad), font=f_small, fill="#5b6470",
+               anchor="lm")
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", compress_level=6)
+    return buf.getvalue()
+
+
+def _pictures(results, language: str, updated: datetime | None) -> dict[str, bytes]:
+    s = season(results)
+    name = results.tournament.name
+    foot = updated_line(updated, language)
+    value = ui("average" if s.ranking == "average" else "season_total", language)
+    pictures = {"vk-season.png": table_picture(name, season_headline(len(s.evenings), s.games, language),
+                                               _season_rows(s), value_header=value, language=language, foot=foot)}
+    if s.evenings:
+        last = s.evenings[-1]
+        pictures["vk-post.png"] = table_picture(
+            evening_headline(last.date, language), f"{name} · " + ru_en(f"игр: {len(last.games)}",
+                                                                           f"{len(last.games)} games", language),
+            _evening_rows(last), value_header=ui("points", language), language=language, foot=foot)
+    return pictures
+
+
+def write_season_vk(results, out_dir: Path, *, language: str, link: str | None = None,
+                    updated: datetime | None = None, pictures: bool = True) -> list[Path]:
+    """``vk-post.txt`` / ``.png`` (the last evening's post; the season's before the first evening)
+    and ``vk-season.txt`` / ``.png``; ``pictures=False``: the texts only (no font to draw with)."""
+    s = season(results)
+    texts = {"vk-season.txt": season_post_text(results, language=language, link=link, updated=updated)}
+    texts["vk-post.txt"] = (evening_post_text(results, s.evenings[-1], language=language, link=link, updated=updated)
+                            if s.evenings else texts["vk-season.txt"])
+    written = [out_dir / n for n, text in sorted(texts.items()) if write_text_atomic(out_dir / n, text)]
+    if pictures:
+        written += [out_dir / n for n, png in sorted(_pictures(results, language, updated).items())
+                    if write_bytes_atomic(out_dir / n, png)]
+    return sorted(written)

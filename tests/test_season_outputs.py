@@ -1,0 +1,100 @@
+"""A club season's outputs from the worked season of tests/test_season.py: the owned tabs, the
+site (golden pages), standings.json against its schema, the VK posts (golden text) and the hall's
+screen."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from decimal import Decimal as D
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from scoring.model import Player
+from scoring.season import season
+from scoring.standings import compute
+from sheets_sync.render.json_out import standings_document
+from sheets_sync.render.screen import screen_files
+from sheets_sync.render.season_site import evening_file
+from sheets_sync.render.season_tabs import evenings_tab, season_standings_tab
+from sheets_sync.render.tabs import HEADING_ROWS
+from sheets_sync.render.site import player_file, site_files
+from sheets_sync.render.vk_season import evening_post_text, season_post_text
+from tests.helpers import ROOT, table, tournament
+from tests.test_season import AVERAGE, CLUB, GAMES, PRESET
+from tests.test_site import check_golden
+
+
+def _results(preset=PRESET):
+    t = dataclasses.replace(tournament([Player(nickname=n) for n in CLUB], GAMES), season=True, name="Клуб «Ночь»")
+    return compute(t, preset, [])
+
+
+@pytest.fixture(scope="module")
+def files():
+    return site_files(_results(), language="ru")
+
+
+@pytest.mark.parametrize("page", ["index.html", "evenings.html", evening_file("2026-12-05")])
+def test_golden_season_pages(files, page):
+    check_golden(f"season/{page}", files[page])
+
+
+def test_golden_season_player_page(files):
+    page = files[player_file("Анна")]
+    check_golden("season/player-anna.html", page)
+    assert '<svg class="sparkline"' in page and "2026" in page
+
+
+def test_season_site_has_no_stage_race_or_unknown_player(files):
+    assert not any(f.startswith("stage-") or f == "race.html" for f in files)
+    assert player_file("Мира") not in files  # typed into a protocol, not on the Players tab
+
+
+def test_season_tabs():
+    results = _results()
+    rows = table(season_standings_tab(results, "ru").rows)
+    assert rows[1][:6] == ("1", "Анна", None, D(5), D("1.25"), 4)
+    below = [r for r in rows if r and r[-1] in ("ещё 1", "ещё 2")]
+    assert [(r[1], r[-1]) for r in below] == [("Кира", "ещё 1"), ("Лев", "ещё 2")]
+    evenings = evenings_tab(results, "ru").rows[HEADING_ROWS:]  # under the tab's title and status line
+    assert evenings[0][0] == "Итоги вечера 19.12.2026" and evenings[1][0] == "Место"
+
+
+def test_standings_json_season_matches_the_schema():
+    schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text(encoding="utf-8"))
+    doc = json.loads(json.dumps(standings_document(_results(AVERAGE), [], language="ru")))
+    Draft202012Validator(schema).validate(doc)
+    part = doc["season"]
+    assert part["ranking"] == "average" and part["standings"][2]["player"] == "Кира"
+    assert part["standings"][2]["average_exact"] == "2/3"
+    assert part["players"]["Дина"]["best_move_accuracy"] == "1/1"
+    assert [e["date"] for e in part["evenings"]] == ["2026-12-05", "2026-12-12", "2026-12-19"]
+    tournament_doc = standings_document(compute(tournament(CLUB, GAMES[:1]), PRESET, []), [], language="ru")
+    assert tournament_doc["season"] is None
+
+
+def test_golden_vk_posts():
+    results = _results()
+    first = season(results).evenings[0]
+    check_golden("season/vk-evening.ru.txt", evening_post_text(results, first, language="ru"))
+    check_golden("season/vk-season.ru.txt", season_post_text(results, language="ru"))
+
+
+def test_screen_shows_the_evening():
+    pages = screen_files(_results(), language="ru")
+    assert "Итоги вечера 19.12.2026" in pages["screen.html"]
+    assert "Рейтинг сезона" in pages["screen-2.html"] and "Анна" in pages["screen-2.html"]
+
+
+def test_evening_vk_picture(tmp_path):
+    """The last evening's picture (and the season's), as the VK post carries them; a copy for people
+    to look at: tests/artifacts/evening-vk.png."""
+    from sheets_sync.render.vk_season import write_season_vk
+
+    written = write_season_vk(_results(), tmp_path, language="ru")
+    assert [p.name for p in written] == ["vk-post.png", "vk-post.txt", "vk-season.png", "vk-season.txt"]
+    png = (tmp_path / "vk-post.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
+    (ROOT / "tests" / "artifacts" / "evening-vk.png").write_bytes(png)
