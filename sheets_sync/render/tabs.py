@@ -370,11 +370,9 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool, nam
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
     if len(rows) == TOP_ROWS:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
-    # a long message wraps in its column rather than running under the next one
-    messages = Style(cells=f"D{TOP_ROWS + 1}:D{len(rows)}", wrap=True)
     return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, 80, 22),
                     frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
-                    styles=(*header_styles(len(header)), messages), page=TABLE_PAGE)
+                    styles=header_styles(len(header)), page=TABLE_PAGE)
 
 
 def problems_status(problems: Sequence[Problem], language: str) -> str:
