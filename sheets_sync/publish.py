@@ -4,7 +4,8 @@ They show only what the organizers may publish — e.g. no hidden final before t
 releases it.  :meth:`PublicResults.of` is the one place that decides what that is; every
 writer here takes a :class:`PublicResults`, so nothing unfiltered reaches a public file.
 Every output says where the tournament stands (:func:`scoring.progress.progress` of the full
-results, so a hidden final is a phase of its own) and when it was updated: the time comes from
+results, so a hidden final is a phase of its own, counting the games the public standings rank:
+no medals while a game of the final awaits confirmation or is disputed) and when it was updated: the time comes from
 the caller (``sync`` passes the clock; tests a fixed time).  Unchanged files are not rewritten;
 each writer returns the files it wrote.
 """
@@ -47,7 +48,7 @@ class PublicResults:
         results = published(outcome.results)
         problems = results.problems if results is not outcome.results else outcome.problems
         return cls(results=results, problems=tuple(problems), language=outcome.language,
-                   progress=progress(outcome.results), updated=updated)
+                   progress=progress(outcome.results, public=True), updated=updated)
 
 
 def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:

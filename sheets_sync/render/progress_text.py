@@ -49,7 +49,13 @@ def headline(p: Progress, preset: Preset, language: str) -> str:
 
 
 def games_line(p: Progress, language: str) -> str:
-    return counted_line(p.games_counted, p.games_total, language)
+    """«засчитано игр: 37 из 40», and the games that wait: «ждут подтверждения: 2, оспорено: 1»."""
+    line = counted_line(p.games_counted, p.games_total, language)
+    if p.awaiting:
+        line += ru_en(f", ждут подтверждения: {p.awaiting}", f", awaiting confirmation: {p.awaiting}", language)
+    if p.disputed:
+        line += ru_en(f", оспорено: {p.disputed}", f", disputed: {p.disputed}", language)
+    return line
 
 
 def counted_line(counted: int, total: int, language: str) -> str:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
+from typing import Any, NamedTuple
 from pathlib import Path
 
 from scoring.errors import SheetsSyncError
@@ -30,7 +31,7 @@ from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
-from scoring.liveness import current_liveness
+from scoring.liveness import Liveness, current_liveness
 from sheets_sync.render import race as race_view
 from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.site import nominations
@@ -259,6 +260,52 @@ def _picture_rows(results: Results, progress: Progress) -> list[Standing]:
     return list(results.overall)[: max(3, min(n, 20))]
 
 
+class _Fonts:
+    """The picture's type sizes (bold where the reader's eye goes first)."""
+
+    def __init__(self) -> None:
+        self.title, self.sub, self.head = _font(46, True), _font(30), _font(22, True)
+        self.name, self.club, self.num = _font(32, True), _font(22), _font(30)
+        self.total, self.place, self.small = _font(34, True), _font(30, True), _font(20)
+
+
+class _Columns(NamedTuple):
+    """Where the picture's columns stand: place | player (club) | stage points… | total."""
+
+    pad: int
+    width: int
+    name_x: int
+    name_w: int
+    stages_x: int
+    stage_w: int
+    keys: list[str]
+
+
+def _draw_row(d: Any, st: Standing, cy: int, c: _Columns, f: _Fonts, results: Results, live: Liveness | None,
+              medal: dict[int, str]) -> None:
+    """One player's row of the picture, centred on the height ``cy``."""
+    s = st.stats
+    pad, width, name_x, name_w = c.pad, c.width, c.name_x, c.name_w
+    if st.place in medal:
+        r = 22
+        d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=medal[st.place])
+        d.text((pad + 24, cy), str(st.place), font=f.place, fill="#ffffff", anchor="mm")
+    elif s.games:  # no place before a counted game
+        d.text((pad + 24, cy), st.places, font=f.num if len(st.places) < 4 else f.small, fill="#1b1f24", anchor="mm")
+    mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
+    name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f.name, name_w)
+    if s.club:
+        d.text((name_x, cy - 4), name, font=f.name, fill="#1b1f24", anchor="ls")
+        d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f.club, name_w), font=f.club, fill="#5b6470", anchor="lt")
+    else:
+        d.text((name_x, cy), name, font=f.name, fill="#1b1f24", anchor="lm")
+    for j, k in enumerate(c.keys):
+        if s.player in results.participants.get(k, ()):
+            value = points(s.stage_points.get(k, ZERO))
+            d.text((c.stages_x + c.stage_w * (j + 1) - 4, cy), value, font=f.num, fill="#3a424c", anchor="rm")
+    d.text((width - pad, cy), points(s.total), font=f.total, fill="#8a1c1c", anchor="rm")
+
+
 def post_image(results: Results, *, language: str, width: int = 1080, progress: Progress | None = None,
                updated: datetime | None = None) -> bytes:
     """A PNG of the top of the overall standings titled by the progress, readable on a phone;
@@ -274,15 +321,9 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
     stage_names = [results.preset.stage(k).name(language) for k in keys]
     pad = 48
     row_h = 66
-    scale_title = _font(46, True)
-    f_sub = _font(30)
-    f_head = _font(22, True)
-    f_name = _font(32, True)
-    f_club = _font(22)
-    f_num = _font(30)
-    f_total = _font(34, True)
-    f_place = _font(30, True)
-    f_small = _font(20)
+    fonts = _Fonts()
+    scale_title, f_sub, f_head = fonts.title, fonts.sub, fonts.head
+    f_name, f_small = fonts.name, fonts.small
 
     probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
     title_lines = _wrap(probe, plain_text(t.name), scale_title, width - 2 * pad, 2)
@@ -312,30 +353,12 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
     if not rows:
         d.text((pad, table_top + row_h // 2), headline(progress, results.preset, language), font=f_name, fill="#1b1f24",
                anchor="lm")
+    columns = _Columns(pad, width, name_x, name_w, stages_x, stage_w, keys)
     for i, st in enumerate(rows):
-        s = st.stats
         top = table_top + i * row_h
         if i % 2:
             d.rectangle((0, top, width, top + row_h), fill="#f3f5f8")
-        cy = top + row_h // 2
-        if st.place in medal:
-            r = 22
-            d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=medal[st.place])
-            d.text((pad + 24, cy), str(st.place), font=f_place, fill="#ffffff", anchor="mm")
-        elif s.games:  # no place before a counted game
-            d.text((pad + 24, cy), st.places, font=f_num if len(st.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
-        mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
-        name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f_name, name_w)
-        if s.club:
-            d.text((name_x, cy - 4), name, font=f_name, fill="#1b1f24", anchor="ls")
-            d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f_club, name_w), font=f_club, fill="#5b6470", anchor="lt")
-        else:
-            d.text((name_x, cy), name, font=f_name, fill="#1b1f24", anchor="lm")
-        for j, k in enumerate(keys):
-            if s.player in results.participants.get(k, ()):
-                value = points(s.stage_points.get(k, ZERO))
-                d.text((stages_x + stage_w * (j + 1) - 4, cy), value, font=f_num, fill="#3a424c", anchor="rm")
-        d.text((width - pad, cy), points(s.total), font=f_total, fill="#8a1c1c", anchor="rm")
+        _draw_row(d, st, top + row_h // 2, columns, fonts, results, live, medal)
     foot = height - 40
     d.line((pad, foot - 24, width - pad, foot - 24), fill="#d5dae0", width=1)
     chief = plain_text(t.chief_judge)
