@@ -20,7 +20,7 @@ from scoring.standings import compute
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.site import player_file
-from tests.helpers import examples, tournament
+from tests.helpers import examples, table, tournament
 from tests.test_liveness import _random_event
 
 
@@ -44,7 +44,7 @@ def synced(tmp_path_factory):
         result = CliRunner().invoke(main, ["sync", str(book)])
         assert result.exit_code == 0, result.output
         folder = book.parent
-        tab = [[c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows()]
+        tab = table([c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows())
         out[rounds] = (json.loads((folder / "standings.json").read_text(encoding="utf-8")), folder / "site",
                        (folder / "vk-post.txt").read_text(encoding="utf-8"), tab)
     return out
