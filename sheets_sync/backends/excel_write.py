@@ -430,9 +430,8 @@ def _props(style: Style) -> dict[str, object]:
         props["wrap"] = True
     if style.text:
         props["number_format"] = _TEXT_FORMAT
-    number_format = getattr(style, "number_format", None)
-    if number_format:
-        props["custom_format"] = number_format
+    if style.number_format:
+        props["custom_format"] = style.number_format
     return props
 
 
