@@ -386,6 +386,9 @@ def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, d
     """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
     patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp,
                         account=getattr(backend, "account_email", None))
+    password = getattr(backend, "protect_password", None)  # an .xlsx's --protect-password
+    if password and patch.protect:
+        patch = replace(patch, protect_password=password)
     advanced = None
     if not dry_run:
         stage_patch, advanced = auto_advance(outcome)

@@ -250,8 +250,9 @@ def gc_paused() -> Iterator[None]:
 
 class ExcelBackend:
     def __init__(self, path: str | os.PathLike[str], *, check_locks: bool = True, allow_unsafe: bool = False,
-                 backups: int = DEFAULT_BACKUPS, lock_timeout: float = 10.0):
+                 backups: int = DEFAULT_BACKUPS, lock_timeout: float = 10.0, protect_password: str | None = None):
         self.path = Path(path)
+        self.protect_password = protect_password  # the tabs the sync protects get it (Excel's hash of it)
         self.source = str(self.path)
         self.check_locks = check_locks
         self.allow_unsafe = allow_unsafe
@@ -634,9 +635,11 @@ class OutputWorkbookBackend:
     workbook, so they are not written; the Problems tab in the output lists every problem.
     """
 
-    def __init__(self, source, output: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS):
+    def __init__(self, source, output: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS,
+                 protect_password: str | None = None):
         self.input = source
         self.output = ExcelBackend(output, backups=backups)
+        self.protect_password = protect_password
         self.source = source.source
         self.path = getattr(source, "path", None)  # what `watch` stats to notice a judge's save
         self.written_stat = None
@@ -657,7 +660,8 @@ class OutputWorkbookBackend:
         if not owned:
             return
         current = self.output.read() if self.output.path.exists() else None
-        self.output.apply(Patch(writes=owned), base=current)
+        self.output.apply(Patch(writes=owned, protect=patch.protect, protect_password=patch.protect_password),
+                          base=current)
 
 
 _BAD_TITLE_CHARS = set('[]:*?/\\')

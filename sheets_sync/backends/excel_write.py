@@ -8,6 +8,10 @@ process that does not write through openpyxl itself need not import it: the work
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import secrets
+from copy import copy
 from datetime import date, datetime
 from decimal import Decimal
 
@@ -18,13 +22,14 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.page import PageMargins
+from openpyxl.worksheet.protection import SheetProtection
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.workbook.workbook import Workbook
 
 from sheets_sync.backends.base import MARK_COLOURS, NOTE_AUTHOR, SHADE_COLOUR, Link, PageSetup, Patch, Style, TabWrite
 
-__all__ = ["apply_patch"]
+__all__ = ["apply_patch", "protect_sheet"]
 
 _NO_FILL = PatternFill(fill_type=None)
 _DEFAULT_FONT = Font(name="Calibri", size=11)  # openpyxl's (and Excel's) default
@@ -32,18 +37,24 @@ _THIN = Side(style="thin", color="000000")
 _GRID = Border(left=_THIN, right=_THIN, top=_THIN, bottom=_THIN)
 _SHADE = PatternFill(fill_type="solid", start_color=SHADE_COLOUR, end_color=SHADE_COLOUR)
 _MUTED = "595959"
+_SPIN_COUNT = 100_000  # Excel's
 
 
 def apply_patch(wb: Workbook, patch: Patch) -> None:
-    """The patch's tabs, marks and deletions, in openpyxl's workbook ``wb`` (in the worker, or here)."""
+    """The patch's tabs, marks, deletions and sheet protections, in openpyxl's workbook ``wb`` (in
+    the worker, or here)."""
     for title in patch.delete_tabs:
         if title in wb.sheetnames:
             wb.remove(wb[title])
+    kept: dict[str, SheetProtection] = {}  # an owned tab written again keeps its protection (and password)
     for write in patch.writes:
         if write.owned and write.title in wb.sheetnames:
             index = wb.sheetnames.index(write.title)
+            if wb[write.title].protection.sheet:
+                kept[write.title] = copy(wb[write.title].protection)
             wb.remove(wb[write.title])
             ws = wb.create_sheet(write.title, index)
+            ws.protection = kept.get(write.title, ws.protection)
             _fill(ws, write, new=True)
         elif write.title in wb.sheetnames:
             _fill(wb[write.title], write, new=False)
@@ -71,6 +82,33 @@ def apply_patch(wb: Workbook, patch: Patch) -> None:
         comment = Comment("\n".join(dict.fromkeys(m.note for m in marks)), NOTE_AUTHOR)
         comment.width, comment.height = 300, 120
         c.comment = comment
+    for p in patch.protect:
+        if p.cells is None and p.sheet in wb.sheetnames:
+            protect_sheet(wb[p.sheet], patch.protect_password)
+    for p in patch.unprotect:
+        if p.cells is None and p.sheet in wb.sheetnames:
+            wb[p.sheet].protection = SheetProtection()
+
+
+def protect_sheet(ws, password: str | None) -> None:
+    """Protect a tab as Excel's Review › Protect Sheet does: every cell locked (the default), a
+    person may still select and read them; ``password`` is stored as Excel's hash, never in clear.
+    A tab protected already keeps its protection (and the password it was given before)."""
+    if ws.protection.sheet:
+        return
+    ws.protection = SheetProtection(sheet=True, selectLockedCells=False, selectUnlockedCells=False)
+    if password:
+        # Excel's own way since 2010 (ECMA-376 Part 4, 14.7.1, what Excel writes itself): a salted,
+        # 100,000 times iterated SHA-512 of the UTF-16LE password.  openpyxl's ``password`` is the
+        # older 16-bit hash, which LibreOffice cannot check for a password beyond ASCII.
+        salt = secrets.token_bytes(16)
+        digest = hashlib.sha512(salt + password.encode("utf-16-le")).digest()
+        for i in range(_SPIN_COUNT):
+            digest = hashlib.sha512(digest + i.to_bytes(4, "little")).digest()
+        ws.protection.algorithmName = "SHA-512"
+        ws.protection.saltValue = base64.b64encode(salt).decode()
+        ws.protection.spinCount = _SPIN_COUNT
+        ws.protection.hashValue = base64.b64encode(digest).decode()
 
 def _fill(ws, write: TabWrite, *, new: bool) -> None:
     for r, row in enumerate(write.rows, start=1):
