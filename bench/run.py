@@ -227,7 +227,7 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
     warm.parent.mkdir()
     shutil.copyfile(book, warm)
     timed_process([sys.executable, "-c", BARE, str(book), str(workdir / "bare.xlsx")], workdir)
-    timed_process([sys.executable, "-c", "from sheets_sync.launch import run; run()", "sync", str(warm), "--backups", "0"],
+    timed_process([sys.executable, "-m", "sheets_sync.cli", "sync", str(warm), "--backups", "0"],
                   warm.parent)
     shutil.rmtree(warm.parent)
     for i in range(runs):
@@ -235,7 +235,7 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
         copy = workdir / f"run{i}" / book.name
         copy.parent.mkdir()
         shutil.copyfile(book, copy)
-        cli = [sys.executable, "-c", "from sheets_sync.launch import run; run()", "sync", str(copy), "--backups", "0"]
+        cli = [sys.executable, "-m", "sheets_sync.cli", "sync", str(copy), "--backups", "0"]
         wall, peak = timed_process(cli, copy.parent)
         first.append(wall)
         rss.append(peak)
@@ -292,7 +292,7 @@ def markdown(results: list[dict], google: dict | None, draw: str | None, method:
         "files), the sync after one protocol edit and the in-process no-change sync come from one more process "
         "per case (`sync_once`). Every process runs from compiled bytecode, as an installed wheel does "
         "(`compileall` into a cache folder of the bench's own, `PYTHONPYCACHEPREFIX`). Peak memory is the largest max RSS "
-        "of the `sync` process and the processes it forks (the openpyxl worker, the rendering children). Generated tournaments: "
+        "of the `sync` process (it forks nothing). Generated tournaments: "
         "every qualifying game played by the seeded simulator, rotating seating (`bench/generate.py`).",
         "",
         "**Idle check.** 1-minute load average before each case: "

@@ -32,7 +32,7 @@ from scoring.model import Protocol, Removal, Role, SeatRecord, Team
 from scoring.numbers import quantize
 
 __all__ = ["PointValues", "Seat", "Column", "Value", "Item", "ITEMS", "ITEM", "ITEM_VALUES", "CI", "TOTAL",
-           "NOMINATION_COMPONENTS", "GameLine", "breakdown_items", "blacks_named", "BestMoveAuthor", "BEST_MOVE_AUTHORS",
+           "NOMINATION_COMPONENTS", "GameLine", "breakdown_items", "blacks_named", "best_move_seats", "BestMoveAuthor", "BEST_MOVE_AUTHORS",
            "may_name_best_move"]
 
 ZERO = Decimal(0)
@@ -125,9 +125,22 @@ class Item:
 
 
 # -- how each item is computed ------------------------------------------------------------------
+def best_move_seats(record: SeatRecord) -> frozenset[int] | None:
+    """The seats a best move is scored by: the distinct seats named other than the author's own.
+    A judge's «5 7 10» in the row of seat 10, or a best move of one or two seats, is scored by
+    the blacks among the other seats named (the clubs' practice); None when it cannot be scored
+    at all (a seat outside 1–10, or more than three other seats)."""
+    named = frozenset(record.best_move) - {record.seat}
+    return named if len(named) <= 3 and named <= _SEATS else None
+
+
+_SEATS = frozenset(range(1, 11))
+
+
 def blacks_named(protocol: Protocol, record: SeatRecord) -> int:
+    """The blacks among the seats a best move is scored by (none when it cannot be scored)."""
     roles = {s.seat: s.role for s in protocol.seats}
-    return sum(1 for seat in set(record.best_move) if roles.get(seat) in (Role.MAFIA, Role.DON))
+    return sum(1 for seat in best_move_seats(record) or () if roles.get(seat) in (Role.MAFIA, Role.DON))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,13 +170,12 @@ def may_name_best_move(record: SeatRecord, authors: Iterable[str]) -> bool:
 
 def _best_move(seat: Seat) -> Decimal:
     """Only a red player who may leave one (shot first; voted out on the first day where the
-    preset allows it), naming three distinct other seats."""
+    preset allows it), by the blacks among the other seats named (:func:`best_move_seats`)."""
     record = seat.record
     if (record.role is None or record.role.team is not Team.RED
             or not may_name_best_move(record, seat.preset.best_move_by)):
         return ZERO
-    named = set(record.best_move)
-    if len(record.best_move) != 3 or len(named) != 3 or record.seat in named or not named <= set(range(1, 11)):
+    if not best_move_seats(record):
         return ZERO
     return seat.preset.best_move_points(blacks_named(seat.protocol, record))
 

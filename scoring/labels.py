@@ -10,7 +10,7 @@ import re
 from functools import lru_cache
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
-           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS", "EVENING_DATE_LABELS",
+           "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS", "EVENING_DATE_LABELS", "BLOCK_SUMMARY_LABELS",
            "ROLE_WORDS", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
            "SEASON_WORDS", "TOURNAMENT_FORMAT_WORDS",
            "TEAM_DEFEAT_WORDS", "label",
@@ -71,6 +71,11 @@ PROTOCOL_HEADER: dict[str, tuple[str, ...]] = {
     "judge": ("Судья", "Judge", "Ведущий", "Host"),
     "winner": ("Победа", "Winner", "Победитель"),
     "checked_by": ("Проверил", "Checked by", "Checked"),
+}
+# the line below a block's seats in club spreadsheets: the seat shot first (ПУ) and his best move
+BLOCK_SUMMARY_LABELS: dict[str, tuple[str, ...]] = {
+    "first_killed": ("ПУ", "Первый убитый", "First killed", "Shot first", "FK"),
+    "best_move": ("ЛХ", "Лучший ход", "Best move", "BM"),
 }
 # the date of an evening tab of a club season (its value: DD.MM.YYYY)
 EVENING_DATE_LABELS = ("Дата", "Date", "Дата вечера", "Evening date")

@@ -270,6 +270,7 @@ class Tournament:
     penalties: tuple[PenaltyEntry, ...] = ()
     overrides: tuple[tuple[str, str, Location | None], ...] = ()  # (key, raw value, where)
     released: frozenset[str] = frozenset()  # stage keys confirmed/released by the chief judge
+    confirmed_stages: frozenset[str] = frozenset()  # stage keys the chief judge confirmed («Этап подтверждён»)
     judges: tuple[Judge, ...] = ()  # Players-tab rows with the status «судья»
     mwt_id: int | None = None  # the tournament's id in the world tour (Tournament tab, «ID турнира MWT»)
     disputes: tuple[Dispute, ...] = ()

@@ -20,6 +20,7 @@ from typing import Any
 
 from scoring import labels as L
 from scoring.cells import a1
+from scoring.names import Match, NameIndex, fold, typed_name
 from scoring.model import (
     Judge,
     Dispute,
@@ -335,14 +336,20 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[t
     players: list[Player] = []
     judges: list[Judge] = []
     seen: dict[str, int] = {}
+    folds: dict[str, tuple[str, int]] = {}
     for r in range(hr + 1, len(grid)):
-        nickname = rd.text(r, cols["player"])
+        nickname = typed_name(rd.text(r, cols["player"]))
         if not nickname:
             continue
         if nickname in seen:
             rd.add("read.duplicate_player", E, r, cols["player"], player=nickname, rows=f"{seen[nickname] + 1}, {r + 1}")
             continue
         seen[nickname] = r
+        other, other_row = folds.setdefault(fold(nickname), (nickname, r))
+        if other != nickname:  # two spellings a protocol could not tell apart: both are listed, the organizer renames one
+            rd.problems.append(problem("read.similar_players", E, rd.loc(r, cols["player"]),
+                                       related=(rd.loc(other_row, cols["player"]),),
+                                       player=nickname, other=other, rows=f"{other_row + 1}, {r + 1}"))
         mwt_id = None
         if "mwt_id" in cols and not is_blank(_cell(grid, r, cols["mwt_id"])):
             mwt_id = read_mwt_id(_cell(grid, r, cols["mwt_id"]))
@@ -412,7 +419,7 @@ def _parse_seating(tabs: Mapping[str, Grid], stages: Mapping[str, str], default_
         table = rd.integer(r, cols.get("table")) if "table" in cols else 1
         if round_no is None or table is None:
             continue
-        seated = tuple(rd.text(r, seat_cols.get(s)) or None for s in range(1, 11))
+        seated = tuple(typed_name(rd.text(r, seat_cols.get(s))) or None for s in range(1, 11))
         seat_locs = tuple(rd.loc(r, seat_cols[s]) if s in seat_cols else None for s in range(1, 11))
         entries.append(SeatingEntry(stage=stage, round=round_no, table=table, players=seated,
                                     location=rd.loc(r, cols["round"]), seat_locations=seat_locs))
@@ -434,7 +441,7 @@ def _parse_penalties(tabs: Mapping[str, Grid], stages: Mapping[str, str], defaul
     reasons = _words(L.PENALTY_REASON_WORDS)
     entries: list[PenaltyEntry] = []
     for r in range(hr + 1, len(grid)):
-        player = rd.text(r, cols["player"])
+        player = typed_name(rd.text(r, cols["player"]))
         if not player:
             continue
         stage = rd.stage(r, cols.get("stage"), stages, default_stage)
@@ -515,6 +522,7 @@ class _Block:
     seat_rows: tuple[int, ...]  # up to ten
     end: int  # the block's last row
     extra_rows: tuple[int, ...] = ()  # seat rows beyond the tenth (an error of this block)
+    summary_row: int | None = None  # the line «ПУ 5 ЛХ 2 3 4» below the seats, when the block has one
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -572,8 +580,13 @@ def _restarts(row: Sequence[object], cols: Mapping[str, int]) -> bool:
     return "seat" in cols and read_int(_cell([row], 0, cols["seat"]))[0] == 1
 
 
-def _seat_rows_below(grid: Grid, hr: int, cols: Mapping[str, int], tables: set[int]) -> list[int]:
-    """The non-blank rows below the seat table's header ``hr`` up to the next block."""
+def _summary_key(value: object) -> str | None:
+    return _words(L.BLOCK_SUMMARY_LABELS).get(L.norm(value).rstrip(":")) if isinstance(value, str) else None
+
+
+def _seat_rows_below(grid: Grid, hr: int, cols: Mapping[str, int], tables: set[int]) -> tuple[list[int], int | None]:
+    """The non-blank rows below the seat table's header ``hr`` up to the next block, and the
+    block's closing line «ПУ … ЛХ …» when it has one (it ends the block)."""
     rows: list[int] = []
     for r in range(hr + 1, len(grid)):
         row = grid[r]
@@ -581,10 +594,12 @@ def _seat_rows_below(grid: Grid, hr: int, cols: Mapping[str, int], tables: set[i
             break
         if all(is_blank(v) for v in row):
             continue
+        if _summary_key(next(v for v in row if not is_blank(v))) is not None:
+            return rows, r
         if len(rows) >= 10 and not _seat_like(row, cols):
             break
         rows.append(r)
-    return rows
+    return rows, None
 
 
 def _split_blocks(grid: Grid) -> _Blocks:
@@ -597,18 +612,18 @@ def _split_blocks(grid: Grid) -> _Blocks:
     previous_end = -1
     for hr, cols in tables:
         labels, anchor = _labels_in(grid, max(previous_end + 1, hr - _LABEL_ROWS), hr)
-        rows = _seat_rows_below(grid, hr, cols, table_set)
-        previous_end = rows[-1] if rows else hr
+        rows, summary = _seat_rows_below(grid, hr, cols, table_set)
+        previous_end = summary if summary is not None else rows[-1] if rows else hr
         if anchor is None:  # a seat table whose header line is missing
             orphans.append((hr, previous_end))
             continue
         seats, extra = rows[:10], rows[10:]
         if extra and _restarts(grid[extra[0]], cols):  # the next game's seats, its header deleted
-            orphans.append((extra[0], extra[-1]))
-            extra = []
-        end = (extra or seats or [hr])[-1]
+            orphans.append((extra[0], summary if summary is not None else extra[-1]))
+            extra, summary = [], None
+        end = summary if summary is not None else (extra or seats or [hr])[-1]
         blocks.append(_Block(table_row=hr, cols=cols, labels=labels, first=anchor[0], anchor=anchor,
-                             seat_rows=tuple(seats), end=end, extra_rows=tuple(extra)))
+                             seat_rows=tuple(seats), end=end, extra_rows=tuple(extra), summary_row=summary))
     return _Blocks(blocks=tuple(blocks), orphans=tuple(orphans))
 
 
@@ -630,8 +645,8 @@ def _tab_kind(title: str, grid: Grid, found: _Blocks) -> str | None:
 _TAB_NAME = re.compile(r"^\s*(?P<prefix>тур|round|пф|sf|полуфинал|semifinal|финал|final)\s*(?P<round>\d+)(\s*(стол|table)\s*(?P<table>\d+))?\s*$", re.I)
 
 
-def seat_readings(digits: str) -> list[tuple[int, ...]]:
-    """Every way to read a run of digits as three distinct seats 1–10 ("8910" → 8 9 10).
+def seat_readings(digits: str, count: int = 3) -> list[tuple[int, ...]]:
+    """Every way to read a run of digits as ``count`` distinct seats 1–10 ("8910" → 8 9 10).
 
     A spreadsheet turns a best move typed with separators into such a run: Google Sheets in
     ru_RU takes the spaces of ``8 9 10`` for digit grouping (as in ``1 000``) and stores 8910."""
@@ -639,10 +654,10 @@ def seat_readings(digits: str) -> list[tuple[int, ...]]:
 
     def walk(i: int, seats: tuple[int, ...]) -> None:
         if i == len(digits):
-            if len(seats) == 3 and len(set(seats)) == 3:
+            if len(seats) == count and len(set(seats)) == count:
                 found.append(seats)
             return
-        if len(seats) == 3 or digits[i] == "0":
+        if len(seats) == count or digits[i] == "0":
             return
         for width in (1, 2):
             if i + width <= len(digits) and 1 <= int(digits[i:i + width]) <= 10:
@@ -653,12 +668,14 @@ def seat_readings(digits: str) -> list[tuple[int, ...]]:
 
 
 def _seats_of_run(digits: str) -> tuple[int, ...] | None:
-    """A run of three or more digits as three seats when exactly one reading exists; a shorter
-    one is a single seat number (the best-move rule then says three are needed)."""
-    if len(digits) < 3:
-        return (int(digits),)
-    readings = seat_readings(digits)
-    return readings[0] if len(readings) == 1 else None
+    """A run of digits as three seats when exactly one reading exists, else as two («57», «810»:
+    ``8 10`` typed into Google Sheets in ru_RU), else as one seat («5», «10»); None when none or
+    several exist.  The best-move rule then says three are needed and scores what was named."""
+    for count in (3, 2, 1):
+        readings = seat_readings(digits, count)
+        if readings:
+            return readings[0] if len(readings) == 1 else None
+    return None
 
 
 def _seats_of_date(when: date) -> tuple[int, ...] | None:
@@ -710,6 +727,8 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
     checked = head.text("checked_by")
     winner, winner_text = head.winner()
     seats = _read_seat_rows(rd, block.seat_rows, block.cols)
+    if block.summary_row is not None:
+        seats = _with_summary(rd, block.summary_row, seats)
     if block.extra_rows:
         rd.add("protocol.seat_rows", E, block.extra_rows[0], block.cols.get("seat", block.cols["player"]),
                count=len(block.seat_rows) + len(block.extra_rows), rows=_rows_text(block.seat_rows + block.extra_rows))
@@ -733,6 +752,38 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
         cells=cells,
     )
     return protocol, head.ok, rd.problems
+
+
+def _with_summary(rd: _Reader, r: int, seats: list[SeatRecord]) -> list[SeatRecord]:
+    """The seats with what the block's closing line says: the seat shot first (ПУ) is shot on
+    night 1, and the best move (ЛХ) is his.  A line that contradicts the seat rows is an error at
+    its cell; the seat rows are then read as typed."""
+    row = rd.grid[r]
+    found: dict[str, int] = {}
+    for c, value in enumerate(row):
+        key = _summary_key(value)
+        if key is not None and key not in found:
+            found[key] = next((v for v in range(c + 1, min(c + 3, len(row))) if not is_blank(row[v])), c + 1)
+    shot = [rec.seat for rec in seats if rec.killed_night == 1]
+    first = shot[0] if len(shot) == 1 else None
+    if "first_killed" in found:
+        seat = rd.integer(r, found["first_killed"])
+        if seat is not None and (not 1 <= seat <= len(seats) or (first is not None and first != seat)):
+            rd.add("protocol.summary_conflict", E, r, found["first_killed"], label="ПУ", value=seat)
+        elif seat is not None:
+            first = seat
+            seats[seat - 1] = replace(seats[seat - 1], killed_night=1,
+                                      cells={**seats[seat - 1].cells, "killed_night": rd.loc(r, found["first_killed"])})
+    if "best_move" in found and not is_blank(_cell(rd.grid, r, found["best_move"])):
+        named = _read_best_move(rd, r, found["best_move"])
+        own = seats[first - 1].best_move if first is not None else ()
+        if first is None or (own and set(own) != set(named)):
+            rd.add("protocol.summary_conflict", E, r, found["best_move"], label="ЛХ",
+                   value=" ".join(map(str, named)) or shown(_cell(rd.grid, r, found["best_move"])))
+        elif named:
+            seats[first - 1] = replace(seats[first - 1], best_move=named,
+                                       cells={**seats[first - 1].cells, "best_move": rd.loc(r, found["best_move"])})
+    return seats
 
 
 def _rows_text(rows: Sequence[int]) -> str:
@@ -865,7 +916,7 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
         seat_no = rd.integer(r, cols["seat"])
         if seat_no is not None and seat_no != expected_seat:
             rd.add("read.seat_number", E, r, cols["seat"], expected=expected_seat, value=seat_no)
-    player = rd.text(r, cols["player"]) or None
+    player = typed_name(rd.text(r, cols["player"])) or None
     role = None
     role_text = "" if is_dash(_cell(rd.grid, r, cols["role"])) else rd.text(r, cols["role"])
     if role_text:
@@ -938,11 +989,11 @@ def _read_best_move(rd: _Reader, r: int, c: int) -> tuple[int, ...]:
     parsed = _parse_best_move(raw)
     if parsed is not None:
         return parsed
-    when = guessed_date(raw)
+    when = guessed_date(raw)  # a warning, as every best move problem: the game counts, the best move scores nothing
     if when is not None:
-        rd.add("read.date_guessed", E, r, c, value=shown(when))
+        rd.add("read.date_guessed", W, r, c, value=shown(when))
     else:
-        rd.add("read.best_move", E, r, c, value=shown(raw))
+        rd.add("read.best_move", W, r, c, value=shown(raw))
     return ()
 
 
@@ -961,6 +1012,44 @@ def _check_tab_name(rd: _Reader, stages: Mapping[str, str], preset: Preset, stag
         loc = round_cell or Location(rd.sheet, "A1")
         stage_name = Text(preset.stage(stage).name_ru, preset.stage(stage).name_en) if stage in preset.stage_keys else stage
         rd.problems.append(problem("protocol.header_mismatch", W, loc, stage=stage_name, round=round_no, table=table))
+
+
+# -- names typed into protocols, the seating and penalties -----------------------------------------
+class _Names:
+    """Reads every typed name against the Players tab (:mod:`scoring.names`): a name registered
+    under another spelling of the same fold is read as that player, with a warning at its cell;
+    a fold several players share is an error there.  An unknown name is left as typed (the
+    rules report it, with the nearest players)."""
+
+    def __init__(self, index: NameIndex, problems: list[Problem]):
+        self.index = index
+        self.problems = problems
+
+    def read(self, typed: str | None, where: Location | None) -> str | None:
+        if not typed:
+            return typed
+        found = self.index.resolve(typed)
+        if found.match is Match.FOLDED:
+            self.problems.append(problem("player.folded", W, where, typed=typed, player=found.name))
+        elif found.match is Match.AMBIGUOUS:
+            self.problems.append(problem("player.ambiguous", E, where, typed=typed,
+                                         players=", ".join(f"«{n}»" for n in found.candidates)))
+        return found.name
+
+    def protocol(self, p: Protocol) -> Protocol:
+        names = [self.read(rec.player, rec.cells.get("player")) for rec in p.seats]
+        if all(name == rec.player for name, rec in zip(names, p.seats)):
+            return p  # the usual case: every name as registered (nothing copied)
+        return replace(p, seats=tuple(rec if name == rec.player else replace(rec, player=name)
+                                      for name, rec in zip(names, p.seats)))
+
+    def seating(self, e: SeatingEntry) -> SeatingEntry:
+        players = tuple(self.read(name, e.seat_location(i)) for i, name in enumerate(e.players))
+        return e if players == e.players else replace(e, players=players)
+
+    def penalty(self, e: PenaltyEntry) -> PenaltyEntry:
+        player = self.read(e.player, e.location)
+        return e if player == e.player else replace(e, player=player)
 
 
 # -- evening tabs ------------------------------------------------------------------------------
@@ -1136,6 +1225,11 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
                 unreadable.add(title)
                 unplaced.append(protocol)
     released = {stages.get(v, v) for v in settings.released}
+    names = _Names(NameIndex(p.nickname for p in players), problems)
+    protocols = [names.protocol(p) for p in protocols]
+    unplaced = [names.protocol(p) for p in unplaced]
+    seating = tuple(names.seating(e) for e in seating)
+    penalties = tuple(names.penalty(e) for e in penalties)
     return Parsed(
         tournament=Tournament(
             name=settings.name,
@@ -1150,6 +1244,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             penalties=penalties,
             overrides=tuple((k, text(v), loc) for k, v, loc in settings.overrides),
             released=frozenset(released),
+            confirmed_stages=frozenset(stages[v] for v in settings.confirmed if v in stages),
             judges=judges,
             mwt_id=settings.mwt_tournament_id,
             disputes=disputes,

@@ -59,8 +59,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{value}': 'Removed' takes 'yes' or 'team defeat' (optionally with the day)",
     ),
     "read.best_move": (
-        "«{value}» — лучший ход это три номера мест (например «2 5 8»)",
-        "'{value}': a best move is three seat numbers (e.g. '2 5 8')",
+        "«{value}» — лучший ход это три номера мест (например «2 5 8»); не засчитан (игра засчитана)",
+        "'{value}': a best move is three seat numbers (e.g. '2 5 8'); not scored (the game counts)",
     ),
     "read.seat_number": ("Номер места должен быть {expected}, а не «{value}»", "Seat number must be {expected}, not '{value}'"),
     "read.status": (
@@ -79,6 +79,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "read.duplicate_player": (
         "Игрок «{player}» зарегистрирован дважды (строки {rows})",
         "Player '{player}' is registered twice (rows {rows})",
+    ),
+    "read.similar_players": (
+        "Игроки «{player}» и «{other}» (строки {rows}) пишутся почти одинаково (регистр, пробелы, ё, похожие "
+        "русские и латинские буквы) — в протоколе их не различить; переименуйте одного",
+        "Players '{player}' and '{other}' (rows {rows}) are spelled almost alike (case, spaces, ё, look-alike "
+        "Cyrillic and Latin letters): a protocol cannot tell them apart; rename one",
     ),
     "read.unknown_setting": ("Неизвестная настройка «{key}»", "Unknown setting '{key}'"),
     "read.bad_setting": ("Настройка «{key}»: {reason}", "Setting '{key}': {reason}"),
@@ -99,7 +105,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "read.value_ignored": ("Значение не используется: «{value}»", "Value is not used: '{value}'"),
     # seating
-    "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}", "Seating: unknown player '{player}'{hint}"),
+    "seating.unknown_player": ("Рассадка: неизвестный игрок «{player}»{hint}. Новый игрок — новая строка на вкладке «Игроки»",
+                               "Seating: unknown player '{player}'{hint}. A new player is a new row on the Players tab"),
     "seating.twice_in_round": (
         "Рассадка: «{player}» дважды в туре {round}",
         "Seating: '{player}' is seated twice in round {round}",
@@ -116,6 +123,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "penalty.no_reason": (
         "Место {seat}: штраф {value} без причины — укажите её в «Причина штрафа»",
         "Seat {seat}: a penalty of {value} without a reason — write it under 'Penalty reason'",
+    ),
+    "protocol.summary_conflict": (
+        "«{label} {value}» в строке под местами не сходится со строками мест (ПУ — место, убитое в первую ночь, "
+        "ЛХ — его лучший ход); исправьте одно из двух",
+        "'{label} {value}' in the line below the seats contradicts the seat rows (ПУ: the seat shot on night 1, "
+        "ЛХ: his best move); fix one of them",
     ),
     "protocol.seat_rows": (
         "В протоколе {count} строк мест вместо 10 (строки {rows}); лишнюю строку удалите, недостающую добавьте",
@@ -189,8 +202,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "roles.missing": ("Место {seat}: роль не указана", "Seat {seat}: no role"),
     "player.missing": ("Место {seat}: игрок не указан", "Seat {seat}: no player"),
     "player.unknown": (
-        "Место {seat}: «{player}» нет в списке игроков{hint}",
-        "Seat {seat}: '{player}' is not a registered player{hint}",
+        "Место {seat}: «{player}» нет в списке игроков{hint}. Новый игрок — новая строка на вкладке «Игроки»",
+        "Seat {seat}: '{player}' is not a registered player{hint}. A new player is a new row on the Players tab",
+    ),
+    "player.folded": (
+        "«{typed}» прочитан как «{player}» с вкладки «Игроки» (написан иначе: регистр, пробелы, ё или латинская буква)",
+        "'{typed}' is read as '{player}' of the Players tab (spelled differently: case, spaces, ё or a Latin letter)",
+    ),
+    "player.ambiguous": (
+        "«{typed}» подходит нескольким игрокам: {players} — напишите ник так, как на вкладке «Игроки»",
+        "'{typed}' could be any of {players}: type the nickname as the Players tab spells it",
     ),
     "player.duplicate": (
         "«{player}» указан дважды (места {seats})",
@@ -240,20 +261,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # best move
     "best_move.not_first_shot": (
-        "Место {seat}: лучший ход может назвать только убитый в первую ночь",
-        "Seat {seat}: only the player shot on the first night may name a best move",
+        "Место {seat}: лучший ход может назвать только убитый в первую ночь — не засчитан (игра засчитана)",
+        "Seat {seat}: only the player shot on the first night may name a best move: not scored (the game counts)",
     ),
     "best_move.not_author": (
-        "Место {seat}: по регламенту лучший ход называет только {who}",
-        "Seat {seat}: under this regulation a best move is named only by {who}",
+        "Место {seat}: по регламенту лучший ход называет только {who} — не засчитан (игра засчитана)",
+        "Seat {seat}: under this regulation a best move is named only by {who}: not scored (the game counts)",
     ),
     "best_move.after_miss": (
-        "Место {seat}: после промаха в первую ночь лучший ход не называется",
-        "Seat {seat}: no best move after a miss on the first night",
+        "Место {seat}: после промаха в первую ночь лучший ход не называется — не засчитан (игра засчитана)",
+        "Seat {seat}: no best move after a miss on the first night: not scored (the game counts)",
     ),
     "best_move.seats": (
-        "Место {seat}: лучший ход — три разных места 1–10, кроме своего ({value})",
-        "Seat {seat}: a best move is three distinct seats 1–10 other than his own ({value})",
+        "Место {seat}: лучший ход — три разных места 1–10, кроме своего ({value}) — не засчитан (игра засчитана)",
+        "Seat {seat}: a best move is three distinct seats 1–10 other than his own ({value}): not scored (the game counts)",
+    ),
+    "best_move.partial": (
+        "Место {seat}: лучший ход — три других места, а записано «{value}»; засчитан по чёрным среди мест {seats}",
+        "Seat {seat}: a best move is three other seats, the protocol has '{value}'; scored by the blacks among seats {seats}",
     ),
     "best_move.black": (
         "Место {seat}: лучший ход назвал чёрный игрок — баллов не приносит",

@@ -9,6 +9,12 @@ A round (a game of a later stage) is *done* when every table seated for it has a
 game; ``done`` is the number of rounds done from the first one on.  The number of rounds
 of a stage is the larger of the preset's ``games`` and the rounds seated.
 
+The public outputs ask for the progress of the games they rank (``public=True``): a game
+awaiting a second judge's confirmation is not counted there, so the standings, «засчитано игр»
+and the title agree.  A tournament is finished only when no game of its last stage awaits
+confirmation or has an open dispute — no medals, winners or «Итоговая таблица» before; the
+progress says how many games wait (``awaiting``, ``disputed``).
+
 Pure: the time shown beside the progress ("Обновлено: …") comes from the edge.
 """
 
@@ -19,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scoring.model import Protocol, SeatingEntry
-from scoring.standings import Results, hidden_stages
+from scoring.standings import Results, hidden_stages, withheld_sheets
 
 __all__ = ["Phase", "Progress", "progress", "scheduled_games"]
 
@@ -41,6 +47,8 @@ class Progress:
     of: int = 0  # rounds of ``stage``
     games_counted: int = 0  # counted games the public may see
     games_total: int = 0  # games seated or played the public may see (at least games_counted)
+    awaiting: int = 0  # finished games not counted until a second judge confirms them (public progress)
+    disputed: int = 0  # counted games with an open dispute
 
     @property
     def finished(self) -> bool:
@@ -66,18 +74,24 @@ def _rounds_done(stage: str, games: set[tuple[str, int, int]], counted: set[tupl
     return done
 
 
-def progress(results: Results) -> Progress:
+def progress(results: Results, *, public: bool = False) -> Progress:
     """The progress of the full results (not :func:`scoring.standings.published` ones: the
-    hidden final is a phase of its own); the game counts leave a hidden stage out."""
+    hidden final is a phase of its own); the game counts leave a hidden stage out.  ``public``:
+    of the games the public outputs rank (without those awaiting confirmation)."""
     t = results.tournament
     preset = results.preset
     keys = preset.stage_keys
     hide = hidden_stages(results) | results.hidden
-    counted = {p.key for p in results.counted}
+    withheld = (withheld_sheets(results) if public else frozenset()) | results.withheld
+    counted = {p.key for p in results.counted if p.sheet not in withheld}
     games = scheduled_games(t.seating, t.protocols)
+    shown = [p for p in t.protocols if p.stage not in hide and p.sheet not in results.cancelled]
+    waiting = {p.key for p in shown if (p.sheet in withheld and p.finished) or p.sheet in results.disputed}
     public_counted = sum(1 for g in counted if g[0] not in hide)
     public_total = max(public_counted, sum(1 for g in games if g[0] not in hide))
-    figures = {"games_counted": public_counted, "games_total": public_total}
+    figures = {"games_counted": public_counted, "games_total": public_total,
+               "awaiting": sum(1 for p in shown if p.sheet in withheld and p.finished) + results.awaiting_confirmation,
+               "disputed": sum(1 for p in shown if p.sheet in results.disputed and p.key in counted)}
     if not counted:
         return Progress(phase=Phase.NOT_STARTED, **figures)
     # the stage being played: the latest with a counted game, or the next one once that is
@@ -98,6 +112,7 @@ def progress(results: Results) -> Progress:
     if stage in hide:
         return Progress(phase=Phase.FINAL_HIDDEN, **where, **figures)
     released = preset.hidden_final and len(keys) > 1 and bool(t.released)  # the chief judge published it
-    if where["last"] and (complete or released):
+    settled = not any(g[0] == stage for g in waiting)  # no game of it awaits a confirmation or a dispute's decision
+    if where["last"] and (complete or released) and settled:
         return Progress(phase=Phase.FINISHED, **where, **figures)
     return Progress(phase=Phase.RUNNING, **where, **figures)

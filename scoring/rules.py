@@ -9,18 +9,18 @@ the others as ``related`` — every one of them may be the cell to fix.
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from scoring.cells import parse_a1
-from scoring.items import BEST_MOVE_AUTHORS, may_name_best_move
+from scoring.items import BEST_MOVE_AUTHORS, best_move_seats, may_name_best_move
+from scoring.names import fold, nearest_hint as _hint
 from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, SeatingEntry, SeatRecord, Team, Tournament
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
 
-__all__ = ["RULES", "validate", "closest_name", "Context"]
+__all__ = ["RULES", "validate", "Context"]
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -30,23 +30,8 @@ class Context:
     tournament: Tournament
     preset: Preset
     known: frozenset[str]
+    folds: frozenset[str]  # the known names folded (scoring.names.fold)
     by_key: dict  # (stage, round, table) -> SeatingEntry
-
-
-def closest_name(name: str, known: Iterable[str]) -> str | None:
-    """The registered nickname a typo most likely meant (case-insensitive), or None."""
-    known = list(known)
-    lowered = {k.lower().replace("ё", "е"): k for k in known}
-    probe = name.lower().replace("ё", "е").strip()
-    if probe in lowered:
-        return lowered[probe]
-    match = difflib.get_close_matches(probe, list(lowered), n=1, cutoff=0.7)
-    return lowered[match[0]] if match else None
-
-
-def _hint(name: str, known: Iterable[str]) -> Text | str:
-    guess = closest_name(name, known)
-    return Text(f" (может быть, «{guess}»?)", f" (did you mean '{guess}'?)") if guess else ""
 
 
 def _loc(protocol: Protocol, seat: int | None, column: str) -> Location:
@@ -90,6 +75,8 @@ def players_present(p: Protocol, ctx: Context) -> Iterator[Problem]:
             if p.finished or rec.role is not None:
                 yield problem("player.missing", E, _loc(p, rec.seat, "player"), seat=rec.seat)
         elif rec.player not in ctx.known:
+            if fold(rec.player) in ctx.folds:
+                continue  # several players of this spelling: the reader reported it
             yield problem("player.unknown", E, _loc(p, rec.seat, "player"), seat=rec.seat, player=rec.player,
                           hint=_hint(rec.player, ctx.known))
         else:
@@ -157,6 +144,9 @@ def extra_points(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 @rule
 def best_move(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    """Warnings only: a best move is a detail of one player's points, never a reason to refuse
+    the game — one that cannot be scored scores nothing, one of fewer than three other seats
+    scores the blacks among them (:func:`scoring.items.best_move_seats`)."""
     first = p.first_shot
     for rec in p.seats:
         if not rec.best_move:
@@ -165,17 +155,22 @@ def best_move(p: Protocol, ctx: Context) -> Iterator[Problem]:
         authors = ctx.preset.best_move_by
         if not may_name_best_move(rec, authors):
             if authors != ("shot_first",):  # a league's own list (points.best_move_by): say who may
-                yield problem("best_move.not_author", E, loc, seat=rec.seat, who=Text(
+                yield problem("best_move.not_author", W, loc, seat=rec.seat, who=Text(
                     " или ".join(BEST_MOVE_AUTHORS[a].name_ru for a in authors),
                     " or ".join(BEST_MOVE_AUTHORS[a].name_en for a in authors)))
             elif first is None and rec.killed_night is not None:
-                yield problem("best_move.after_miss", E, loc, seat=rec.seat)
+                yield problem("best_move.after_miss", W, loc, seat=rec.seat)
             else:
-                yield problem("best_move.not_first_shot", E, loc, seat=rec.seat)
+                yield problem("best_move.not_first_shot", W, loc, seat=rec.seat)
             continue
         named = rec.best_move
-        if len(named) != 3 or len(set(named)) != 3 or rec.seat in named or not set(named) <= set(range(1, 11)):
-            yield problem("best_move.seats", E, loc, seat=rec.seat, value=" ".join(map(str, named)))
+        scored = best_move_seats(rec)
+        typed = " ".join(map(str, named))
+        if scored is None:
+            yield problem("best_move.seats", W, loc, seat=rec.seat, value=typed)
+        elif len(named) != 3 or len(scored) != 3:
+            yield problem("best_move.partial", W, loc, seat=rec.seat, value=typed,
+                          seats=" ".join(map(str, sorted(scored))) or "—")
         elif rec.role is not None and rec.role.team.value == "black":
             yield problem("best_move.black", W, loc, seat=rec.seat)
 
@@ -520,6 +515,7 @@ def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
 
 
 def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator[Problem]:
+    folds = frozenset(map(fold, known))
     seen_game: set[tuple] = set()
     seen_player: dict[tuple[str, int, str], tuple[SeatingEntry, int]] = {}
     reported_first: set[tuple[str, int, str]] = set()
@@ -534,7 +530,7 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
         for i, name in enumerate(e.players):
             if not name:
                 continue
-            if name not in known:
+            if name not in known and fold(name) not in folds:
                 yield problem("seating.unknown_player", E, e.seat_location(i), player=name, hint=_hint(name, known))
             k = (e.stage, e.round, name)
             if k in seen_player:
@@ -558,7 +554,7 @@ def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -
     could not place them in a game) get the rules about their own cells only."""
     known = frozenset(p.nickname for p in t.players)
     by_key = {(e.stage, e.round, e.table): e for e in t.seating}
-    ctx = Context(tournament=t, preset=preset, known=known, by_key=by_key)
+    ctx = Context(tournament=t, preset=preset, known=known, folds=frozenset(map(fold, known)), by_key=by_key)
     problems: list[Problem] = list(_seating(t.seating, known))
     for p in t.protocols:
         if p.stage not in preset.stage_keys:

@@ -30,6 +30,7 @@ from scoring.items import GameLine
 from scoring.memo import last_answer
 from scoring.metrics import METRICS, Metric
 from scoring.model import GameIndex, PenaltyReason, Player, PlayerStatus, Protocol, Tournament
+from scoring.names import nearest_hint
 from scoring.nominations import Nomination, nominate
 from scoring.points import score_protocol
 from scoring.preset import Preset
@@ -141,7 +142,8 @@ def _typed_penalties(t: Tournament, preset: Preset, excused: Collection[tuple[st
     problems: list[Problem] = []
     for e in t.penalties:
         if e.player not in known:
-            problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player, hint=""))
+            problems.append(problem("penalty.unknown_player", Severity.ERROR, e.location, player=e.player,
+                                    hint=nearest_hint(e.player, known)))
             continue
         points = e.points
         skip = False
@@ -225,7 +227,7 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
                    participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))
     stage_tables, qualifying = _stage_tables(tally)
-    overall = _overall(tally, qualifying)
+    overall = _overall(tally, qualifying, _ranked_stages(t, preset, counted))
     return Results(
         tournament=t,
         preset=preset,
@@ -335,14 +337,35 @@ def _stage_tables(tally: _Tally) -> tuple[dict[str, tuple[Standing, ...]], dict[
     return tables, qualifying
 
 
-def _overall(tally: _Tally, qualifying: Mapping[str, int]) -> tuple[Standing, ...]:
-    """Finalists first, then semifinalists, then the rest, each group ranked by its own totals."""
+def _ranked_stages(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> tuple[str, ...]:
+    """The stages the overall standings rank by: the first, and each later one once the stage
+    before it is complete (every game seated or played for it counted, as many rounds as the
+    stage has) or confirmed by the chief judge («Этап подтверждён»).  A seating typed for the
+    semifinal while the qualifying is still played does not lift its players above the rest."""
+    keys = preset.stage_keys
+    done = {p.key for p in counted}
+    games = {(e.stage, e.round, e.table) for e in t.seating} | {p.key for p in t.protocols}
+    reached = [keys[0]]
+    for before, key in zip(keys, keys[1:]):
+        scheduled = {g for g in games if g[0] == before}
+        complete = bool(scheduled) and scheduled <= done and len({r for _, r, _ in scheduled}) >= preset.stage(before).games
+        if not (complete or before in t.confirmed_stages):
+            break
+        reached.append(key)
+    return tuple(reached)
+
+
+def _overall(tally: _Tally, qualifying: Mapping[str, int], reached: Sequence[str]) -> tuple[Standing, ...]:
+    """Finalists first, then semifinalists, then the rest, each group ranked by its own totals —
+    as far as the stages are ``reached`` (:func:`_ranked_stages`).  Before a stage is reached
+    its players are ranked with everyone by their totals (every counted game and penalty, as
+    their pages show them), as if the stage did not exist yet."""
     preset = tally.preset
     keys = preset.stage_keys
     stats = tally.stats(tally.players, None, qualifying)
     overall: list[Standing] = []
     placed: set[str] = set()
-    for key in (reversed(keys) if preset.finalists_first else [keys[0]]):
+    for key in (reversed(reached) if preset.finalists_first else [keys[0]]):
         members = [stats[pl.nickname] for pl in tally.took_part(key) if pl.nickname not in placed]
         final = key == keys[-1] and len(keys) > 1
         part = rank(members, preset.tiebreaks, final=final, group=key, start=len(overall) + 1)

@@ -34,6 +34,7 @@ from sheets_sync.presets import is_preset_file, load_preset
 from sheets_sync.refs import is_google_ref, workbook_folder
 from sheets_sync.render.json_out import points
 from sheets_sync.sync import SyncReport, sync_once
+from sheets_sync.sync_memory import skipped_line
 from sheets_sync.tournament_setup import read_players_csv, workbook_patch
 
 __all__ = ["init_workbook", "run_sync", "print_report", "locked_message", "QualifyingRequest"]
@@ -222,19 +223,10 @@ def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
 
 def run_sync(ref: str, *, out_dir: Path, dry_run: bool = False, credentials: str | None = None,
              backups: int | None = None, output: str | None = None, console: Console | None = None,
-             language: str | None = None, prefetched=None, protect_password: str | None = None) -> SyncReport:
-    """One sync; with a console, its report (in ``language``, else the tournament's).
-    ``prefetched``: the :class:`~sheets_sync.backends.excel_worker.WorkbookWorker` the command
-    line started with the workbook's bytes (used when the backend is that .xlsx)."""
+             language: str | None = None, protect_password: str | None = None) -> SyncReport:
+    """One sync; with a console, its report (in ``language``, else the tournament's)."""
     backend = open_backend(ref, credentials=credentials, backups=backups, output=output,
                            protect_password=protect_password)
-    if prefetched is not None:
-        from sheets_sync.backends.excel import ExcelBackend
-
-        if isinstance(backend, ExcelBackend):
-            backend.prefetched = prefetched
-        else:
-            prefetched.close()
     report = sync_once(backend, out_dir=out_dir, dry_run=dry_run)
     if console is not None:
         print_report(report, console, language=language, ref=ref)
@@ -255,10 +247,7 @@ def locked_message(report: SyncReport, ref: str, language: str) -> str:
 def print_report(report: SyncReport, console: Console, *, top: int = 10, language: str | None = None,
                  ref: str | None = None) -> None:
     if report.outcome is None:  # skipped: the workbook is as the last sync left it
-        summary = report.summary
-        lang = language or str(summary.get("language") or "ru")
-        console.print(text("report.skipped", lang, games=summary.get("games", 0), errors=report.errors,
-                           warnings=report.warnings))
+        console.print(skipped_line(report.summary, language), markup=False)
         return
     o = report.outcome
     results = o.results

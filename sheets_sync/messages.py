@@ -57,9 +57,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "заголовки: Игрок;Клуб;Город;Статус;Пропуск",
                              "{file}: no 'Игрок' / 'Player' column in the first row ({columns}); the first row holds "
                              "the headers: Player,Club,City,Status,Excused round"),
-    "csv.duplicates": ("{file}: ники повторяются — у каждого игрока должен быть свой: {names}",
-                       "{file}: nicknames listed more than once — every player needs a nickname of his own: {names}"),
-    "csv.duplicate": ("«{name}» (строки {lines})", "'{name}' (lines {lines})"),
+    "csv.duplicates": ("{file}: ники повторяются (или различаются только регистром, пробелами, ё, похожими русскими "
+                       "и латинскими буквами — в протоколе их не различить) — у каждого игрока должен быть свой: {names}",
+                       "{file}: nicknames listed more than once (or differing only in case, spaces, ё, look-alike "
+                       "Cyrillic and Latin letters — a protocol cannot tell them apart) — every player needs a nickname "
+                       "of his own: {names}"),
+    "csv.duplicate": ("{names} (строки {lines})", "{names} (lines {lines})"),
     "csv.bad_status": ("{file}, строка {line}: неизвестный статус «{status}» (пусто, снялся, дисквалифицирован, "
                        "запасной)",
                        "{file}, line {line}: unknown status '{status}' (empty, withdrawn, disqualified, reserve)"),

@@ -147,7 +147,7 @@ def workbook_view(snapshot: Snapshot) -> Snapshot:
             tabs[title] = results_workbook.tabs[title]
             order.append(title)
     return Snapshot(tabs=tabs, order=tuple(order), locale=snapshot.locale, source=snapshot.source,
-                    token=snapshot.token, protections=results_workbook.protections)
+                    token=snapshot.token, protections=results_workbook.protections, fingerprint=snapshot.fingerprint)
 
 
 def read_workbook(backend: Backend) -> Snapshot:

@@ -4,7 +4,8 @@ They show only what the organizers may publish — e.g. no hidden final before t
 releases it.  :meth:`PublicResults.of` is the one place that decides what that is; every
 writer here takes a :class:`PublicResults`, so nothing unfiltered reaches a public file.
 Every output says where the tournament stands (:func:`scoring.progress.progress` of the full
-results, so a hidden final is a phase of its own) and when it was updated: the time comes from
+results, so a hidden final is a phase of its own, counting the games the public standings rank:
+no medals while a game of the final awaits confirmation or is disputed) and when it was updated: the time comes from
 the caller (``sync`` passes the clock; tests a fixed time).  Unchanged files are not rewritten;
 each writer returns the files it wrote.
 """
@@ -21,14 +22,14 @@ from scoring.progress import Progress, progress
 from scoring.standings import Results, published
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import dumps, standings_document
-from sheets_sync.render.site import OTHER_PART, RACE_PART, write_site
+from sheets_sync.render.site import write_site
 from sheets_sync.render.vk import FontNotFound, post_text, write_vk
 from sheets_sync.render.vk_season import write_season_vk
 
 if TYPE_CHECKING:
     from sheets_sync.outcome import Outcome
 
-__all__ = ["PublicResults", "publish_files", "SHARES", "RACE_SHARE", "OTHER_SHARE", "write_standings_json", "write_public_site", "write_vk_post"]
+__all__ = ["PublicResults", "publish_files", "write_standings_json", "write_public_site", "write_vk_post"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,7 +48,7 @@ class PublicResults:
         results = published(outcome.results)
         problems = results.problems if results is not outcome.results else outcome.problems
         return cls(results=results, problems=tuple(problems), language=outcome.language,
-                   progress=progress(outcome.results), updated=updated)
+                   progress=progress(outcome.results, public=True), updated=updated)
 
 
 def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
@@ -58,10 +59,10 @@ def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
     return [path] if write_text_atomic(path, dumps(doc)) else []
 
 
-def write_public_site(public: PublicResults, folder: Path, *, part: str | None = None) -> list[Path]:
-    """The static HTML site in ``folder`` (``part``: one share of its pages, see :func:`write_site`)."""
+def write_public_site(public: PublicResults, folder: Path) -> list[Path]:
+    """The static HTML site in ``folder``."""
     return write_site(public.results, public.problems, folder, language=public.language,
-                      progress=public.progress, updated=public.updated, part=part)
+                      progress=public.progress, updated=public.updated)
 
 
 def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = None,
@@ -89,25 +90,12 @@ def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = Non
         return [path] if write_text_atomic(path, text) else []
 
 
-# what publish_files writes can be done in two shares, by two processes side by side
-# (sheets_sync.sync): what needs the race (standings.json, the race page and the players' pages)…
-RACE_SHARE = RACE_PART
-# …and the rest of the site with the VK post
-OTHER_SHARE = OTHER_PART
-SHARES = (RACE_SHARE, OTHER_SHARE)
-
-
-def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
-                  share: str | None = None) -> list[Path]:
+def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None) -> list[Path]:
     """standings.json, the site (``out_dir/site/``) and the VK post (``vk-post.txt``, ``vk-post.png``)
     of a sync; the post's text is written even where no font can draw its picture.
-    ``updated``: the time the outputs say they were made; ``share``: only one of :data:`SHARES`
-    (the two together write exactly what None writes)."""
+    ``updated``: the time the outputs say they were made."""
     public = PublicResults.of(outcome, updated=updated)
-    files = []
-    if share in (None, RACE_SHARE):
-        files += write_standings_json(public, out_dir)
-    files += write_public_site(public, out_dir / "site", part=share)
-    if share in (None, OTHER_SHARE):
-        files += write_vk_post(public, out_dir, text_without_font=True)
+    files = write_standings_json(public, out_dir)
+    files += write_public_site(public, out_dir / "site")
+    files += write_vk_post(public, out_dir, text_without_font=True)
     return files

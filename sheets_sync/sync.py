@@ -1,10 +1,12 @@
-"""One sync cycle: read → parse → validate → score → rank → render → write.
+"""One sync cycle: read → compute → write → publish.
 
-The data flows one way.  :func:`sheets_sync.outcome.compute` is pure given a snapshot and
-preset files; :func:`build_patch` turns its outcome into a :class:`Patch` of owned tabs and
-marks; :func:`sync_once` reads, computes, writes the workbook and the public files beside it
-(:mod:`sheets_sync.publish`), and starts over from a fresh read when the workbook changed
-under it.
+The data flows one way.  :func:`sync_once` reads the workbook (``backend.read()``), computes
+(:func:`sheets_sync.outcome.compute`, pure given a snapshot and preset files, then
+:func:`build_patch`: a :class:`Patch` of owned tabs and marks), writes the patch
+(``backend.apply``) and publishes the files beside the workbook (:mod:`sheets_sync.publish`);
+when the workbook changed under it between the read and the write, it starts over from a
+fresh read.  Before all that it asks the backend for the workbook's fingerprint: a workbook
+as the last sync left it (:mod:`sheets_sync.sync_memory`) is not computed again.
 
 Two refusals are not failures of the whole cycle:
 
@@ -17,9 +19,6 @@ Two refusals are not failures of the whole cycle:
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import hashlib
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -29,9 +28,6 @@ from pathlib import Path
 
 from scoring import labels as L
 from sheets_sync import clock
-from scoring.liveness import current_liveness
-from scoring.race import race
-from scoring.standings import published
 from scoring.parse import owned_titles, read_settings
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, cell_names, problem
@@ -45,6 +41,7 @@ from sheets_sync.backends.base import (
     TransientError,
     WorkbookChanged,
     WorkbookLocked,
+    values_fingerprint,
 )
 from sheets_sync.changelog import append_jsonl, is_trust_row, log_tab, state_rows as trust_state_rows
 from sheets_sync.draw_commands import auto_advance
@@ -56,15 +53,15 @@ from sheets_sync.outcome import (
     read_workbook,
     workbook_view,
 )
-from sheets_sync.overlap import in_child
 from sheets_sync.protection import protection_changes, state_rows as protection_state_rows, wanted_protections
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.season_tabs import owned_season_tabs
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
+from sheets_sync.sync_memory import SyncKey, SyncMemory, file_version
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
-           "problems_patch", "input_fingerprint", "workbook_fingerprint"]
+           "problems_patch", "input_fingerprint", "tabs_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
 def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
@@ -191,10 +188,10 @@ class SyncReport:
     skipped: bool = False
     summary: dict = field(default_factory=dict)
     outputs: dict[str, int] = field(default_factory=dict)  # files beside the workbook: written, kept (unchanged)
+    fingerprint: str | None = None  # the workbook as the sync left it (None: not known, or skipped)
 
     @classmethod
-    def unchanged(cls, summary: dict, backend: Backend, timings: dict[str, float],
-                  snapshot: Snapshot | None = None) -> SyncReport:
+    def unchanged(cls, summary: dict, timings: dict[str, float], snapshot: Snapshot | None = None) -> SyncReport:
         return cls(outcome=None, patch=Patch(), written=False, snapshot=snapshot, skipped=True,
                    summary=dict(summary), timings=timings)
 
@@ -243,14 +240,7 @@ def _show_unavailable_preset(backend: Backend, snapshot: Snapshot, exc: PresetUn
 
 def tabs_fingerprint(snapshot: Snapshot, skip: set[str]) -> str:
     """Hash of every tab's title and values but those whose normalised title is in ``skip``."""
-    h = hashlib.sha256()
-    for title in snapshot.order:
-        if L.norm(title) in skip:
-            continue
-        h.update(b"\x00T" + title.encode())
-        for row in snapshot.tabs.get(title, ()):
-            h.update(b"\x00R" + repr(row).encode())
-    return h.hexdigest()
+    return values_fingerprint(snapshot, skip={t for t in snapshot.order if L.norm(t) in skip}, protections=False)
 
 
 def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
@@ -258,27 +248,11 @@ def input_fingerprint(snapshot: Snapshot, preset: Preset) -> str:
     return tabs_fingerprint(snapshot, owned_titles(preset))
 
 
-def workbook_fingerprint(backend: Backend, snapshot: Snapshot) -> str | None:
-    """The whole workbook's fingerprint as read: the backend's own (an .xlsx: its bytes) or,
-    without one, every tab's values (a Google spreadsheet, an input + results workbook pair)."""
-    own = getattr(backend, "snapshot_fingerprint", None)
-    if own is not None:
-        return own(snapshot)
-    h = hashlib.sha256(tabs_fingerprint(snapshot, set()).encode())
-    if snapshot.protections:  # a protection taken away is a change to answer (put it back)
-        h.update(b"\x00protections" + repr(sorted((p.key, p.editors) for p in snapshot.protections)).encode())
-    if snapshot.results_workbook is not None:
-        h.update(b"\x00results" + tabs_fingerprint(snapshot.results_workbook, set()).encode())
-    return h.hexdigest()
-
-
-def _sync_key(backend: Backend, snapshot: Snapshot, outcome: Outcome, written: bool):
-    """The key of the workbook as this sync leaves it; None when that is not known (a write
-    to a backend that cannot say what it wrote: the next sync runs in full and records it)."""
+def _sync_key(backend: Backend, outcome: Outcome, fingerprint: str | None) -> SyncKey | None:
+    """The key of the workbook as this sync leaves it (``fingerprint``); None when that is not
+    known (a write to a backend that cannot say what it wrote: the next sync runs in full)."""
     from sheets_sync.presets import is_preset_file, preset_path
-    from sheets_sync.sync_memory import SyncKey, file_version
 
-    fingerprint = getattr(backend, "written_fingerprint", None) if written else workbook_fingerprint(backend, snapshot)
     if fingerprint is None:
         return None
     ref = outcome.settings.preset_id or DEFAULT_PRESET
@@ -299,93 +273,18 @@ def _summary(outcome: Outcome) -> dict[str, object]:
             "name": outcome.results.tournament.name, "language": outcome.language}
 
 
-def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
-                  share: str | None = None) -> list[Path]:
+def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None) -> list[Path]:
     """:func:`sheets_sync.publish.publish_files`, imported when first called: the renderers' modules
     (Jinja2 and Pillow among them) load only in a sync that has files to write (a dry run, a sync
     with nothing changed and the tests of the core do without them)."""
     from sheets_sync.publish import publish_files as publish
 
-    return publish(outcome, out_dir, updated=updated, share=share)
-
-
-# the two shares of the files (sheets_sync.publish.SHARES, named here so that the sync does not
-# import the rendering modules): what needs the race, and the rest
-_SHARES = ("race", "other")
-
-
-def _publish_recorded(publish, outcome: Outcome, out_dir: Path, memory, updated, share: str | None = None):
-    """The files of ``outcome`` (one share of them, or all) and the log of what was written (None
-    without a memory)."""
-    kw = {"updated": updated} if share is None else {"updated": updated, "share": share}
-    if memory is None:
-        return publish(outcome, out_dir, **kw), None
-    with memory.recording() as log:
-        files = publish(outcome, out_dir, **kw)
-    return files, log
-
-
-def _ready_to_publish(outcome: Outcome) -> None:
-    """What the Standings tab (here) and every rendering child ask for, worked out once before
-    the children are forked and remembered in all of them (scoring.memo): the public view of the
-    results, who can still qualify, the race over the rounds; and the renderers' modules, loaded
-    once.  Done before a quick reading is settled: the time this process would otherwise spend
-    waiting for openpyxl's values (sheets_sync.backends.excel_worker)."""
-    public = published(outcome.results)
-    current_liveness(outcome.results)
-    current_liveness(public)
-    race(public)
-    import sheets_sync.publish  # noqa: F401  (the children's rendering modules: imported once, here)
-
-
-class _Publishing:
-    """The files being rendered: in two forked children side by side (each one share) where the
-    platform can fork, else here when asked for.  The renderers' modules, the race and who can
-    still qualify were loaded and worked out before the fork (:func:`_ready_to_publish`), so the
-    two children share them and split the pages."""
-
-    def __init__(self, start: Callable[[str | None], Callable[[], tuple]], parallel: bool):
-        self.pending = [in_child(start(share), enabled=parallel) for share in _SHARES]
-        if not all(p.forked for p in self.pending):  # no fork (or only one): all of it, here, in one go
-            for p in self.pending:
-                _reap(p)
-            self.pending = [in_child(start(None), enabled=False)]
-
-    @property
-    def forked(self) -> bool:
-        return any(p.forked for p in self.pending)
-
-    def result(self) -> tuple[list[Path], object]:
-        """(files written, the output log of both shares together) — every child waited for
-        even when one of them failed."""
-        answers, error = [], None
-        for p in self.pending:
-            try:
-                answers.append(p.result())
-            except BaseException as exc:  # noqa: BLE001 - the other child is still waited for
-                error = error or exc
-        if error is not None:
-            raise error
-        files = sorted(f for fs, _ in answers for f in fs)  # the same list however the work was shared
-        logs = [log for _, log in answers if log is not None]
-        if not logs:
-            return files, None
-        from sheets_sync.files import OutputLog
-
-        merged = OutputLog(root=logs[0].root, previous=logs[0].previous)
-        for log in logs:
-            merged.current.update(log.current)
-            merged.inputs.update(log.inputs)
-            merged.written += log.written
-            merged.kept += log.kept
-            merged.reused += log.reused
-        return files, merged
+    return publish(outcome, out_dir, updated=updated)
 
 
 def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:
     """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
-    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp,
-                        account=getattr(backend, "account_email", None))
+    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp, account=backend.account_email)
     password = getattr(backend, "protect_password", None)  # an .xlsx's --protect-password
     if password and patch.protect:
         patch = replace(patch, protect_password=password)
@@ -397,128 +296,112 @@ def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, d
     return patch, advanced
 
 
-def _reap(publishing) -> None:
-    """Wait for the rendering child of a cycle that fails: no child left behind."""
-    if publishing is not None and publishing.forked:
-        with contextlib.suppress(Exception):  # the cycle's own error is the one to tell
-            publishing.result()
+class _Laps:
+    """How long each step of the cycle took, summed over its attempts (the report's ``timings``)."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, step: str) -> dict[str, float]:
+        now = time.perf_counter()
+        self.times[step] = self.times.get(step, 0.0) + now - self._last
+        self._last = now
+        return self.times
+
+
+def _last_sync(memory: SyncMemory | None, backend: Backend, fingerprint: str | None) -> dict | None:
+    """The last sync's summary when the workbook (``fingerprint``) and all else is as it left them."""
+    return memory.unchanged(str(backend.source), fingerprint) if memory is not None else None
+
+
+def _computed(backend: Backend, snapshot: Snapshot, compute_outcome: Callable[..., Outcome],
+              memory: SyncMemory | None, dry_run: bool) -> Outcome:
+    """The outcome of ``snapshot``; a preset that cannot be loaded is said on the Problems tab
+    (the last sync's record is forgotten: nothing of it holds) and raised."""
+    try:
+        return compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
+    except PresetUnavailable as exc:
+        if memory is not None:
+            memory.forget()
+        if not dry_run:
+            _show_unavailable_preset(backend, snapshot, exc)
+        raise
+
+
+def _write(backend: Backend, patch: Patch, snapshot: Snapshot, dry_run: bool) -> tuple[bool, str | None, WorkbookLocked | None]:
+    """Write ``patch`` unless it is empty or a dry run: (written, the workbook's fingerprint as
+    the sync leaves it, the lock of a workbook open in Excel).  :class:`WorkbookChanged` passes."""
+    if dry_run or patch.empty:
+        return False, snapshot.fingerprint, None
+    try:
+        return True, backend.apply(patch, base=snapshot), None
+    except WorkbookLocked as exc:  # open in Excel: the files beside it are still written, no key is kept
+        return False, None, exc
+
+
+def _publish(publish: Callable[..., list[Path]], outcome: Outcome, out_dir: Path, memory: SyncMemory | None,
+             key: SyncKey | None) -> tuple[list[Path], dict[str, int]]:
+    """The files beside the workbook, and (with a memory) the record of this sync under ``key``:
+    (files written, how many were written, kept and reused)."""
+    updated = clock.now()  # the time the outputs say they were made
+    if memory is None:
+        return publish(outcome, out_dir, updated=updated), {}
+    with memory.recording() as log:
+        files = publish(outcome, out_dir, updated=updated)
+    memory.save(key, log, _summary(outcome))
+    return files, {"written": log.written, "kept": log.kept, "reused": log.reused}
+
+
+def _change_log(backend: Backend, outcome: Outcome, stamp: str) -> list[Path]:
+    """``log.jsonl`` beside a local workbook whose state was written (an unwritten state logs the
+    same changes again next time); nothing for Google or memory."""
+    path = Path(str(backend.source))
+    return append_jsonl(path.resolve().parent, outcome.changes, stamp) if path.is_file() else []
 
 
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
               snapshot: Snapshot | None = None, when: str | None = None, remember: bool = True,
               compute_outcome: Callable[..., Outcome] = compute,
-              publish: Callable[..., list[Path]] = publish_files, parallel: bool = True) -> SyncReport:
-    """Read, compute, write; if the workbook changed under us, start again from a fresh read.
-    The changes since the last sync go to the Log tab and, for a local workbook whose state was
-    written, to ``log.jsonl`` beside it (``when``: the time the log says, default now).
+              publish: Callable[..., list[Path]] = publish_files) -> SyncReport:
+    """Read, compute, write, publish; if the workbook changed under us, start again from a fresh
+    read.  The changes since the last sync go to the Log tab and, for a local workbook whose state
+    was written, to ``log.jsonl`` beside it (``when``: the time the log says, default now).
 
     With ``out_dir`` (and ``remember``), a workbook that is exactly as the last sync into that
     folder left it — same fingerprint, preset, templates and package — is not computed again
-    (:mod:`sheets_sync.sync_memory`): the report says ``skipped`` and nothing is written.
+    (:mod:`sheets_sync.sync_memory`): the report says ``skipped`` and nothing is written.  A
+    ``snapshot`` the caller read (watch) has been found changed already: it is computed.
     ``compute_outcome`` and ``publish`` are the two expensive steps, injectable so that tests
-    can count what a sync really recomputes and renders.  With ``parallel`` the files are
-    rendered in a forked child while the workbook is saved (:mod:`sheets_sync.overlap`)."""
-    try:
-        return _sync(backend, out_dir=out_dir, retries=retries, dry_run=dry_run, snapshot=snapshot, when=when,
-                     remember=remember, compute_outcome=compute_outcome, publish=publish, parallel=parallel)
-    finally:
-        gc.unfreeze()
-        release = getattr(backend, "release", None)
-        if release is not None:  # a worker holding openpyxl's workbook that had nothing to write
-            release()
-
-
-def _sync(backend: Backend, *, out_dir: Path | None, retries: int, dry_run: bool, snapshot: Snapshot | None,
-          when: str | None, remember: bool, compute_outcome: Callable[..., Outcome], publish: Callable[..., list[Path]],
-          parallel: bool) -> SyncReport:
-    from sheets_sync.sync_memory import SyncMemory
-
+    can count what a sync really recomputes and renders."""
     memory = SyncMemory(out_dir) if out_dir is not None and not dry_run and remember else None
-    # a caller that read the workbook itself (watch) has decided already that it changed
-    may_skip = memory is not None and snapshot is None
+    laps, given = _Laps(), snapshot
+    if given is None and (summary := _last_sync(memory, backend, backend.fingerprint())) is not None:
+        return SyncReport.unchanged(summary, laps.lap("read"))
     attempt = 0
     while True:
         attempt += 1
-        t0 = time.perf_counter()
-        if may_skip and attempt == 1:
-            quick = getattr(backend, "quick_fingerprint", None)
-            if quick is not None:  # an .xlsx: its bytes say it without openpyxl
-                summary = memory.unchanged(str(backend.source), quick())
-                if summary is not None:
-                    return SyncReport.unchanged(summary, backend, {"read": time.perf_counter() - t0})
-        snapshot = read_workbook(backend) if snapshot is None or attempt > 1 else workbook_view(snapshot)
-        # what was just read (openpyxl's whole workbook) lives until the save: the collector
-        # need not walk it again and again while the standings and pages are built
-        gc.freeze()
-        t1 = time.perf_counter()
-        if may_skip and attempt == 1 and getattr(backend, "quick_fingerprint", None) is None:
-            summary = memory.unchanged(str(backend.source), workbook_fingerprint(backend, snapshot))
-            if summary is not None:
-                return SyncReport.unchanged(summary, backend, {"read": t1 - t0}, snapshot=snapshot)
-        try:
-            outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
-            publishes = out_dir is not None and not dry_run
-            # a quick reading of the workbook (sheets_sync.backends.excel_worker) is compared with
-            # openpyxl's before anything computed from it is written; if they differ, openpyxl's counts.
-            # While openpyxl's values are still on their way, what the rendering needs is worked out.
-            settle = getattr(backend, "settle", None)
-            settle_ready = getattr(backend, "settle_ready", None)
-            if publishes and settle_ready is not None and not settle_ready(snapshot):
-                _ready_to_publish(outcome)
-            if settle is not None and (settled := settle(snapshot)) is not snapshot:
-                snapshot = settled
-                outcome = compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
-        except PresetUnavailable as exc:
-            if memory is not None:
-                memory.forget()
-            if not dry_run:
-                _show_unavailable_preset(backend, snapshot, exc)
-            raise
+        snapshot = workbook_view(given) if given is not None and attempt == 1 else read_workbook(backend)
+        if given is None and attempt == 1 and (summary := _last_sync(memory, backend, snapshot.fingerprint)) is not None:
+            return SyncReport.unchanged(summary, laps.lap("read"), snapshot=snapshot)
+        laps.lap("read")
+        outcome = _computed(backend, snapshot, compute_outcome, memory, dry_run)
         stamp = when or sync_time()
         patch, advanced = _patch(snapshot, outcome, backend, stamp, dry_run)
-        prepare = getattr(backend, "prepare", None)
-        if not dry_run and not patch.empty and prepare is not None:
-            prepare(patch, base=snapshot)  # an .xlsx's worker saves it while the files are rendered
-        # the files beside the workbook are rendered in child processes while the workbook is
-        # saved; they depend on the outcome only
-        publishing = None
-        if publishes:
-            _ready_to_publish(outcome)  # (remembered: nothing to do when done while settling)
-            updated = clock.now()  # the time the outputs say they were made
-            publishing = _Publishing(
-                lambda share: lambda: _publish_recorded(publish, outcome, out_dir, memory, updated, share), parallel)
-        t2 = time.perf_counter()
-        written = False
-        locked = None
-        if not dry_run and not patch.empty:
-            try:
-                backend.apply(patch, base=snapshot)
-                written = True
-            except WorkbookChanged:
-                if publishing is not None:
-                    publishing.result()  # let the child finish; the next attempt writes again
-                if attempt >= retries:
-                    raise
-                continue
-            except WorkbookLocked as exc:  # open in Excel: the files beside it are still written
-                locked = exc
-            except BaseException:
-                _reap(publishing)
+        laps.lap("compute")
+        try:
+            written, fingerprint, locked = _write(backend, patch, snapshot, dry_run)
+        except WorkbookChanged:
+            if attempt >= retries:
                 raise
-        t3 = time.perf_counter()
-        files: list[Path] = []
-        outputs: dict[str, int] = {}
-        if publishing is not None:
-            files, log = publishing.result()
-            if memory is not None and log is not None:
-                outputs = {"written": log.written, "kept": log.kept, "reused": log.reused}
-                # a workbook whose tabs wait (open in Excel) is not as this sync wants it: no key
-                key = None if locked is not None else _sync_key(backend, snapshot, outcome, written)
-                memory.save(key, log, _summary(outcome))
-        if written and Path(str(backend.source)).is_file():  # a local workbook (not Google, not in memory);
-            # an unwritten state logs the same changes again next time, so only a written one appends
-            files += append_jsonl(Path(str(backend.source)).resolve().parent, outcome.changes, stamp)
-        t4 = time.perf_counter()
-        return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files, attempts=attempt,
-                          advanced=advanced, locked=locked, outputs=outputs,
-                          timings={"read": t1 - t0, "compute": t2 - t1, "write": t3 - t2, "files": t4 - t3})
+            continue
+        laps.lap("write")
+        files, outputs = [], {}
+        if out_dir is not None and not dry_run:
+            key = _sync_key(backend, outcome, fingerprint) if memory is not None else None
+            files, outputs = _publish(publish, outcome, out_dir, memory, key)
+        if written:
+            files += _change_log(backend, outcome, stamp)
+        return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files,
+                          attempts=attempt, advanced=advanced, locked=locked, outputs=outputs,
+                          fingerprint=fingerprint, timings=laps.lap("files"))

@@ -9,25 +9,59 @@ A sync that wrote its files beside the workbook records, in ``<out>/.sheets-sync
 * the **outputs**: SHA-256 and size of every file written (or found up to date) under ``<out>``.
 
 The next sync whose key is the same and whose outputs are all still there with their sizes
-has nothing to do: it reads (an .xlsx: only its bytes, never openpyxl), sees that, and stops
-(:func:`sheets_sync.sync.sync_once`).  Nothing here knows which outputs exist: every file
-written through :func:`sheets_sync.files.write_bytes_atomic` inside :func:`recording` is
-listed, whatever renderer produced it; the same list lets the writer skip a file whose
-content hash did not change without reading it back.
+has nothing to do: it asks the backend for the workbook's fingerprint (an .xlsx: a hash of its
+bytes, no read of its values), sees that, and stops (:func:`sheets_sync.sync.sync_once`).
+Nothing here knows which outputs exist: every file written through
+:func:`sheets_sync.files.write_bytes_atomic` inside :meth:`SyncMemory.recording` is listed,
+whatever renderer produced it; the same list lets the writer skip a file whose content hash
+did not change without reading it back.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from sheets_sync.files import OutputLog, output_log, write_text_atomic
-from sheets_sync.last_sync import FORMAT, RECORD, LastSync, file_version, static_versions, unchanged_file
 
-__all__ = ["SyncKey", "SyncMemory", "static_versions", "file_version", "unchanged_file", "RECORD"]
+__all__ = ["SyncKey", "SyncMemory", "static_versions", "file_version", "skipped_line", "RECORD"]
+
+RECORD = Path(".sheets-sync") / "last-sync.json"
+FORMAT = 1
+
+
+def _tree_hash(folder: Path) -> str:
+    h = hashlib.sha256()
+    if folder.is_dir():
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            h.update(path.relative_to(folder).as_posix().encode() + b"\x00" + path.read_bytes() + b"\x00")
+    return h.hexdigest()
+
+
+@functools.cache
+def static_versions() -> dict[str, str]:
+    """Versions of what ships with the program: its package version, templates and presets
+    (hashed, so that an edited template in a checkout counts as a new version)."""
+    from sheets_sync import __version__
+    from sheets_sync.resources import shipped
+
+    return {"package": __version__, "templates": _tree_hash(shipped("templates")), "presets": _tree_hash(shipped("config"))}
+
+
+def file_version(path: Path | None) -> str:
+    """SHA-256 of a file (a tournament's own preset); "" when there is none."""
+    if path is None:
+        return ""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "missing"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -38,15 +72,64 @@ class SyncKey:
     workbook: str  # the workbook's fingerprint
     preset_file: str = ""  # the tournament's preset file, as a path
     preset_version: str = ""  # SHA-256 of that file
-    versions: Mapping[str, str] = field(default_factory=static_versions)
+    versions: Mapping[str, str] = field(default_factory=lambda: static_versions())
 
     def as_dict(self) -> dict:
         return {"source": self.source, "workbook": self.workbook, "preset_file": self.preset_file,
                 "preset_version": self.preset_version, "versions": dict(self.versions)}
 
 
-class SyncMemory(LastSync):
-    """The record of the last sync into one output folder: read (:class:`LastSync`), and written."""
+class SyncMemory:
+    """The record of the last sync into ``out_dir``: read once, and written."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.path = out_dir / RECORD
+        self._record: dict | None = None
+        self._loaded = False
+
+    def record(self) -> dict | None:
+        if not self._loaded:
+            self._loaded = True
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                self._record = data if isinstance(data, dict) and data.get("format") == FORMAT else None
+            except (OSError, ValueError):
+                self._record = None
+        return self._record
+
+    def outputs(self) -> dict[str, tuple[str, int]]:
+        """The files of the last sync: ``{path under out: (sha256, size)}``."""
+        record = self.record() or {}
+        return {rel: (str(v[0]), int(v[1])) for rel, v in (record.get("outputs") or {}).items()
+                if isinstance(v, list) and len(v) == 2}
+
+    def inputs(self) -> dict[str, str]:
+        """The key of each file's inputs at the last sync (:mod:`sheets_sync.render.page_keys`)."""
+        record = self.record() or {}
+        return {rel: key for rel, key in (record.get("inputs") or {}).items() if isinstance(key, str)}
+
+    def unchanged(self, source: str, workbook: str | None) -> dict | None:
+        """The summary of the last sync when ``workbook`` (a fingerprint) and every version are
+        the same as then and every file it wrote is still there; else None (sync in full)."""
+        record = self.record()
+        if record is None or workbook is None:
+            return None
+        key = record.get("key") or {}
+        if key.get("source") != source or key.get("workbook") != workbook:
+            return None
+        if key.get("versions") != static_versions():
+            return None
+        preset_file = key.get("preset_file") or ""
+        if preset_file and file_version(Path(preset_file)) != key.get("preset_version"):
+            return None
+        for rel, (_, size) in self.outputs().items():
+            try:
+                if (self.out_dir / rel).stat().st_size != size:
+                    return None
+            except OSError:
+                return None
+        return record.get("summary") or {}
 
     @contextlib.contextmanager
     def recording(self) -> Iterator[OutputLog]:
@@ -70,3 +153,12 @@ class SyncMemory(LastSync):
         with contextlib.suppress(OSError):
             os.unlink(self.path)
         self._record, self._loaded = None, True
+
+
+def skipped_line(summary: dict, language: str | None = None) -> str:
+    """The one line a sync with nothing to do says: the last sync's games, errors and warnings,
+    in ``language`` (else the tournament's)."""
+    from sheets_sync.messages import text
+
+    return text("report.skipped", language or str(summary.get("language") or "ru"), games=summary.get("games", 0),
+                errors=summary.get("errors", 0), warnings=summary.get("warnings", 0))

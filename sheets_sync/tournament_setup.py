@@ -10,6 +10,7 @@ from pathlib import Path
 
 from scoring.errors import SheetsSyncError
 from scoring import labels as L
+from scoring.names import fold, typed_name
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
 from scoring.parse import _header_map  # the same header matching as the workbook reader
 from scoring.preset import Preset
@@ -50,27 +51,28 @@ def read_players_csv(path: Path, *, language: str | None = None) -> list[Player]
         raise refuse("csv.no_player_column", columns=", ".join(rows[0]))
     status_words = {L.norm(w): k for k, ws in L.STATUS_WORDS.items() for w in ws}
     players: list[Player] = []
-    lines: dict[str, list[int]] = {}
+    lines: dict[str, list[tuple[str, int]]] = {}  # folded name -> (spelling, line) of every row
     for n, row in enumerate(rows[1:], start=2):
         def get(key: str) -> str:
             i = cols.get(key)
             return " ".join(row[i].split()) if i is not None and i < len(row) else ""
-        name = get("player")
+        name = typed_name(get("player"))
         if not name:
             continue
-        lines.setdefault(name, []).append(n)
-        if len(lines[name]) > 1:
+        lines.setdefault(fold(name), []).append((name, n))
+        if len(lines[fold(name)]) > 1:
             continue
         status = status_words.get(L.norm(get("status")))
         if status is None:
             raise refuse("csv.bad_status", line=n, status=get("status"))
         excused = frozenset(int(x) for x in get("excused").replace(";", ",").replace(" ", ",").split(",") if x.strip().isdigit())
         players.append(Player(nickname=name, club=get("club"), city=get("city"), status=PlayerStatus(status), excused_rounds=excused))
-    repeated = {name: at for name, at in lines.items() if len(at) > 1}
+    repeated = [at for at in lines.values() if len(at) > 1]
     if repeated:
-        def listing(lang: str) -> str:
-            return ", ".join(words("csv.duplicate", lang, name=name, lines=", ".join(map(str, at)))
-                             for name, at in repeated.items())
+        def listing(lang: str) -> str:  # «Пума» / «пума» (строки 2, 3): every spelling of one name
+            quote = "«{}»" if lang == "ru" else "'{}'"
+            return ", ".join(words("csv.duplicate", lang, names=" / ".join(quote.format(name) for name in dict.fromkeys(
+                name for name, _ in at)), lines=", ".join(str(n) for _, n in at)) for at in repeated)
         raise CsvError(words("csv.duplicates", "en", file=path.name, names=listing("en")),
                        ru=words("csv.duplicates", "ru", file=path.name, names=listing("ru")), language=language)
     if not players:

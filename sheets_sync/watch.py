@@ -1,12 +1,13 @@
 """`watch`: keep the standings current while games are played.
 
-loop { read; if the values' hash changed → compute → write what differs → one line per
-change }.  Transient errors (quota, network, a judge saving at the same moment) are
-reported and retried on the next poll; Ctrl-C stops cleanly between cycles.  For a local
-file a cheap stat() decides whether to read at all, and file-system events
-(:mod:`sheets_sync.file_events`, Linux inotify) wake the loop as soon as it is saved — the
-interval is then only the longest wait; elsewhere the loop polls every interval.  Our own
-save wakes it too, but the stat taken of our write tells it apart, so one save is one cycle.
+loop { if the workbook's fingerprint changed: read; if the values' hash changed → compute →
+write what differs → one line per change }.  Transient errors (quota, network, a judge saving
+at the same moment) are reported and retried on the next poll; Ctrl-C stops cleanly between
+cycles.  For a local file the backend's cheap fingerprint (its bytes' hash) decides whether to
+read at all, and file events (:mod:`sheets_sync.file_events`: inotify, FSEvents,
+ReadDirectoryChangesW) wake the loop as soon as it is saved — the interval is then only the
+longest wait; elsewhere the loop polls every interval.  Our own save wakes it too, but the
+fingerprint the write returned is the file's now, so one save is one cycle.
 
 A workbook open in Excel or LibreOffice is still read and its files (site, JSON, VK post)
 are written; the write of its tabs is retried on every poll until the file is closed.  A
@@ -55,7 +56,8 @@ class Watcher:
         self._say = say
         self.last_hash: str | None = None
         self.preset = None
-        self.last_stat: tuple[int, ...] | None = None
+        # the workbook as the last cycle left it (the fingerprint its write returned, or of its read)
+        self.last_fingerprint: str | None = None
         self.last_tabs: dict = {}
         self.last_places: dict[str, str] = {}
         self.cycles = 0
@@ -90,31 +92,21 @@ class Watcher:
             self.say(line)
         self.last_problem = line
 
-    def _file_stat(self) -> tuple[int, ...] | None:
-        path = getattr(self.backend, "path", None)
-        if path is None:
-            return None
-        try:
-            st = Path(path).stat()
-        except OSError:
-            return None
-        return (st.st_size, st.st_mtime_ns, st.st_ino)  # the inode: every atomic save makes a new one
-
     def poll(self) -> SyncReport | None:
         """Run one cycle if the input changed; return its report (None when idle or failed)."""
         self.cycles += 1
-        stat = self._file_stat()
-        if stat is not None and stat == self.last_stat and (self.last_hash is not None or self.failed_input is not None):
+        now = self.backend.fingerprint()
+        if now is not None and now == self.last_fingerprint and (self.last_hash is not None or self.failed_input is not None):
             return None
         snapshot = None
         try:
             snapshot = read_workbook(self.backend)
             self.tournament_language = read_settings(snapshot.tabs).language
             if self.failed_input is not None and _failure_fingerprint(snapshot) == self.failed_input:
-                self.last_stat = stat  # the input that made the sync fail is still there: do not fail on it again
+                self.last_fingerprint = snapshot.fingerprint  # the input the sync failed on: do not fail on it again
                 return None
             if self.preset is not None and input_fingerprint(snapshot, self.preset) == self.last_hash:
-                self.last_stat = stat
+                self.last_fingerprint = snapshot.fingerprint
                 return None
             report = sync_once(self.backend, out_dir=self.out_dir, snapshot=snapshot)
         except TransientError as exc:
@@ -123,7 +115,7 @@ class Watcher:
         except SheetsSyncError:
             raise  # the organizer's to fix (permissions, a workbook we must not write): said by run_watch
         except Exception as exc:  # noqa: BLE001 - a bug must not stop the hall's standings: say it, keep watching
-            self._internal_error(exc, snapshot, stat)
+            self._internal_error(exc, snapshot, now)
             return None
         self.failed_input = None
         if report.locked is not None:
@@ -133,11 +125,9 @@ class Watcher:
             self.say(f"[green]{self.words('watch.ok')}[/green]")
             self.last_problem = None
         # Our own write changes the file but not the input tabs: remember the file as *we*
-        # wrote it (the backend stats its temp file before the rename), never a fresh stat —
-        # a judge's save landing just after ours would otherwise look like ours and be skipped.
-        # Without a write, keep the stat taken before the read: at worst one extra read.
-        written = getattr(self.backend, "written_stat", None) if report.written else None
-        self.last_stat = written if written is not None else stat
+        # wrote it (the fingerprint the write returned), never a fresh look at it — a judge's
+        # save landing just after ours would otherwise look like ours and be skipped.
+        self.last_fingerprint = report.fingerprint
         self.preset = report.outcome.preset
         self.last_hash = input_fingerprint(report.snapshot, self.preset)
         self._report(report.snapshot.tabs, report)
@@ -146,7 +136,7 @@ class Watcher:
 
     def _locked(self, report: SyncReport) -> SyncReport:
         """The files are written but the workbook is open in Excel: say so once, and keep
-        neither the stat nor the input's hash, so the next poll computes and tries again."""
+        neither the fingerprint nor the input's hash, so the next poll computes and tries again."""
         fingerprint = input_fingerprint(report.snapshot, report.outcome.preset)
         if fingerprint != self.pending_hash:
             self.pending_hash = fingerprint
@@ -157,7 +147,7 @@ class Watcher:
                                                      lock=Path(str(lock.lock or "?")).name)) + "[/yellow]")
         return report
 
-    def _internal_error(self, exc: Exception, snapshot: Snapshot | None, stat: tuple[int, ...] | None) -> None:
+    def _internal_error(self, exc: Exception, snapshot: Snapshot | None, before: str | None) -> None:
         """Log the bug once, say it once, show it on the Problems tab, and wait for the input to change."""
         from sheets_sync.crashlog import crash_line, write_crash_log
 
@@ -166,16 +156,14 @@ class Watcher:
             self.log_path = write_crash_log(exc, workbook=self.workbook, command="watch")
             self.last_internal = line
         self.complain(escape(crash_line(exc, command="watch", log=self.log_path, language=self.language)))
-        self.last_stat = stat
+        self.last_fingerprint = before  # the workbook as it was when this cycle began
         if snapshot is None:
             return
         self.failed_input = _failure_fingerprint(snapshot)
         try:
             patch = internal_error_patch(snapshot, line, str(self.log_path))
             if not patch.empty:
-                self.backend.apply(patch, base=snapshot)
-                written = getattr(self.backend, "written_stat", None)
-                self.last_stat = written if written is not None else stat
+                self.last_fingerprint = self.backend.apply(patch, base=snapshot)
         except Exception as write_exc:  # noqa: BLE001 - the message above already went out
             self.complain(f"[yellow]{self.words('watch.problems_tab')}[/yellow] {escape(str(write_exc))}")
 
@@ -216,7 +204,8 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
     if sleep is None:  # tests that pass their own sleep drive the loop by polls
         from sheets_sync.file_events import file_events
 
-        events = file_events(getattr(backend, "path", None))
+        local = Path(str(backend.source))  # a local workbook (not Google, not in memory) has events
+        events = file_events(local) if local.is_file() else None
     sleep = sleep or time.sleep
     try:
         return _loop(watcher, interval=interval, cycles=cycles, sleep=sleep, events=events)

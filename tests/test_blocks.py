@@ -255,6 +255,10 @@ BAD: tuple[Bad, ...] = (
         "evening.date_unreadable", "'05.12.2026'!B1", 2),
     Bad("the date cell and the title disagree", lambda t: _put(t["05.12.2026"], "B1", "06.12.2026"),
         "evening.date_mismatch", "'05.12.2026'!B1", 8, "warning"),
+    Bad("a ПУ line naming another seat than the one shot", lambda t: _summary(t["05.12.2026"], 0, 6, None),
+        "protocol.summary_conflict", f"'05.12.2026'!B{_top(0) + 12}", 7),
+    Bad("a ЛХ line other than the seat's own best move", lambda t: _summary(t["05.12.2026"], 0, None, "1 2 3"),
+        "protocol.summary_conflict", f"'05.12.2026'!B{_top(0) + 12}", 7),
     Bad("a penalty without its reason", lambda t: _put(t["12.12.2026"], f"{_col('penalty')}{_top(0) + 3}", -1),
         "penalty.no_reason", f"'12.12.2026'!{_col('penalty')}{_top(0) + 3}", 8, "warning"),
 )
@@ -262,6 +266,32 @@ BAD: tuple[Bad, ...] = (
 
 def _club() -> dict[str, list[list]]:
     return {"05.12.2026": evening_rows(NIGHT, EVENING), "12.12.2026": evening_rows(SECOND_NIGHT, SECOND_EVENING)}
+
+
+def _summary(rows: list[list], block: int, shot: int | None, best: str | None) -> None:
+    """The closing line of club spreadsheets under a block's seats: «ПУ 5 ЛХ 2 3 4» (in its blank row)."""
+    line = _top(block) + 12
+    cells = [("ПУ", shot)] if shot is not None else []
+    cells += [("ЛХ", best)] if best is not None else []
+    for i, (label, value) in enumerate(cells):
+        _put(rows, f"{column_letter(2 * i)}{line}", label)
+        _put(rows, f"{column_letter(2 * i + 1)}{line}", value)
+
+
+def test_the_closing_line_of_a_block_reads_as_the_seat_rows():
+    """«ПУ 5 ЛХ 2 3 4» below the seats instead of the seat rows' own cells: the same standings."""
+    plain = _club()
+    lined = _club()
+    rows = lined["05.12.2026"]
+    for block in range(len(EVENING)):
+        _put(rows, f"{_col('killed_night')}{_top(block) + 6}", None)
+        _put(rows, f"{_col('best_move')}{_top(block) + 6}", None)
+        _summary(rows, block, 5, "2 3 4")
+    one, two = compute(club_snapshot(plain)), compute(club_snapshot(lined))
+    assert [(str(p.location), p.rule) for p in two.problems] == []
+    assert [(s.stats.player, s.stats.total) for s in two.results.overall] == \
+           [(s.stats.player, s.stats.total) for s in one.results.overall]
+    assert two.results.counted[0].seats[4].cells["best_move"].cell == f"D{_top(0) + 12}"
 
 
 @pytest.mark.parametrize("case", BAD, ids=lambda c: c.name)

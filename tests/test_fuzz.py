@@ -11,6 +11,10 @@ a copy held in memory.  Then:
 * the standings equal those of the same workbook with the broken protocol tabs removed
   (a broken game counts for nobody, and derives no missed-round penalty);
 * a second sync writes nothing.
+
+Garbage in a best-move cell is different (issue 25 §6: a detail that cannot score never refuses a
+game): a warning at that cell, marked yellow, every game counts, and the standings are those of
+the workbook with that cell left empty.
 """
 
 from __future__ import annotations
@@ -29,9 +33,10 @@ from tests.helpers import examples
 
 # cells whose content the reader checks: header values and the seat table (not judge/comment)
 HEADER_CELLS = ["B2", "B3", "B4", "B6"]
-TABLE_COLUMNS = "ABCDEFGHI"  # № Игрок Роль Фолы Убит Заголосован Удалён ЛХ Доп.баллы
+TABLE_COLUMNS = "ABCDEFGI"  # № Игрок Роль Фолы Убит Заголосован Удалён Доп.баллы
 TABLE_CELLS = [f"{c}{r}" for r in range(10, 20) for c in TABLE_COLUMNS]
 CELLS = HEADER_CELLS + TABLE_CELLS
+BEST_MOVE_CELLS = [f"H{r}" for r in range(10, 20)]  # ЛХ
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +101,26 @@ def test_garbage_in_protocol_cells(fuzz_workbook, data):
                        order=tuple(t for t in order if t not in broken))
     assert _standings(report.outcome) == _standings(compute(without))
     assert sync_once(backend, out_dir=None).patch.empty  # marks and tabs are stable: nothing rewritten
+
+
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                  HealthCheck.too_slow])
+@given(data=st.data())
+def test_garbage_in_a_best_move_cell_is_a_warning_and_every_game_counts(fuzz_workbook, data):
+    tabs, order, protocols = fuzz_workbook
+    writes = data.draw(st.lists(st.tuples(st.sampled_from(protocols), st.sampled_from(BEST_MOVE_CELLS), garbage),
+                                min_size=1, max_size=3, unique_by=lambda w: (w[0], w[1])), label="writes")
+    backend, cleared = MemoryBackend(tabs), MemoryBackend(tabs)
+    for sheet, cell, value in writes:
+        backend.set(sheet, cell, value)
+        cleared.set(sheet, cell, None)
+
+    report = sync_once(backend, out_dir=None)
+    problems = report.outcome.problems
+    assert not [p for p in problems if p.severity is Severity.ERROR]
+    warned = {(p.sheet, p.cell) for p in problems if p.severity is Severity.WARNING}
+    for sheet, cell, value in writes:
+        assert (sheet, cell) in warned, (sheet, cell, value)
+        assert backend.marks[(sheet, cell)][0] == MARK_COLOURS["warning"]
+    assert len(report.outcome.results.counted) == 38
+    assert _standings(report.outcome) == _standings(compute(cleared.read()))

@@ -24,7 +24,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.backends.excel_worker import WorkbookWorker
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.file_events import file_events
@@ -53,8 +52,7 @@ class Counting:
         return publish_files(outcome, out_dir, **kw)
 
     def sync(self, backend, out_dir, **kw):
-        return sync_once(backend, out_dir=out_dir, compute_outcome=self.compute, publish=self.publish, parallel=False,
-                         **kw)
+        return sync_once(backend, out_dir=out_dir, compute_outcome=self.compute, publish=self.publish, **kw)
 
 
 def outputs(folder: Path) -> dict[str, bytes]:
@@ -129,13 +127,13 @@ def test_unchanged_sync_through_the_cli_says_so_and_touches_nothing(book):
 def test_what_makes_the_next_sync_run_in_full(book, tmp_path, monkeypatch, change):
     """Whatever the outputs depend on but the workbook — a template, the preset file, an
     output somebody deleted — makes the next sync compute and render again."""
-    from sheets_sync import last_sync, sync_memory
+    from sheets_sync import sync_memory
 
     out = tmp_path / "out"
     sync_once(ExcelBackend(book, backups=0), out_dir=out)
     if change == "template":
-        versions = dict(last_sync.static_versions())
-        monkeypatch.setattr(last_sync, "static_versions", lambda: {**versions, "templates": "edited"})
+        versions = dict(sync_memory.static_versions())
+        monkeypatch.setattr(sync_memory, "static_versions", lambda: {**versions, "templates": "edited"})
     elif change == "preset file":
         # the tournament names its own preset file: edited, the record no longer fits
         record = sync_memory.SyncMemory(out)
@@ -198,30 +196,6 @@ def test_one_edit_rewrites_only_the_files_that_changed(book):
     assert report.outputs["written"] == len(changed) and report.outputs["kept"] == len(new) - len(changed)
 
 
-def test_two_rendering_children_write_what_one_process_writes(tmp_path):
-    """A sync renders its files in two forked children side by side (what needs the race, and the
-    rest): together they write exactly the files, bytes and record of the sync that renders all
-    of them in one process."""
-    import json
-
-    from sheets_sync import publish, sync
-
-    assert sync._SHARES == publish.SHARES  # the sync names the shares without importing the renderers
-    folders = {}
-    for parallel in (True, False):
-        path = tmp_path / str(parallel) / "cup.xlsx"
-        path.parent.mkdir()
-        shutil.copyfile(EXAMPLE_PATH, path)
-        report = sync_once(ExcelBackend(path, backups=0), out_dir=path.parent, parallel=parallel)
-        folders[parallel] = (path.parent, report)
-    (split, split_report), (whole, whole_report) = folders[True], folders[False]
-    assert outputs(split) == outputs(whole) and len(outputs(split)) > 90
-    assert split_report.outputs == whole_report.outputs == {"written": len(outputs(whole)), "kept": 0, "reused": 0}
-    assert [f.relative_to(split) for f in split_report.files] == [f.relative_to(whole) for f in whole_report.files]
-    recorded = [json.loads((folder / RECORD).read_text(encoding="utf-8"))["outputs"] for folder in (split, whole)]
-    assert recorded[0] == recorded[1] and len(recorded[0]) == len(outputs(whole))
-
-
 # -- the property ---------------------------------------------------------------------------------------
 EDIT = st.tuples(st.integers(0, 37), st.integers(0, 9), st.sampled_from(["extra", "fouls"]),
                  st.sampled_from(["0,1", "0,3", "-0,2", "1", "2", None]))
@@ -245,10 +219,7 @@ def test_syncs_between_edits_end_where_one_sync_from_scratch_ends(tmp_path_facto
         edit = {(tab, edit_cell(desk, tab, seat, field)): text}
         typed.append(edit)
         desk.type(edit)
-        # as the command line syncs: openpyxl in a forked worker, the values read quickly here
-        backend = ExcelBackend(step, backups=0)
-        backend.prefetched = WorkbookWorker.start(step)
-        sync_once(backend, out_dir=step.parent)
+        sync_once(ExcelBackend(step, backups=0), out_dir=step.parent)
     desk = ExcelDesk(scratch)
     for edit in typed:
         desk.type(edit)
@@ -287,42 +258,3 @@ def test_watch_wakes_on_a_save_and_runs_one_cycle_for_it(book):
         events.close()
     ran = [r for r in cycles if r is not None]
     assert len(ran) == 1 and ran[0].written
-
-
-# -- the shortcut of the program's entry point -------------------------------------------------------
-def test_an_unchanged_sync_answers_before_the_command_line_loads(book):
-    import os
-    import subprocess
-    import sys
-
-    probe = ("import atexit, sys; atexit.register(lambda: print('click loaded:', 'click' in sys.modules, file=sys.stderr)); "
-             "from sheets_sync.launch import run; sys.argv[0] = 'sheets-sync'; run()")
-
-    def program(*args):
-        return subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=book.parent,
-                              env={**os.environ, "LANG": "C.UTF-8"})
-
-    first = program("sync", str(book), "--backups", "0")
-    assert first.returncode == 0 and "click loaded: True" in first.stderr, first.stderr
-    before = stamps(book.parent)
-    again = program("sync", str(book), "--out", str(book.parent), "--backups", "0")
-    assert again.returncode == 0 and "click loaded: False" in again.stderr, again.stderr
-    # the same line the command line says (tested above through click)
-    usual = CliRunner().invoke(main, ["sync", str(book)])
-    assert usual.exit_code == 0 and again.stdout == usual.output
-    assert stamps(book.parent) == before
-    dry = program("sync", str(book), "--dry-run")  # an option the shortcut does not know: the usual way
-    assert dry.returncode == 0 and "click loaded: True" in dry.stderr
-
-
-@pytest.mark.parametrize("args", [[], ["watch", "x.xlsx"], ["sync"], ["sync", "a.xlsx", "b.xlsx"], ["sync", "--dry-run", "a.xlsx"],
-                                  ["sync", "a.xlsx", "--backups", "many"], ["sync", "a.xlsx", "--out"],
-                                  ["sync", "a.xlsx", "--out", "x", "--out", "y"], ["sync", "gsheet:abc"],
-                                  ["sync", "missing.xlsx"], ["sync", "a.xlsx", "--help"]])
-def test_the_shortcut_leaves_everything_else_to_the_command_line(args, tmp_path, monkeypatch, capsys):
-    from sheets_sync.launch import _unchanged_sync
-
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "a.xlsx").write_bytes(b"not a workbook")
-    assert _unchanged_sync(args) is False
-    assert capsys.readouterr().out == ""

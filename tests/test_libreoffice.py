@@ -16,7 +16,6 @@ from sheets_sync.backends.base import Patch
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.render.tabs import standings_tab
 from sheets_sync.sync import sync_once
-from tests.test_quick_read import assert_same_reading
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 pytestmark = [pytest.mark.libreoffice,
@@ -51,9 +50,6 @@ def test_libreoffice_round_trip_keeps_results_and_marks(example, tmp_path):
     mark = theirs["Тур 2 Стол 3"]["D14"]
     assert mark.comment is not None and "7" in mark.comment.text
     assert mark.fill.fgColor.rgb.endswith("F4B6B6")
-
-    # the quick reader of a first sync reads LibreOffice's file (shared strings, its own styles) as openpyxl does
-    assert_same_reading(saved.read_bytes())
 
     # and we read what LibreOffice saved: the same standings, no new problems
     second = sync_once(ExcelBackend(saved), out_dir=tmp_path / "b")

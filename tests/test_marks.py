@@ -50,7 +50,7 @@ def test_marks_set_listed_and_cleared_when_fixed(memory):
 
     report = sync_once(memory, out_dir=None)
 
-    assert memory.marks[("Тур 2 Стол 1", "B11")] == (ERROR, "Место 2: «Никто» нет в списке игроков")
+    assert memory.marks[("Тур 2 Стол 1", "B11")] == (ERROR, "Место 2: «Никто» нет в списке игроков. Новый игрок — новая строка на вкладке «Игроки»")
     assert memory.marks[("Тур 3 Стол 1", "D12")] == (ERROR, "Место 3: 4 фола, но игрок не удалён")
     assert memory.marks[("Тур 4 Стол 2", "B6")] == (WARNING, "Игра не завершена: победитель не указан")
     assert _inputs(memory) == typed  # the sync never changes a value a person typed
@@ -85,7 +85,8 @@ def test_a_mark_changes_colour_when_an_error_joins_a_warning(memory):
     memory.set(*SUB1, "запасной оди")
     sync_once(memory, out_dir=None)
     colour, note = memory.marks[SUB1]
-    assert colour == ERROR and note == f"Место {int(SUB1[1][1:]) - 9}: «запасной оди» нет в списке игроков (может быть, «Запасной Один»?)"
+    assert colour == ERROR and note == (f"Место {int(SUB1[1][1:]) - 9}: «запасной оди» нет в списке игроков (может быть, "
+                                        "«Запасной Один»?). Новый игрок — новая строка на вкладке «Игроки»")
 
 
 def test_notes_are_stable_for_garbage_with_control_characters(memory):

@@ -82,7 +82,7 @@ def test_a_sync_after_one_edit_renders_only_the_pages_whose_inputs_changed(tmp_p
     for path in (step, scratch):
         path.parent.mkdir()
         shutil.copyfile(EXAMPLE_PATH, path)
-    first = sync_once(ExcelBackend(step, backups=0), out_dir=step.parent, parallel=False)
+    first = sync_once(ExcelBackend(step, backups=0), out_dir=step.parent)
     pages = len(rendered)
     assert first.outputs["reused"] == 0 and pages > 80
     tab = protocol_tabs(step)[0]
@@ -90,9 +90,9 @@ def test_a_sync_after_one_edit_renders_only_the_pages_whose_inputs_changed(tmp_p
         desk = ExcelDesk(path)
         desk.type({(tab, edit_cell(desk, tab, 0, "extra")): "0,4"})
     rendered.clear()
-    again = sync_once(ExcelBackend(step, backups=0), out_dir=step.parent, parallel=False)
+    again = sync_once(ExcelBackend(step, backups=0), out_dir=step.parent)
     print(f"after one edit: {len(rendered)} of {pages} pages rendered, {again.outputs}")
     assert 0 < len(rendered) < pages / 2 and again.outputs["reused"] == pages - len(rendered)
     assert "site/game.html" in rendered and "site/index.html" in rendered
-    sync_once(ExcelBackend(scratch, backups=0), out_dir=scratch.parent, parallel=False)
+    sync_once(ExcelBackend(scratch, backups=0), out_dir=scratch.parent)
     assert outputs(step.parent) == outputs(scratch.parent)

@@ -33,7 +33,8 @@ CASES = [
     ("best move by sheriff shot first", "red", 4, {"s4": {"killed_night": 1, "best_move": (1, 2, 3)}}, "1.5", {"best_move": "0.5"}),
     ("best move not first night", "red", 5, {"s5": {"killed_night": 2, "best_move": (1, 2, 3)}}, "1", {"best_move": "0"}),
     ("best move by black shot first", "black", 2, {"s2": {"killed_night": 1, "best_move": (1, 3, 4)}}, "1", {"best_move": "0"}),
-    ("best move naming own seat", "red", 5, {"s5": {"killed_night": 1, "best_move": (5, 2, 3)}}, "1", {"best_move": "0"}),
+    # the clubs' practice (issue 25 §6): scored by the blacks among the other seats named
+    ("best move naming own seat", "red", 5, {"s5": {"killed_night": 1, "best_move": (5, 2, 3)}}, "1.25", {"best_move": "0.25"}),
     ("removal", "black", 6, {"s6": {"fouls": 4, "removed": True}}, "-0.5", {"removal": "-0.5"}),
     ("removal of a winner", "red", 6, {"s6": {"fouls": 4, "removed": True}}, "0.5", {"removal": "-0.5"}),
     ("team defeat", "black", 6, {"s6": {"removal": Removal.TEAM_DEFEAT}}, "-0.5", {"removal": "-0.5"}),

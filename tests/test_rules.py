@@ -45,10 +45,10 @@ CASES = [
         ('player.missing', 'error', 'B14', 'Seat 5: no player', 'Место 5: игрок не указан'),
     ], id='player.missing'),
     pytest.param(dict(), {'B19': 'лиза'}, [
-        ('player.unknown', 'error', 'B19', "Seat 10: 'лиза' is not a registered player (did you mean 'Лиса'?)", 'Место 10: «лиза» нет в списке игроков (может быть, «Лиса»?)'),
+        ('player.unknown', 'error', 'B19', "Seat 10: 'лиза' is not a registered player (did you mean 'Лиса'?). A new player is a new row on the Players tab", 'Место 10: «лиза» нет в списке игроков (может быть, «Лиса»?). Новый игрок — новая строка на вкладке «Игроки»'),
     ], id='player.unknown_hint'),
     pytest.param(dict(), {'B19': 'Незнакомец Иванович'}, [
-        ('player.unknown', 'error', 'B19', "Seat 10: 'Незнакомец Иванович' is not a registered player", 'Место 10: «Незнакомец Иванович» нет в списке игроков'),
+        ('player.unknown', 'error', 'B19', "Seat 10: 'Незнакомец Иванович' is not a registered player. A new player is a new row on the Players tab", 'Место 10: «Незнакомец Иванович» нет в списке игроков. Новый игрок — новая строка на вкладке «Игроки»'),
     ], id='player.unknown'),
     pytest.param(dict(), {'B19': 'Искра'}, [
         ('player.duplicate', 'error', 'B19', "'Искра' appears twice (seats 9, 10)", '«Искра» указан дважды (места 9, 10)'),
@@ -76,7 +76,7 @@ CASES = [
     ], id='kill.night_twice'),
     pytest.param(dict(), {'E10': 0}, [
         ('kill.night_range', 'error', 'E10', 'Seat 1: night 0 is impossible', 'Место 1: ночь 0 невозможна'),
-        ('best_move.after_miss', 'error', 'H10', 'Seat 1: no best move after a miss on the first night', 'Место 1: после промаха в первую ночь лучший ход не называется'),
+        ('best_move.after_miss', 'warning', 'H10', 'Seat 1: no best move after a miss on the first night: not scored (the game counts)', 'Место 1: после промаха в первую ночь лучший ход не называется — не засчитан (игра засчитана)'),
     ], id='kill.night_range'),
     pytest.param(dict(), {'F11': 12}, [
         ('vote.day_range', 'error', 'F11', 'Seat 2: day 12 is impossible', 'Место 2: день 12 невозможен'),
@@ -85,23 +85,23 @@ CASES = [
         ('removal.day_range', 'error', 'G14', 'Seat 5: removal day 11 is impossible', 'Место 5: день удаления 11 невозможен'),
     ], id='removal.day_range'),
     pytest.param(dict(), {'H13': '1 2 3'}, [
-        ('best_move.not_first_shot', 'error', 'H13', 'Seat 4: only the player shot on the first night may name a best move', 'Место 4: лучший ход может назвать только убитый в первую ночь'),
+        ('best_move.not_first_shot', 'warning', 'H13', 'Seat 4: only the player shot on the first night may name a best move: not scored (the game counts)', 'Место 4: лучший ход может назвать только убитый в первую ночь — не засчитан (игра засчитана)'),
     ], id='best_move.not_first_shot'),
     pytest.param(dict(base={'E10': 2, 'H10': '2 6 8', 'F11': 2, 'E13': 3, 'F15': 3, 'E12': 4, 'F17': 4}), {}, [
-        ('best_move.after_miss', 'error', 'H10', 'Seat 1: no best move after a miss on the first night', 'Место 1: после промаха в первую ночь лучший ход не называется'),
+        ('best_move.after_miss', 'warning', 'H10', 'Seat 1: no best move after a miss on the first night: not scored (the game counts)', 'Место 1: после промаха в первую ночь лучший ход не называется — не засчитан (игра засчитана)'),
         ('leave.after_end', 'error', 'E12', 'Seat 3: shot on night 4, but the game was already over: every black player is out', 'Место 3: убит в ночь 4, но игра уже закончилась: все чёрные выбыли'),
     ], id='best_move.after_miss'),
     pytest.param(dict(), {'H10': '1 6 8'}, [
-        ('best_move.seats', 'error', 'H10', 'Seat 1: a best move is three distinct seats 1–10 other than his own (1 6 8)', 'Место 1: лучший ход — три разных места 1–10, кроме своего (1 6 8)'),
+        ('best_move.partial', 'warning', 'H10', "Seat 1: a best move is three other seats, the protocol has '1 6 8'; scored by the blacks among seats 6 8", 'Место 1: лучший ход — три других места, а записано «1 6 8»; засчитан по чёрным среди мест 6 8'),
     ], id='best_move.own_seat'),
     pytest.param(dict(), {'H10': '6 8'}, [
-        ('best_move.seats', 'error', 'H10', 'Seat 1: a best move is three distinct seats 1–10 other than his own (6 8)', 'Место 1: лучший ход — три разных места 1–10, кроме своего (6 8)'),
+        ('best_move.partial', 'warning', 'H10', "Seat 1: a best move is three other seats, the protocol has '6 8'; scored by the blacks among seats 6 8", 'Место 1: лучший ход — три других места, а записано «6 8»; засчитан по чёрным среди мест 6 8'),
     ], id='best_move.two'),
     pytest.param(dict(), {'H10': '6 6 8'}, [
-        ('best_move.seats', 'error', 'H10', 'Seat 1: a best move is three distinct seats 1–10 other than his own (6 6 8)', 'Место 1: лучший ход — три разных места 1–10, кроме своего (6 6 8)'),
+        ('best_move.partial', 'warning', 'H10', "Seat 1: a best move is three other seats, the protocol has '6 6 8'; scored by the blacks among seats 6 8", 'Место 1: лучший ход — три других места, а записано «6 6 8»; засчитан по чёрным среди мест 6 8'),
     ], id='best_move.repeat'),
     pytest.param(dict(), {'H10': '2 6 11'}, [
-        ('best_move.seats', 'error', 'H10', 'Seat 1: a best move is three distinct seats 1–10 other than his own (2 6 11)', 'Место 1: лучший ход — три разных места 1–10, кроме своего (2 6 11)'),
+        ('best_move.seats', 'warning', 'H10', 'Seat 1: a best move is three distinct seats 1–10 other than his own (2 6 11): not scored (the game counts)', 'Место 1: лучший ход — три разных места 1–10, кроме своего (2 6 11) — не засчитан (игра засчитана)'),
     ], id='best_move.eleven'),
     pytest.param(dict(base={'E11': 1, 'H11': '3 6 8', 'F15': 2, 'E12': 2, 'F17': 3}), {}, [
         ('best_move.black', 'warning', 'H11', 'Seat 2: the best move was named by a black player and earns nothing', 'Место 2: лучший ход назвал чёрный игрок — баллов не приносит'),
@@ -179,10 +179,10 @@ CASES = [
     ], id='read.integer_fouls'),
     pytest.param(dict(), {'E10': 'первая'}, [
         ('read.number', 'error', 'E10', "'первая' is not a number", '«первая» — не число'),
-        ('best_move.not_first_shot', 'error', 'H10', 'Seat 1: only the player shot on the first night may name a best move', 'Место 1: лучший ход может назвать только убитый в первую ночь'),
+        ('best_move.not_first_shot', 'warning', 'H10', 'Seat 1: only the player shot on the first night may name a best move: not scored (the game counts)', 'Место 1: лучший ход может назвать только убитый в первую ночь — не засчитан (игра засчитана)'),
     ], id='read.number_killed'),
     pytest.param(dict(), {'H10': datetime.datetime(2016, 5, 2, 0, 0)}, [
-        ('read.date_guessed', 'error', 'H10', 'The spreadsheet turned the input into a date (02.05.2016); type the number as text', 'Таблица превратила ввод в дату (02.05.2016); введите число как текст'),
+        ('read.date_guessed', 'warning', 'H10', 'The spreadsheet turned the input into a date (02.05.2016); type the number as text', 'Таблица превратила ввод в дату (02.05.2016); введите число как текст'),
     ], id='read.date_best'),
     pytest.param(dict(), {'D16': '=1+1'}, [
         ('read.formula', 'error', 'D16', 'A formula instead of a value: =1+1', 'Формула вместо значения: =1+1'),
@@ -249,7 +249,7 @@ def test_seating_tab_problems():
     assert got == [
         ("seating.twice_in_round", "E2", "Seating: 'Бармен' is seated twice in round 1"),
         ("seating.twice_in_round", "E3", "Seating: 'Бармен' is seated twice in round 1"),
-        ("seating.unknown_player", "D3", "Seating: unknown player 'Лиза' (did you mean 'Лиса'?)"),
+        ("seating.unknown_player", "D3", "Seating: unknown player 'Лиза' (did you mean 'Лиса'?). A new player is a new row on the Players tab"),
     ]
 
 

@@ -142,19 +142,22 @@ def best_move_problems(p, **facts):
 @pytest.mark.parametrize("authors,facts,expected", [
     (None, {"s5": {"killed_night": 1, "best_move": (1, 2, 3)}}, []),
     (None, {"s5": {"voted_day": 1, "best_move": (1, 2, 3)}},
-     [("best_move.not_first_shot", "error", "Seat 5: only the player shot on the first night may name a best move")]),
+     [("best_move.not_first_shot", "warning", "Seat 5: only the player shot on the first night may name a best move: "
+       "not scored (the game counts)")]),
     (BOTH, {"s5": {"voted_day": 1, "best_move": (1, 2, 3)}}, []),
     (BOTH, {"s5": {"killed_night": 1, "best_move": (1, 2, 3)}}, []),
     (BOTH, {"s5": {"voted_day": 2, "best_move": (1, 2, 3)}},
-     [("best_move.not_author", "error", "Seat 5: under this regulation a best move is named only by the player shot "
-       "on the first night or a player voted out on the first day")]),
+     [("best_move.not_author", "warning", "Seat 5: under this regulation a best move is named only by the player shot "
+       "on the first night or a player voted out on the first day: not scored (the game counts)")]),
     (BOTH, {"s5": {"voted_day": 1, "best_move": (1, 2, 5)}},
-     [("best_move.seats", "error", "Seat 5: a best move is three distinct seats 1–10 other than his own (1 2 5)")]),
+     [("best_move.partial", "warning", "Seat 5: a best move is three other seats, the protocol has '1 2 5'; scored by "
+       "the blacks among seats 1 2")]),
     (BOTH, {"s2": {"voted_day": 1, "best_move": (1, 3, 4)}},
      [("best_move.black", "warning", "Seat 2: the best move was named by a black player and earns nothing")]),
     (["voted_first_day"], {"s5": {"killed_night": 1, "best_move": (1, 2, 3)}},
-     [("best_move.not_author", "error",
-       "Seat 5: under this regulation a best move is named only by a player voted out on the first day")]),
+     [("best_move.not_author", "warning",
+       "Seat 5: under this regulation a best move is named only by a player voted out on the first day: not scored "
+       "(the game counts)")]),
 ])
 def test_best_move_rule_follows_the_preset(authors, facts, expected):
     p = preset() if authors is None else scheme(best_move_by=authors)

@@ -147,3 +147,15 @@ def _view(s):
 @given(st.permutations(GAMES), st.sampled_from([PRESET, AVERAGE]))
 def test_reordering_evenings_and_games_never_changes_the_season(order, preset):
     assert _view(_season(tuple(order), preset)) == _view(_season(GAMES, preset))
+
+
+def test_a_penalty_as_typed_counts_and_the_chain_breaks_the_tie():
+    """The judge types a penalty of -0.75 in Анна's row of the first game (the block's «Штраф»):
+    5 - 0.75 = 4.25, level with Дина; Анна has 4 wins to Дина's 3, so she stays first by «wins»."""
+    first = dataclasses.replace(GAMES[0], seats=tuple(
+        dataclasses.replace(r, penalty=D("-0.75"), penalty_reason="телефон") if r.player == "Анна" else r
+        for r in GAMES[0].seats))
+    s = _season((first, *GAMES[1:]))
+    assert [(e.player, e.standing.places, e.stats.total, e.standing.tiebreak) for e in s.standings[:2]] == [
+        ("Анна", "1", D("4.25"), "wins"), ("Дина", "2", D("4.25"), None)]
+    assert s.players["Анна"].history[0].points == D("0.75")

@@ -1,8 +1,10 @@
 """Standings: a small tournament worked out by hand, tournament penalties, and properties."""
 
 import random
+from dataclasses import replace
 from decimal import Decimal as D
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +17,7 @@ from scoring.model import (
 )
 from scoring.rules import validate
 from scoring.standings import compute, rank
+from sheets_sync.outcome import compute as outcome_of
 from tests.helpers import examples, preset, protocol, seating_of, tournament
 
 P = preset()
@@ -249,3 +252,29 @@ def test_rank_without_random_tiebreak_is_by_name():
     out = rank(stats, ["wins"])
     assert [s.stats.player for s in out] == ["A", "B", "C"]
     assert {s.places for s in out} == {"1–3"}
+
+
+# -- stages rank in order (issue 25 §4) --------------------------------------------------------------
+def _example_until(example_snapshot, *, missing: int, confirmed: frozenset[str] = frozenset()):
+    """The example with its semifinal and final seated but not played, and the last ``missing``
+    qualifying games not played either."""
+    full = outcome_of(example_snapshot).results
+    qualifying = sorted((p for p in full.tournament.protocols if p.stage == "qualifying"), key=lambda p: p.key)
+    kept = qualifying[: len(qualifying) - missing]
+    t = replace(full.tournament, protocols=tuple(kept), confirmed_stages=confirmed)
+    return compute(t, full.preset, full.input_problems)
+
+
+def test_a_seated_semifinal_does_not_rank_its_players_first_while_the_qualifying_is_played(example_snapshot):
+    results = _example_until(example_snapshot, missing=1)
+    totals = [st.stats.exact_total for st in results.overall if st.stats.games]
+    assert totals == sorted(totals, reverse=True)  # one table, by the totals
+    assert {st.group for st in results.overall} == {"qualifying"}
+
+
+@pytest.mark.parametrize("missing, confirmed", [(0, frozenset()), (1, frozenset({"qualifying"}))])
+def test_the_semifinal_ranks_first_once_the_qualifying_is_complete_or_confirmed(example_snapshot, missing, confirmed):
+    results = _example_until(example_snapshot, missing=missing, confirmed=confirmed)
+    semifinalists = results.participants["semifinal"]
+    assert [st.group for st in results.overall[: len(semifinalists)]] == ["semifinal"] * len(semifinalists)
+    assert {st.stats.player for st in results.overall[: len(semifinalists)]} == semifinalists

@@ -6,7 +6,7 @@ A sync cycle is one read, one pure computation, one write:
     (pure code)     -> Patch      full contents of owned tabs, cells to pre-fill, marks
     backend.apply(patch, base=snapshot)
 
-Backends translate these plain objects to openpyxl or to the Sheets API and nothing more;
+Backends translate these plain objects to an .xlsx package or to the Sheets API and nothing more;
 they hold no tournament logic.  Cell values are raw: ``str``, ``int``, ``float``, ``bool``,
 ``datetime``/``date`` (a spreadsheet guessed a date), ``None`` for an empty cell, or a
 :class:`Link` / ``Decimal`` when writing.
@@ -14,7 +14,8 @@ they hold no tournament logic.  Cell values are raw: ``str``, ``int``, ``float``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -46,6 +47,7 @@ __all__ = [
     "MARK_COLOURS",
     "SHADE_COLOUR",
     "STATE_TAB",
+    "values_fingerprint",
 ]
 
 
@@ -119,6 +121,8 @@ class Snapshot:
     # ``--output``: the separate workbook the owned tabs are written to, as read; the sync takes
     # the owned tabs from it (:func:`sheets_sync.sync.workbook_view`).  None: they live in ``tabs``.
     results_workbook: Snapshot | None = None
+    # the whole workbook as read, as one string (an .xlsx: the SHA-256 of its bytes); None: unknown
+    fingerprint: str | None = None
     # the protections the workbook holds now, as the backend read them; None: the backend does
     # not say (the sync then protects only the tabs it writes)
     protections: tuple[Protection, ...] | None = None
@@ -250,13 +254,20 @@ class Backend(Protocol):
     """A workbook: Excel file or Google spreadsheet."""
 
     source: str
+    # the account the sync writes as, an editor of every protection it sets; None where the
+    # workbook has no per-person rights (an .xlsx, memory)
+    account_email: str | None
 
     def read(self) -> Snapshot:
         """Read every tab's values in one go."""
         ...
 
-    def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
-        """Write the patch all-or-nothing.
+    def fingerprint(self) -> str | None:
+        """The workbook as it is now, cheaply, comparable with :attr:`Snapshot.fingerprint`."""
+        ...
+
+    def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
+        """Write the patch all-or-nothing; the fingerprint of the workbook as written (None: unknown).
 
         ``base`` is the snapshot the patch was computed from; when the backend can tell
         that the workbook changed since (another save), it raises :class:`WorkbookChanged`
@@ -267,3 +278,19 @@ class Backend(Protocol):
     def link_supported(self) -> bool:
         """Whether :class:`Link` cells become clickable links to a cell."""
         ...
+
+
+def values_fingerprint(snapshot: Snapshot, *, skip: Collection[str] = (), protections: bool = True) -> str:
+    """A fingerprint of every tab's title and values but the tabs titled in ``skip``, and of the
+    protections read (unless not ``protections``): what a backend without the workbook's bytes
+    (Google, memory) gives as :attr:`Snapshot.fingerprint`."""
+    h = hashlib.sha256()
+    for title in snapshot.order:
+        if title in skip:
+            continue
+        h.update(b"\x00T" + title.encode())
+        for row in snapshot.tabs.get(title, ()):
+            h.update(b"\x00R" + repr(row).encode())
+    if protections and snapshot.protections:  # a protection taken away is a change to answer (put it back)
+        h.update(b"\x00protections" + repr(sorted((p.key, p.editors) for p in snapshot.protections)).encode())
+    return h.hexdigest()

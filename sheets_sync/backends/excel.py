@@ -249,6 +249,8 @@ def gc_paused() -> Iterator[None]:
 
 
 class ExcelBackend:
+    account_email = None  # an .xlsx has no per-person rights
+
     def __init__(self, path: str | os.PathLike[str], *, check_locks: bool = True, allow_unsafe: bool = False,
                  backups: int = DEFAULT_BACKUPS, lock_timeout: float = 10.0, protect_password: str | None = None):
         self.path = Path(path)
@@ -272,18 +274,12 @@ class ExcelBackend:
         # a patch the worker is already saving (prepare): (patch, token, its temporary file)
         self._prepared: tuple[Patch, _Token, Path] | None = None
 
-    def quick_fingerprint(self) -> str | None:
+    def fingerprint(self) -> str | None:
         """SHA-256 of the file's bytes: the whole workbook, without openpyxl (milliseconds)."""
         try:
             return hashlib.sha256(self.path.read_bytes()).hexdigest()
         except OSError:
             return None
-
-    @staticmethod
-    def snapshot_fingerprint(snapshot: Snapshot) -> str | None:
-        """The fingerprint of the file ``snapshot`` was read from (as :meth:`quick_fingerprint`)."""
-        token = snapshot.token
-        return token.fingerprint.sha256 if isinstance(token, _Token) else None
 
     def link_supported(self) -> bool:
         return True
@@ -316,7 +312,7 @@ class ExcelBackend:
                 wb, order, tabs = openpyxl_reading(data)
             except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
                 raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc})") from exc
-        return Snapshot(tabs=tabs, order=order, source=self.source, token=_Token(fingerprint, wb, unsafe, data, st.st_ino))
+        return Snapshot(tabs=tabs, order=order, source=self.source, token=_Token(fingerprint, wb, unsafe, data, st.st_ino), fingerprint=fingerprint.sha256)
 
     def _read_with(self, worker: WorkbookWorker) -> Snapshot | None:
         """The snapshot of the bytes the worker holds, by the quick reader (openpyxl's reading,
@@ -338,7 +334,8 @@ class ExcelBackend:
             return None
         self._workers.append(worker)
         return Snapshot(tabs=tabs, order=order, source=self.source,
-                        token=_Token(fingerprint, worker, unsafe, data, st.st_ino, settled=quick is None))
+                        token=_Token(fingerprint, worker, unsafe, data, st.st_ino, settled=quick is None),
+                        fingerprint=fingerprint.sha256)
 
     def settle(self, snapshot: Snapshot) -> Snapshot:
         """``snapshot`` when its values are openpyxl's; else (the quick reading of a worker's
@@ -421,7 +418,12 @@ class ExcelBackend:
         return Path(tmp_name)
 
     # -- write ------------------------------------------------------------------------------
-    def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
+    def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
+        """Write ``patch``; the SHA-256 of the bytes saved."""
+        self._apply(patch, base=base)
+        return self.written_fingerprint
+
+    def _apply(self, patch: Patch, *, base: Snapshot | None) -> None:
         token = base.token if base is not None and isinstance(base.token, _Token) else None
         prepared, self._prepared = self._prepared, None
         if prepared is not None and (prepared[0] is not patch or prepared[1] is not token):
@@ -635,6 +637,8 @@ class OutputWorkbookBackend:
     workbook, so they are not written; the Problems tab in the output lists every problem.
     """
 
+    account_email = None  # an .xlsx has no per-person rights
+
     def __init__(self, source, output: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS,
                  protect_password: str | None = None):
         self.input = source
@@ -647,21 +651,31 @@ class OutputWorkbookBackend:
     def link_supported(self) -> bool:
         return True  # links point at owned tabs, which live in the output workbook
 
+    def fingerprint(self) -> str | None:
+        """Both workbooks' fingerprints as one (None when the input's is unknown)."""
+        source = self.input.fingerprint()
+        if source is None:
+            return None
+        return hashlib.sha256(f"{source}\0{self.output.fingerprint() or ''}".encode()).hexdigest()
+
     def read(self) -> Snapshot:
         """The input workbook's tabs, with the output workbook's as ``results_workbook`` (empty
         before the first write): the sync takes the owned tabs from there, so it compares its
         results with what is really in the output."""
         snap = self.input.read()
         output = self.output.read() if self.output.path.exists() else Snapshot(tabs={}, order=())
-        return replace(snap, results_workbook=output)
+        both = None
+        if snap.fingerprint is not None:
+            both = hashlib.sha256(f"{snap.fingerprint}\0{output.fingerprint or ''}".encode()).hexdigest()
+        return replace(snap, results_workbook=output, fingerprint=both)
 
-    def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
+    def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
         owned = tuple(w for w in patch.writes if w.owned)
-        if not owned:
-            return
-        current = self.output.read() if self.output.path.exists() else None
-        self.output.apply(Patch(writes=owned, protect=patch.protect, protect_password=patch.protect_password),
-                          base=current)
+        if owned:
+            current = self.output.read() if self.output.path.exists() else None
+            self.output.apply(Patch(writes=owned, protect=patch.protect, protect_password=patch.protect_password),
+                              base=current)
+        return self.fingerprint()
 
 
 _BAD_TITLE_CHARS = set('[]:*?/\\')

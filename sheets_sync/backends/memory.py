@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
-from sheets_sync.backends.base import MARK_COLOURS, CellValue, Link, Patch, Snapshot, WorkbookChanged
+from sheets_sync.backends.base import MARK_COLOURS, CellValue, Link, Patch, Snapshot, WorkbookChanged, values_fingerprint
 
 __all__ = ["MemoryBackend"]
 
 
 class MemoryBackend:
+    account_email = None  # no per-person rights
+
     def __init__(self, tabs: Mapping[str, list[list[CellValue]]] | None = None, *, source: str = "memory"):
         self.tabs: dict[str, list[list[CellValue]]] = {k: [list(r) for r in v] for k, v in (tabs or {}).items()}
         self.marks: dict[tuple[str, str], tuple[str, str]] = {}  # (sheet, cell) -> (colour, note)
@@ -33,7 +36,11 @@ class MemoryBackend:
             while out and not out[-1]:
                 out.pop()
             tabs[title] = tuple(out)
-        return Snapshot(tabs=tabs, order=tuple(self.tabs), source=self.source, token=self.version)
+        snapshot = Snapshot(tabs=tabs, order=tuple(self.tabs), source=self.source, token=self.version)
+        return replace(snapshot, fingerprint=values_fingerprint(snapshot))
+
+    def fingerprint(self) -> str | None:
+        return self.read().fingerprint
 
     def set(self, sheet: str, cell: str, value: CellValue) -> None:
         """Type a value like a judge would."""
@@ -48,7 +55,7 @@ class MemoryBackend:
         rows[r][c] = value
         self.version += 1
 
-    def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
+    def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
         if base is not None and base.token != self.version:
             raise WorkbookChanged("the workbook changed since it was read")
         for title in patch.delete_tabs:
@@ -71,6 +78,7 @@ class MemoryBackend:
             self.marks[(m.sheet, m.cell)] = (MARK_COLOURS[m.severity], m.note)
         self.version += 1
         self.applied += 1
+        return self.fingerprint()
 
 
 def _plain(value: CellValue) -> CellValue:

@@ -1,5 +1,5 @@
 """`python -m sheets_sync.cli` runs the command line."""
 
-from sheets_sync.launch import run
+from sheets_sync.cli import main
 
-run()
+main()

@@ -23,7 +23,6 @@ from sheets_sync.cli.common import (
 )
 from sheets_sync.files import out_dir_for
 from sheets_sync.messages import shell_word
-from sheets_sync.refs import is_google_ref
 
 __all__ = ["init", "sync", "watch"]
 
@@ -126,26 +125,11 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
 
     A workbook open in Excel or LibreOffice is still read and the site, standings.json and the VK post are
     written; its tabs are written once it is closed (run sync again, or watch) — exit code 75."""
-    prefetched = None
-    if not dry_run and output is None and not is_google_ref(workbook):
-        from sheets_sync.last_sync import skipped_line, unchanged_file
-
-        summary = unchanged_file(Path(workbook), out_dir_for(workbook, out))
-        if summary is not None:  # as the last sync left it: say so, without loading anything
-            # one plain line: rich (a quarter of this whole process) is not even imported
-            click.echo(skipped_line(summary, pinned_language()))
-            sys.exit(0)
-        if Path(workbook).suffix.lower() == ".xlsx" and Path(workbook).is_file():
-            # openpyxl loads the workbook in a forked worker while this process loads the rest of
-            # the program and reads the values itself (sheets_sync.backends.excel_worker)
-            from sheets_sync.backends.excel_worker import WorkbookWorker
-
-            prefetched = WorkbookWorker.start(Path(workbook))
     from sheets_sync.commands import run_sync
 
     report = run_sync(workbook, out_dir=out_dir_for(workbook, out), dry_run=dry_run, credentials=credentials,
                       backups=backups, output=output, console=console, language=pinned_language(),
-                      prefetched=prefetched, protect_password=protect_password)
+                      protect_password=protect_password)
     sys.exit(EXIT_WORKBOOK_LOCKED if report.locked is not None else 0)
 
 

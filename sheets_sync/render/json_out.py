@@ -95,6 +95,7 @@ def _race(r: Race) -> dict:
 def _progress(p: Progress, preset, language: str, updated: datetime | None) -> dict:
     return {"phase": p.phase.value, "stage": p.stage or None, "rounds_done": p.done, "rounds": p.of,
             "games_counted": p.games_counted, "games_total": p.games_total,
+            "games_awaiting_confirmation": p.awaiting, "games_disputed": p.disputed,
             "title": headline(p, preset, language), "updated": updated.isoformat() if updated else None}
 
 
@@ -104,7 +105,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     ``public=False``: the results are shown as given (already public ones, e.g.
     :class:`sheets_sync.publish.PublicResults`, still list their hidden stages)."""
     if progress is None:
-        progress = progress_of(results)  # of the full results, before published() below
+        progress = progress_of(results, public=public)  # of the full results, before published() below
     if public:
         sheets = hidden_sheets(results) | results.tournament.unconfirmed if results.preset.confirmation else hidden_sheets(results)
         results = published(results)

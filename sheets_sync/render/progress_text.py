@@ -49,8 +49,14 @@ def headline(p: Progress, preset: Preset, language: str) -> str:
 
 
 def games_line(p: Progress, language: str) -> str:
-    return ru_en(f"засчитано игр: {p.games_counted} из {p.games_total}",
+    """«засчитано игр: 37 из 40», and the games that wait: «ждут подтверждения: 2, оспорено: 1»."""
+    line = ru_en(f"засчитано игр: {p.games_counted} из {p.games_total}",
                  f"games counted: {p.games_counted} of {p.games_total}", language)
+    if p.awaiting:
+        line += ru_en(f", ждут подтверждения: {p.awaiting}", f", awaiting confirmation: {p.awaiting}", language)
+    if p.disputed:
+        line += ru_en(f", оспорено: {p.disputed}", f", disputed: {p.disputed}", language)
+    return line
 
 
 def stamp(moment: datetime) -> str:

@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 from urllib.parse import quote
 
@@ -18,7 +19,7 @@ from gspread.exceptions import APIError
 from gspread.http_client import HTTPClient
 from gspread.utils import absolute_range_name
 
-from sheets_sync.backends.base import BackendError, Grid, Patch, Protection, Snapshot
+from sheets_sync.backends.base import BackendError, Grid, Patch, Protection, Snapshot, values_fingerprint
 from sheets_sync.backends.google.auth import account_email, load_credentials, resolve_credentials_path
 from sheets_sync.backends.google.errors import is_stale, translate_errors
 from sheets_sync.backends.google.http import (
@@ -243,7 +244,7 @@ class GoogleBackend:
                 meta = self._load_meta()
                 grids = self._batch_get(meta)
         order = tuple(t.title for t in meta.tabs)
-        return Snapshot(
+        snapshot = Snapshot(
             tabs=dict(zip(order, grids)),
             order=order,
             locale=meta.locale,
@@ -251,6 +252,12 @@ class GoogleBackend:
             token=tuple((t.sheet_id, t.title) for t in meta.tabs),
             protections=_protections(meta),
         )
+        return replace(snapshot, fingerprint=values_fingerprint(snapshot))
+
+    def fingerprint(self) -> str | None:
+        """None: only a read of every value tells whether anybody typed (Drive's file version
+        moves on every edit of anybody, so it cannot say "nothing changed" any cheaper)."""
+        return None
 
     def _batch_get(self, meta: SpreadsheetMetadata) -> list[Grid]:
         """Every tab's values in one request: ``values:batchGet`` while the URL stays short,
@@ -283,8 +290,9 @@ class GoogleBackend:
         return [m.get("valueRange", {}) for m in matched]  # no filters echoed: rely on the order
 
     # apply -------------------------------------------------------------------------------
-    def apply(self, patch: Patch, *, base: Snapshot | None) -> None:
-        """Write ``patch`` in one ``spreadsheets:batchUpdate`` (all-or-nothing).
+    def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
+        """Write ``patch`` in one ``spreadsheets:batchUpdate`` (all-or-nothing); the fingerprint
+        of the result is not known (Google formats what it stores: None, the next read says).
 
         Google offers no cheap way to tell whether someone edited since ``base`` was read,
         and people edit concurrently by design; since the patch only rewrites owned tabs and
