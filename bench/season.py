@@ -228,7 +228,7 @@ def measure(label: str, players: int, evenings: int, games: int, tables: int, wo
     cli_dir.mkdir()
     (cli_dir / PRESET.name).write_bytes(PRESET.read_bytes())
     copy = _copy(book, cli_dir / "club.xlsx")
-    cmd = [sys.executable, "-c", "from sheets_sync.launch import run; run()", "sync", str(copy), "--backups", "0"]
+    cmd = [sys.executable, "-m", "sheets_sync.cli", "sync", str(copy), "--backups", "0"]
     result["cli_first_s"], result["cli_first_mb"] = timed_process(cmd, cli_dir)
     _edit_last_evening(copy)
     result["cli_edit_s"], result["cli_edit_mb"] = timed_process(cmd, cli_dir)

@@ -2,18 +2,22 @@
 
 While a stage is played, the cut into the next one (qualifying → semifinal, semifinal →
 final, :class:`scoring.standings.Cut`) is decided by the games still to come.  For every
-player of the stage table this module bounds the exact total he can end the stage with:
+player of the stage table this module bounds the exact total he can end the stage with,
+**from results only: penalties and absences are left out** (a removal, a missed round,
+lateness, automatic extra points taken away, a judge's "other" penalty).  They are the
+players' own doing or the judges' discretion; bounding them (−2 for a missed round in every
+remaining game) would decide nobody before the last round.  The outputs say so next to the
+marks.
 
 * what he has now, minus his Ci (Ci is retroactive: it moves with B and N);
 * for every remaining game (from the seating; a round of the stage without any seating
   yet counts as one possible game for everybody), the least and the most one game can give
-  under the preset, times the stage coefficient.  These per-game bounds are not constants:
+  under the preset, times the stage coefficient.  These per-game figures are not constants:
   :func:`game_bounds` evaluates every item of :data:`scoring.items.ITEMS` on every state a
-  seat can be in (each role, won or lost, removed or not, the judge's extra points at both
-  ends of the preset's range, automatic extra points kept or taken, a best move naming
-  0–3 blacks) and takes the extremes of the sums, so a new item or a changed preset value
-  moves the bounds by itself.  A missed round (the preset's penalty, or 0 when excused)
-  and the worst lateness tier widen the lower bound;
+  seat can be in without a penalty (each role, won or lost, the judge's extra points at both
+  ends of the preset's range, a best move naming 0–3 blacks) and takes the extremes: the
+  least (a loss without extras), the most, and apart the most a win and a loss give without
+  a best move and the most a best move adds;
 * Ci: the past compensated games keep at least the value the player's B gives over N plus
   every remaining game, and carry at most the cap; every remaining game may add the cap.
 
@@ -21,16 +25,20 @@ A player is *through* when fewer than ``size`` other players able to go on can r
 lower bound (a tie counts as reaching it), *out* when at least ``size`` of them are
 surely above his upper bound (strictly), and *open* otherwise: ties at the line stay open
 (the tiebreaks of future games are not predicted).  Players who cannot go on (withdrawn,
-disqualified) are *out*.  The bounds are sound, not tight: the team structure of a table
-(three or seven winners) is not used, so a player may be *open* longer than necessary,
-but never *through* or *out* wrongly.  Penalties a judge types for other reasons than a
-missed round or lateness are not bounded (they are the judge's discretion).
+disqualified) are *out*.
+
+The table structure then makes *through* speak earlier (:func:`_joint_through`): a seated
+game has one best move and at most seven winners, so the players who need a best move (or a
+win) in their remaining games to reach a total compete for a limited number of them.  Only
+the seating of the remaining rounds is used for that; a round without seating bounds each
+player alone.
 """
 
 from __future__ import annotations
 
 import enum
 import itertools
+import math
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -39,15 +47,18 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import ci as ci_mod
-from scoring.items import ITEMS, Seat
+from scoring.items import ITEM, ITEMS, Seat
 from scoring.memo import last_answer
-from scoring.model import PlayerStatus, Protocol, Removal, Role, SeatRecord, Team
+from scoring.model import PlayerStatus, Protocol, Role, SeatRecord, Team
 from scoring.preset import Preset
 from scoring.standings import Results, Standing
 
-__all__ = ["State", "GameBounds", "Chance", "Liveness", "game_bounds", "decide", "liveness", "current_liveness"]
+__all__ = ["State", "GameBounds", "Chance", "Liveness", "game_bounds", "decide", "liveness", "current_liveness", "ASK",
+           "Ask", "given_or_current"]
 
 ZERO = Decimal(0)
+# the most winners one game has: the red team (six civilians and the sheriff; the blacks are three)
+WINNERS_AT_MOST = 7
 
 
 class State(enum.Enum):
@@ -58,15 +69,23 @@ class State(enum.Enum):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class GameBounds:
-    """The least and the most one game gives a player, before the stage coefficient, Ci apart."""
+    """What one game gives a player without a penalty, before the stage coefficient, Ci apart:
+    the least and the most; the most a win and a loss give without a best move, and the most a
+    best move adds (one player of a game may get it)."""
 
     low: Decimal
     high: Decimal
+    win: Decimal = ZERO
+    loss: Decimal = ZERO
+    best_move: Decimal = ZERO
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Chance:
-    """One player's bounds on his stage total at the end of the stage, and what they decide."""
+    """One player's bounds on his stage total at the end of the stage, what they decide, and
+    while he is open the points to the cut line: with ``to_get_in`` more he may still be in (a
+    tie goes to the tiebreaks), with more than ``to_be_sure`` he is in whatever the others do
+    (None: decided, or no total he can reach makes him sure)."""
 
     player: str
     state: State
@@ -74,6 +93,8 @@ class Chance:
     low: Fraction
     high: Fraction
     remaining: int  # games he may still play in the stage
+    to_get_in: Fraction | None = None
+    to_be_sure: Fraction | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -93,19 +114,18 @@ class Liveness:
 
 # -- one game -------------------------------------------------------------------------------------
 def _seat_states(preset: Preset) -> list[Seat]:
-    """Every state of seat 1 that changes an item's points: the other seats only make up a
-    table of three blacks that a best move can name."""
+    """Every state of seat 1 without a penalty that changes an item's points: the other seats
+    only make up a table of three blacks that a best move can name."""
     extras = sorted({preset.extra_min, preset.extra_max})
     states = []
-    for role, won, removal, extra, taken, blacks_named in itertools.product(
-            Role, (True, False), (None, Removal.REMOVED, Removal.TEAM_DEFEAT), extras, (False, True), range(4)):
+    for role, won, extra, blacks_named in itertools.product(Role, (True, False), extras, range(4)):
         black_seats = [2, 3] if role.team is Team.BLACK else [2, 3, 4]
         roles = {1: role, **{s: (Role.DON if i == 0 else Role.MAFIA) for i, s in enumerate(black_seats)}}
         reds = [s for s in range(2, 11) if s not in black_seats]
         named = tuple(sorted(black_seats[:blacks_named] + reds[: 3 - blacks_named])) if blacks_named <= len(black_seats) else ()
         for night, day in ((1, None), (None, 1), (None, None)):
-            record = SeatRecord(seat=1, player="p", role=role, killed_night=night, voted_day=day, removal=removal,
-                                best_move=named, extra_points=extra, auto_extra_taken=taken)
+            record = SeatRecord(seat=1, player="p", role=role, killed_night=night, voted_day=day,
+                                best_move=named, extra_points=extra)
             seats = tuple(record if s == 1 else SeatRecord(seat=s, player=f"q{s}", role=roles.get(s, Role.CIVILIAN))
                           for s in range(1, 11))
             protocol = Protocol(sheet="", stage=preset.stage_keys[0], round=1, table=1,
@@ -115,30 +135,48 @@ def _seat_states(preset: Preset) -> list[Seat]:
     return states
 
 
+def _points(seat: Seat) -> tuple[Decimal, Decimal]:
+    """The seat's points from every item (Ci apart), and the part of them its best move gives."""
+    total = sum((p for item in ITEMS if item.score is not None and (p := item.score(seat)) is not None), ZERO)
+    return total, ITEM["best_move"].score(seat) or ZERO
+
+
 def game_bounds(preset: Preset) -> GameBounds:
-    """The extremes over every seat state of the sum of the items that occur (Ci apart)."""
-    totals = [sum((p for item in ITEMS if item.score is not None and (p := item.score(seat)) is not None), ZERO)
-              for seat in _seat_states(preset)]
-    return GameBounds(low=min(totals), high=max(totals))
+    """The extremes over every seat state without a penalty of the sum of the items (Ci apart)."""
+    scored = [(seat.won, *_points(seat)) for seat in _seat_states(preset)]
+    return GameBounds(low=min(t for _, t, _ in scored), high=max(t for _, t, _ in scored),
+                      win=max(t - b for won, t, b in scored if won), loss=max(t - b for won, t, b in scored if not won),
+                      best_move=max(ZERO, *(b for _, _, b in scored)))
 
 
 # -- one player ------------------------------------------------------------------------------------
-def _remaining(results: Results, stage: str) -> dict[str, int]:
-    """Games each player may still play in ``stage``: seated games not counted yet, and one
-    for every round of the stage that has no seating yet (anybody may sit there)."""
+@dataclass(frozen=True, slots=True)
+class _Left:
+    """What a player may still play in the stage: the seated games not counted yet (by key) and
+    the rounds of the stage without any seating (anybody may sit there)."""
+
+    seated: tuple[tuple[str, int, int], ...]
+    unseated: int
+
+    @property
+    def games(self) -> int:
+        return len(self.seated) + self.unseated
+
+
+def _remaining(results: Results, stage: str) -> dict[str, _Left]:
+    """Every player's :class:`_Left` in ``stage``."""
     t = results.tournament
     counted = {p.key for p in results.counted}
     seated_rounds = {e.round for e in t.seating if e.stage == stage}
     unseated = sum(1 for r in range(1, results.preset.stage(stage).games + 1) if r not in seated_rounds)
-    left: dict[str, int] = {}
-    for member in results.participants.get(stage, frozenset()):
-        left[member] = unseated
+    games: dict[str, list[tuple[str, int, int]]] = {member: [] for member in results.participants.get(stage, frozenset())}
     for e in t.seating:
-        if e.stage == stage and (e.stage, e.round, e.table) not in counted:
+        key = (e.stage, e.round, e.table)
+        if e.stage == stage and key not in counted:
             for nickname in e.players:
                 if nickname:
-                    left[nickname] = left.get(nickname, unseated) + 1
-    return left
+                    games.setdefault(nickname, []).append(key)
+    return {player: _Left(tuple(keys), unseated) for player, keys in games.items()}
 
 
 def _bounds(standing: Standing, remaining: int, stage: str, results: Results, game: GameBounds) -> tuple[Fraction, Fraction]:
@@ -146,14 +184,9 @@ def _bounds(standing: Standing, remaining: int, stage: str, results: Results, ga
     rule = preset.ci
     s = standing.stats
     k = preset.stage(stage).coefficient
-    late = [tier.points for tier in preset.late_tiers] if stage in preset.late_stages else []
-    worst_late = min([ZERO, *late])
-    # a game played, a round missed (its penalty) or excused (nothing): the worst and the best of them
-    low_game = min(game.low * k + worst_late, preset.missed_round, ZERO)
-    high_game = max(game.high * k, preset.missed_round, ZERO)
     base = s.exact_total - s.ci_exact
-    low = base + Fraction(low_game) * remaining
-    high = base + Fraction(high_game) * remaining
+    low = base + Fraction(game.low * k) * remaining
+    high = base + Fraction(game.high * k) * remaining
     if rule.enabled:
         games_of = {st.key: st.games for st in preset.stages}
         group = rule.group_of(stage)
@@ -179,6 +212,81 @@ def _bounds(standing: Standing, remaining: int, stage: str, results: Results, ga
     return low, high
 
 
+# -- the table structure -----------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class _Reach:
+    """A player's upper bound taken apart: ``base`` counts a loss with the most extra points in
+    every seated remaining game (and the most in every unseated one); each win there adds up to
+    ``win``, each best move up to ``best_move`` (at most one each a game)."""
+
+    high: Fraction
+    base: Fraction
+    seated: int
+
+
+def _reach(high: Fraction, left: _Left, game: GameBounds, k: Decimal) -> _Reach:
+    per_game = Fraction(game.high * k)
+    return _Reach(high=high, base=high - per_game * len(left.seated) + Fraction(game.loss * k) * len(left.seated),
+                  seated=len(left.seated))
+
+
+def _need(gap: Fraction, step: Fraction, other: Fraction, seated: int) -> int:
+    """The fewest of one resource (``step`` points each) a player short of ``gap`` must have in
+    his ``seated`` games when the other resource gives its most (``other`` each, in every game)."""
+    short = gap - other * seated
+    if short <= 0:
+        return 0
+    return math.ceil(short / step) if step > 0 else seated + 1
+
+
+def _most_within(needs: list[int], capacity: int) -> int:
+    """How many of the players can have what they need, taking the smallest needs first."""
+    taken = used = 0
+    for n in sorted(needs):
+        used += n
+        if used > capacity:
+            break
+        taken += 1
+    return taken
+
+
+def _can_reach(target: Fraction, reach: Mapping[str, _Reach], game: GameBounds, k: Decimal, tables: int) -> int:
+    """At most how many of the players end the stage at ``target`` or above, when the remaining
+    seated games (``tables``) have one best move and at most seven winners each.  Each player
+    short of ``target`` after losses needs a number of wins (at least when every game of his
+    gives a best move) and of best moves (at least when he wins every game); the smallest needs
+    share the games' wins and best moves first, so the count is never below the truth."""
+    win, best = Fraction((game.win - game.loss) * k), Fraction(game.best_move * k)
+    free = 0
+    wins: list[int] = []
+    moves: list[int] = []
+    for r in reach.values():
+        if r.high < target:
+            continue
+        gap = target - r.base
+        if gap <= 0:
+            free += 1
+            continue
+        wins.append(_need(gap, win, best, r.seated))
+        moves.append(_need(gap, best, max(win, Fraction(0)), r.seated))
+    return free + min(_most_within(wins, WINNERS_AT_MOST * tables), _most_within(moves, tables))
+
+
+def _joint_through(states: dict[str, State], bounds: Mapping[str, tuple[Fraction, Fraction]],
+                   reach: Mapping[str, _Reach], size: int, game: GameBounds, k: Decimal, tables: int) -> None:
+    """Turn *open* into *through* where the table structure allows: fewer than ``size`` others
+    can reach his low together.  The count at a total only falls as the total rises, so the
+    lowest low that is enough is found by bisection over the open players' lows."""
+    lows = sorted({bounds[p][0] for p, s in states.items() if s is State.OPEN})
+    # he reaches his own low, with nothing to spare: at most ``size`` counted with him
+    first = bisect_left(range(len(lows)), True, key=lambda i: _can_reach(lows[i], reach, game, k, tables) <= size)
+    if first == len(lows):
+        return
+    for player, state in states.items():
+        if state is State.OPEN and bounds[player][0] >= lows[first]:
+            states[player] = State.THROUGH
+
+
 # -- the cut -----------------------------------------------------------------------------------------
 def liveness(results: Results, stage: str) -> Liveness | None:
     """The chances of every player of the stage before ``stage`` to be in its cut; None when
@@ -190,17 +298,51 @@ def liveness(results: Results, stage: str) -> Liveness | None:
     if not table:
         return None
     game = game_bounds(results.preset)
+    k = results.preset.stage(cut.after).coefficient
     left = _remaining(results, cut.after)
-    bounds = {st.stats.player: _bounds(st, left.get(st.stats.player, 0), cut.after, results, game) for st in table}
+    nothing = _Left((), 0)
+    bounds = {st.stats.player: _bounds(st, left.get(st.stats.player, nothing).games, cut.after, results, game)
+              for st in table}
     able = [st.stats.player for st in table if st.stats.status is PlayerStatus.PLAYING]
     # the places of players with nothing left to play: their tiebreaks are final too
-    places = {st.stats.player: st.place for st in table if not left.get(st.stats.player, 0)}
+    places = {st.stats.player: st.place for st in table if not left.get(st.stats.player, nothing).games}
     decided = decide({q: bounds[q] for q in able}, cut.size, places)
-    chances = {st.stats.player: Chance(player=st.stats.player, state=decided.get(st.stats.player, State.OUT),
-                                       now=st.stats.exact_total, low=bounds[st.stats.player][0],
-                                       high=bounds[st.stats.player][1], remaining=left.get(st.stats.player, 0))
-               for st in table}
+    reach = {q: _reach(bounds[q][1], left.get(q, nothing), game, k) for q in able}
+    tables = len({key for q in able for key in left.get(q, nothing).seated})
+    _joint_through(decided, {q: bounds[q] for q in able}, reach, cut.size, game, k, tables)
+    lines = _lines({q: bounds[q] for q in able}, cut.size)
+    chances = {}
+    for st in table:
+        player, total = st.stats.player, st.stats.exact_total
+        state = decided.get(player, State.OUT)
+        get_in, sure = lines(player) if state is State.OPEN else (None, None)
+        chances[player] = Chance(player=player, state=state, now=total, low=bounds[player][0], high=bounds[player][1],
+                                 remaining=left.get(player, nothing).games,
+                                 to_get_in=None if get_in is None else max(Fraction(0), get_in - total),
+                                 # a line above his best: whether he goes through depends on the others
+                                 to_be_sure=None if sure is None or sure >= bounds[player][1] else max(Fraction(0), sure - total))
     return Liveness(stage=stage, after=cut.after, size=cut.size, chances=chances, complete=cut.complete)
+
+
+def _lines(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int):
+    """For a player: the ``size``-th best low of the others (with it he may still be in: fewer
+    than ``size`` are surely above) and their ``size``-th best high (above it fewer than
+    ``size`` can reach him); None where fewer than ``size`` others are left."""
+    lows = sorted((lo for lo, _ in bounds.values()), reverse=True)
+    highs = sorted((hi for _, hi in bounds.values()), reverse=True)
+
+    def line(ordered: list[Fraction], own: Fraction | None) -> Fraction | None:
+        # without him: his own value among the first ``size`` moves the line one down
+        index = size if own is not None and len(ordered) >= size and own >= ordered[size - 1] else size - 1
+        return ordered[index] if index < len(ordered) else None
+
+    def of(player: str) -> tuple[Fraction | None, Fraction | None]:
+        own = bounds.get(player)
+        if own is None:
+            return None, None
+        return line(lows, own[0]), line(highs, own[1])
+
+    return of
 
 
 def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
@@ -251,6 +393,22 @@ def current_liveness(results: Results) -> Liveness | None:
     played = {p.stage for p in results.counted}
     latest = max((i for i, k in enumerate(keys) if k in played), default=0)
     return liveness(results, keys[latest + 1]) if latest + 1 < len(keys) else None
+
+
+class Ask(enum.Enum):
+    """The type of :data:`ASK`."""
+
+    ASK = "ask"
+
+
+# what a renderer is given when nobody worked the liveness out for it (a test, a one-off call):
+# it asks current_liveness itself.  A sync hands the one it computed (Outcome.live, PublicResults.live)
+ASK = Ask.ASK
+
+
+def given_or_current(live: Liveness | None | Ask, results: Results) -> Liveness | None:
+    """``live`` as given, or :func:`current_liveness` of ``results`` when it is :data:`ASK`."""
+    return current_liveness(results) if live is ASK else live
 
 
 def states(chances: Sequence[Chance]) -> dict[str, int]:

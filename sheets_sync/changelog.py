@@ -36,6 +36,7 @@ from scoring.parse import find_tab
 from scoring.trust import Remembered
 from sheets_sync.backends.base import STATE_TAB, Snapshot, TabWrite
 from sheets_sync.files import write_text_atomic
+from sheets_sync.render.tabs import HEADER_HEIGHT, HEADER_ROW, TABLE_PAGE, TOP_ROWS, header_styles, heading, tab_title
 from sheets_sync.render.words import ru_en
 
 __all__ = ["Change", "remembered", "previous_values", "current_values", "logged_tabs", "fingerprints", "changes",
@@ -206,18 +207,30 @@ def _confirmed_word(confirmed: bool | None, language: str) -> str | None:
     return L.word("yes" if confirmed else "no", language)
 
 
-def log_tab(snapshot: Snapshot, new: Sequence[Change], when: str, language: str, keep: int) -> TabWrite:
-    """The Log tab: what it held (the sync owns it; rows are only ever appended), the new changes
-    at the bottom, the newest ``keep`` rows kept."""
+def log_tab(snapshot: Snapshot, new: Sequence[Change], when: str, language: str, keep: int, name: str = "") -> TabWrite:
+    """The Log tab: its title and status line, then what it held below its header (the sync owns it;
+    rows are only ever appended), the new changes at the bottom, the newest ``keep`` rows kept."""
     title = L.tab("log", language)
     current = next((grid for t, grid in snapshot.tabs.items() if L.norm(t) in {L.norm(x) for x in L.TABS["log"]}), ())
-    old_rows = [tuple(row) for row in current[1:] if any(v not in (None, "") for v in row)]
+    old_rows = [tuple(row) for row in _history(current) if any(v not in (None, "") for v in row)]
     added = [(when, c.tab, c.cell, c.old or None, c.new or None, _confirmed_word(c.confirmed, language)) for c in new]
     rows = (old_rows + added)[-keep:]
-    from sheets_sync.backends.base import PageSetup
+    status = ru_en(f"изменений: {len(rows)} (хранятся последние {keep})", f"changes: {len(rows)} (the newest {keep} kept)",
+                   language)
+    shown = tab_title(name, ru_en("Журнал изменений", "Change log", language))
+    return TabWrite(title=title, rows=(*heading(shown, status), _header(language), *rows),
+                    column_widths=(20, 18, 8, 24, 24, 12), frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW),
+                    row_heights=HEADER_HEIGHT, styles=header_styles(len(_header(language))), page=TABLE_PAGE)
 
-    return TabWrite(title=title, rows=(_header(language), *rows), column_widths=(20, 18, 8, 24, 24, 12), frozen_rows=1,
-                    bold_rows=(0,), page=PageSetup(landscape=True, repeat_rows=1))
+
+def _history(grid: Sequence[Sequence[object]]) -> Sequence[Sequence[object]]:
+    """The rows below the Log tab's header, in either language: under the title and status line
+    (or, written before they were there, under the first row)."""
+    names = {L.norm(_header(language)[0]) for language in ("ru", "en")}
+    for r, row in enumerate(grid):
+        if row and isinstance(row[0], str) and L.norm(row[0]) in names:
+            return grid[r + 1:]
+    return grid[1:]
 
 
 def append_jsonl(folder: Path, new: Sequence[Change], when: str) -> list[Path]:

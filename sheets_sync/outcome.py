@@ -18,6 +18,7 @@ from pathlib import Path
 
 from scoring import labels as L
 from scoring.errors import SheetsSyncError
+from scoring.liveness import Liveness, current_liveness
 from scoring.model import GameIndex, Location
 from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
 from scoring.preset import Preset, PresetError
@@ -52,6 +53,8 @@ class Outcome:
     remember: Mapping[str, Remembered] = field(default_factory=dict)
     values: Mapping[tuple[str, str], str] = field(default_factory=dict)
     changes: tuple[Change, ...] = ()
+    # who can still qualify for the cut being played: worked out once here, for every output of the sync
+    live: Liveness | None = None
 
 
 class PresetUnavailable(SheetsSyncError):
@@ -118,7 +121,8 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
                     {p.game_id: bool(before.get(p.game_id) and before[p.game_id].fingerprint) for p in tournament.protocols},
                     GameIndex(tournament.protocols))
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
-                   language=settings.language, remember=confirmed.remember, values=values, changes=found)
+                   language=settings.language, remember=confirmed.remember, values=values, changes=found,
+                   live=current_liveness(results))
 
 
 # -- the workbook as the sync sees it -------------------------------------------------------------

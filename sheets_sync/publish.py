@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from scoring.liveness import Liveness, current_liveness
 from scoring.problems import Problem
 from scoring.progress import Progress, progress
 from scoring.standings import Results, published
@@ -40,21 +41,24 @@ class PublicResults:
     problems: tuple[Problem, ...]
     language: str
     progress: Progress
+    live: Liveness | None = None  # who can still qualify, in these results: worked out once for every output
     updated: datetime | None = None  # when the outputs were made, as they say (none when None)
 
     @classmethod
     def of(cls, outcome: Outcome, *, updated: datetime | None = None) -> PublicResults:
         """What of a sync's outcome may be published (:func:`scoring.standings.published`)."""
         results = published(outcome.results)
-        problems = results.problems if results is not outcome.results else outcome.problems
+        full = results is outcome.results
+        problems = outcome.problems if full else results.problems
         return cls(results=results, problems=tuple(problems), language=outcome.language,
-                   progress=progress(outcome.results, public=True), updated=updated)
+                   progress=progress(outcome.results, public=True),
+                   live=outcome.live if full else current_liveness(results), updated=updated)
 
 
 def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
     """``out_dir/standings.json``."""
     doc = standings_document(public.results, public.problems, language=public.language, public=False,
-                             progress=public.progress, updated=public.updated)
+                             progress=public.progress, updated=public.updated, live=public.live)
     path = out_dir / "standings.json"
     return [path] if write_text_atomic(path, dumps(doc)) else []
 
@@ -62,7 +66,7 @@ def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
 def write_public_site(public: PublicResults, folder: Path) -> list[Path]:
     """The static HTML site in ``folder``."""
     return write_site(public.results, public.problems, folder, language=public.language,
-                      progress=public.progress, updated=public.updated)
+                      progress=public.progress, updated=public.updated, live=public.live)
 
 
 def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = None,
@@ -80,13 +84,13 @@ def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = Non
                                    updated=public.updated, pictures=False)
     try:
         return write_vk(public.results, folder, language=public.language, link=link,
-                        progress=public.progress, updated=public.updated)
+                        progress=public.progress, updated=public.updated, live=public.live)
     except FontNotFound:
         if not text_without_font:
             raise
         path = folder / "vk-post.txt"
         text = post_text(public.results, language=public.language, link=link, progress=public.progress,
-                         updated=public.updated)
+                         updated=public.updated, live=public.live)
         return [path] if write_text_atomic(path, text) else []
 
 

@@ -114,9 +114,12 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     typed values and protections, and the protections the workbook lacks (``account``: the
     sync's own e-mail, an editor of every protection; :mod:`sheets_sync.protection`)."""
     language = outcome.language
-    tabs = owned_season_tabs if outcome.results.tournament.season else owned_tabs  # a club season: its own
-    writes = tabs(outcome.results, outcome.problems, language, links=links)
-    writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows))
+    if outcome.results.tournament.season:  # a club season: its own tabs
+        writes = owned_season_tabs(outcome.results, outcome.problems, language, links=links)
+    else:
+        writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)
+    writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows,
+                          outcome.results.tournament.name))
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)
     input_tabs = {t for t in snapshot.order if L.norm(t) not in owned}
@@ -217,7 +220,7 @@ def problems_patch(snapshot: Snapshot, problems: Sequence[Problem]) -> Patch:
         language = read_settings(snapshot.tabs).language
     except Exception:  # noqa: BLE001 - reporting a failure must not fail on the same input
         language = "ru"
-    tab = problems_tab(list(problems), language, links=False)
+    tab = problems_tab(list(problems), language, links=False)  # no name: the settings may be what failed
     return Patch(writes=(tab,) if not _same(snapshot.tabs.get(tab.title), tab.rows) else ())
 
 

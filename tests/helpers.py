@@ -19,6 +19,7 @@ from scoring.model import (
     Tournament,
 )
 from scoring.preset import Preset
+from sheets_sync.render.tabs import HEADER_ROW, TOP_ROWS
 
 ROOT = Path(__file__).resolve().parent.parent
 ROLE = {"д": Role.DON, "м": Role.MAFIA, "ш": Role.SHERIFF, "к": Role.CIVILIAN}
@@ -86,3 +87,12 @@ def examples(n: int) -> int:
     """How many examples a Hypothesis property runs: ``n`` in ``make test``, a fifth in
     ``make test-fast`` (``HYPOTHESIS_PROFILE=fast``)."""
     return max(2, n // 5) if os.environ.get("HYPOTHESIS_PROFILE") == "fast" else n
+
+
+# an owned tab opens with its title and status line; its table's header row comes next
+FIRST_ROW = TOP_ROWS + 1  # the first row under an owned tab's header, 1-based (openpyxl's min_row)
+
+
+def table(grid) -> list:
+    """An owned tab's table: its header row and the rows under it (the title and status line above left out)."""
+    return list(grid)[HEADER_ROW:]

@@ -19,6 +19,7 @@ from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, main
 from sheets_sync.crashlog import LOG_NAME
 from sheets_sync.watch import Watcher
+from tests.helpers import FIRST_ROW
 
 
 class Boom(RuntimeError):
@@ -62,7 +63,7 @@ def test_a_mistake_a_person_can_fix_is_a_message_and_exit_2_without_a_log(tmp_pa
 
 def _problems(path) -> list[str]:
     ws = openpyxl.load_workbook(path)["Проверка"]
-    return [str(row[3].value) for row in ws.iter_rows(min_row=2) if row[3].value]
+    return [str(row[3].value) for row in ws.iter_rows(min_row=FIRST_ROW) if row[3].value]
 
 
 def _type(path, tab: str, cell: str, value) -> None:

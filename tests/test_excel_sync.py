@@ -15,6 +15,7 @@ from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
 from sheets_sync.sync import sync_once
 from sheets_sync.tournament_setup import CsvError, read_players_csv
+from tests.helpers import FIRST_ROW, table
 
 NAMES = [f"Игрок {i:02d}" for i in range(1, 41)]
 
@@ -144,9 +145,9 @@ def test_broken_protocols_are_listed_and_left_out(example):
     assert not {"Тур 1 Стол 1", "Тур 2 Стол 1", "Тур 3 Стол 1"} & counted
     assert len(counted) == 35  # the rest still counts
     problems = openpyxl.load_workbook(example)["Проверка"]
-    listed = {(row[0].value, row[1].value) for row in problems.iter_rows(min_row=2)}
+    listed = {(row[0].value, row[1].value) for row in problems.iter_rows(min_row=FIRST_ROW)}
     assert ("Тур 2 Стол 1", "B11") in listed and ("Тур 3 Стол 1", "I12") in listed
-    link = next(row[1] for row in problems.iter_rows(min_row=2) if row[1].value == "B11")
+    link = next(row[1] for row in problems.iter_rows(min_row=FIRST_ROW) if row[1].value == "B11")
     assert link.hyperlink is not None and link.hyperlink.location == "'Тур 2 Стол 1'!B11"
 
 
@@ -221,4 +222,4 @@ def test_english_tournament_end_to_end(tmp_path):
     assert len(report.outcome.results.counted) == 1 and report.errors == 0
     assert report.outcome.language == "en"
     problems = openpyxl.load_workbook(book)["Problems"]
-    assert problems["A1"].value == "Tab"
+    assert table(problems.values)[0][0] == "Tab"

@@ -19,6 +19,8 @@ from click.testing import CliRunner
 
 from scoring.draw.formats import DrawFormatError, Format, nearest_formats, plan_format
 from sheets_sync.cli import EXIT_USER_ERROR, main
+from sheets_sync.render.tabs import TOP_ROWS
+from tests.helpers import FIRST_ROW
 
 
 def players_csv(folder: Path, n: int, *, reserves: int = 0) -> Path:
@@ -128,7 +130,7 @@ def test_init_games_and_tables_with_rests_write_the_format_on_the_tournament_tab
     assert len(protocol_tabs(book)) == 18
     cli("sync", book)  # the workbook reads back clean
     problems = openpyxl.load_workbook(book)["Проверка"]
-    assert problems.max_row <= 1 or not any(r[0] for r in problems.iter_rows(min_row=2, values_only=True))
+    assert problems.max_row <= TOP_ROWS or not any(r[0] for r in problems.iter_rows(min_row=FIRST_ROW, values_only=True))
 
 
 def test_init_rounds_is_the_other_way_to_say_it_and_a_contradiction_is_refused(tmp_path):
@@ -163,7 +165,7 @@ def test_init_seats_reserves_at_a_table_more_than_the_players_fill(tmp_path):
     assert statuses["Запасной 3"] == "запасной"
     # reserves are never ranked, and the sync finds nothing wrong with them in the seating
     cli("sync", book)
-    standings = [r[1] for r in openpyxl.load_workbook(book)["Итоги"].iter_rows(min_row=2, values_only=True)]
+    standings = [r[1] for r in openpyxl.load_workbook(book)["Итоги"].iter_rows(min_row=FIRST_ROW, values_only=True)]
     assert "Резерв 1" not in standings and "Игрок 01" in standings
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from decimal import Decimal
 from html import unescape
 from pathlib import Path
 
@@ -25,7 +26,8 @@ from sheets_sync.cli import main
 from sheets_sync.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_TABLE_ROW, protocol_legend, protocol_tab
 from sheets_sync.presets import load_preset
 from sheets_sync.render.protocols import blanks_html
-from sheets_sync.sync import sync_once
+from sheets_sync.render.tabs import HEADER_ROW, POINTS_FORMAT, TOP_ROWS, number_styles, standings_tab
+from sheets_sync.sync import compute, sync_once
 from tests.google_support import google_backend
 
 GMO, _ = load_preset("gmo-2016")
@@ -102,6 +104,53 @@ def test_planner_writes_styles_and_heights_in_the_one_batch_update():
     rows = [r["updateDimensionProperties"] for r in body["requests"]
             if r.get("updateDimensionProperties", {}).get("range", {}).get("dimension") == "ROWS"]
     assert [(d["range"]["startIndex"], d["properties"]["pixelSize"]) for d in rows] == [(0, 40), (2, 27)]
+
+
+# -- points shown with the site's decimals: a number format, the exact numbers kept ----------------------
+POINTS = TabWrite(title="Очки", rows=(("Итого", "Игр"), (Decimal("6.7"), 14), (Decimal("14.825"), 14), (15, 7), (0, 7)),
+                  styles=number_styles([0], 1, 4))
+
+
+def test_number_styles_cover_runs_of_adjacent_columns():
+    assert [s.cells for s in number_styles([3, 4, 5, 9, 10, 12], 3, 42)] == ["D4:F43", "J4:K43", "M4:M43"]
+    assert {s.number_format for s in number_styles([1], 0, 0)} == {POINTS_FORMAT}
+    assert number_styles([1], 3, 2) == () and number_styles([], 0, 9) == ()  # no rows, no columns: no style
+
+
+def test_excel_shows_points_with_the_sites_decimals_and_keeps_the_numbers(tmp_path):
+    path = tmp_path / "points.xlsx"
+    ExcelBackend(path).apply(Patch(writes=(POINTS,)), base=None)
+    ws = openpyxl.load_workbook(path)["Очки"]
+    assert [ws[f"A{r}"].number_format for r in range(2, 6)] == [POINTS_FORMAT] * 4
+    assert ws["B2"].number_format == "General" and ws["A1"].number_format == "General"  # counts and text stay as they are
+    assert ExcelBackend(path).read().tabs["Очки"] == (("Итого", "Игр"), (6.7, 14), (14.825, 14), (15, 7), (0, 7))
+
+
+def test_google_shows_points_with_the_sites_decimals_in_the_same_batch_update(fake_server, sa_key):
+    body, _ = plan_batch_update(Patch(writes=(POINTS,)), SpreadsheetMetadata(title="T", locale="ru_RU"))
+    (points,) = [r["repeatCell"] for r in body["requests"]
+                 if "numberFormat" in r.get("repeatCell", {}).get("cell", {}).get("userEnteredFormat", {})]
+    assert points["cell"]["userEnteredFormat"] == {"numberFormat": {"type": "NUMBER", "pattern": POINTS_FORMAT}}
+    assert points["fields"] == "userEnteredFormat.numberFormat"
+    assert (points["range"]["startRowIndex"], points["range"]["endRowIndex"], points["range"]["endColumnIndex"]) == (1, 5, 1)
+    sid = fake_server.create_spreadsheet("T", tabs={"A": []})
+    google_backend(fake_server, sa_key, sid).apply(Patch(writes=(POINTS,)), base=None)
+    cells = fake_server.cells(sid, "Очки")
+    assert cells["A3"].raw["userEnteredFormat"]["numberFormat"] == {"type": "NUMBER", "pattern": POINTS_FORMAT}
+    assert fake_server.values(sid, "Очки") == [["Итого", "Игр"], [6.7, 14], [14.825, 14], [15, 7], [0, 7]]
+
+
+def test_standings_open_with_title_and_status_and_format_only_points(example_snapshot):
+    tab = standings_tab(compute(example_snapshot).results, "ru")
+    header = tab.rows[HEADER_ROW]
+    assert tab.rows[0] == ("German Mafia Open 2016 (пример) — Итоговая таблица",)
+    assert tab.rows[1] == ("засчитано игр: 38 из 38",) and header[:4] == ("Место", "Игрок", "Клуб", "Итого")
+    assert tab.frozen_rows == tab.page.repeat_rows == TOP_ROWS
+    formatted = _styled(tab, number_format=POINTS_FORMAT)
+    points = {"Итого", "Отбор", "Полуфинал", "Финал", "Доп. баллы", "Лучший ход", "Штрафы"}
+    for c, name in enumerate(header):
+        column = {f"{openpyxl.utils.get_column_letter(c + 1)}{r + 1}" for r in range(TOP_ROWS, TOP_ROWS + 40)}
+        assert (column <= formatted) == (name in points) and (column & formatted in (set(), column)), name
 
 
 def test_planner_leaves_the_look_of_an_existing_input_tab_alone():

@@ -15,7 +15,7 @@ from sheets_sync.backends.base import MARK_COLOURS, STATE_TAB, Link
 from sheets_sync.backends.excel import NOTE_AUTHOR, ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.sync import sync_once
-from tests.helpers import substitute_cells
+from tests.helpers import FIRST_ROW, substitute_cells, table
 
 ERROR, WARNING = MARK_COLOURS["error"], MARK_COLOURS["warning"]
 OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "Жеребьёвка", "Журнал", STATE_TAB}
@@ -58,7 +58,7 @@ def test_marks_set_listed_and_cleared_when_fixed(memory):
     assert not {"Тур 2 Стол 1", "Тур 3 Стол 1", "Тур 4 Стол 2"} & counted and len(counted) == 35
 
     # the Problems tab lists every problem sorted by tab and cell, each cell a link to itself
-    rows = memory.tabs["Проверка"][1:]
+    rows = table(memory.tabs["Проверка"])[1:]
     listed = [(r[0], r[1].cell if isinstance(r[1], Link) else r[1]) for r in rows]
     expected = sorted(report.outcome.problems, key=Problem.sort_key)
     assert listed == [(p.sheet, p.cell) for p in expected]
@@ -118,7 +118,7 @@ def test_excel_round_trip(example):
     assert ws["I12"].comment.author == NOTE_AUTHOR and ws["I12"].comment.text == "«много» — не число"
     assert _fill(wb[SUB1[0]][SUB1[1]]) == WARNING and "замена" in wb[SUB1[0]][SUB1[1]].comment.text
     assert wb[STATE_TAB].sheet_state == "hidden"
-    link = next(r[1] for r in wb["Проверка"].iter_rows(min_row=2) if r[0].value == "Тур 2 Стол 1" and r[1].value == "I12")
+    link = next(r[1] for r in wb["Проверка"].iter_rows(min_row=FIRST_ROW) if r[0].value == "Тур 2 Стол 1" and r[1].value == "I12")
     assert link.hyperlink is not None and link.hyperlink.location == "'Тур 2 Стол 1'!I12"
 
     ws["I12"] = 0.3  # the judge fixes it
@@ -129,7 +129,7 @@ def test_excel_round_trip(example):
     assert ws["I12"].value == 0.3 and _fill(ws["I12"]) is None and ws["I12"].comment is None
     assert ws["J12"].comment.text == "спорный момент"  # not ours: left alone
     assert _fill(wb[SUB1[0]][SUB1[1]]) == WARNING  # other marks stay
-    assert all(r[0].value != "Тур 2 Стол 1" for r in wb["Проверка"].iter_rows(min_row=2))
+    assert all(r[0].value != "Тур 2 Стол 1" for r in wb["Проверка"].iter_rows(min_row=FIRST_ROW))
 
 
 def test_problem_in_a_merged_cell_does_not_crash_the_excel_sync(example):

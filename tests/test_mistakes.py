@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from sheets_sync.cli import EXIT_USER_ERROR, EXIT_WORKBOOK_LOCKED, main
 from sheets_sync.crashlog import LOG_NAME
 from sheets_sync.messages import system_language
+from tests.helpers import FIRST_ROW
 
 RU = {"LANG": "ru_RU.UTF-8"}
 
@@ -49,7 +50,7 @@ def set_preset(book: Path, value: str) -> None:
 
 def problems(book: Path) -> list[str]:
     ws = openpyxl.load_workbook(book)["Проверка"]
-    return [str(r[3]) for r in ws.iter_rows(min_row=2, values_only=True) if r[3]]
+    return [str(r[3]) for r in ws.iter_rows(min_row=FIRST_ROW, values_only=True) if r[3]]
 
 
 # -- an unknown preset ------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from tests.google_support import ExcelBook, GoogleBook, google_backend, upload_t
 from tests.judge import ExcelDesk, GoogleDesk, table_tournament, write_xlsx
 from tests.rulebook import BLACK_GAME, problems_in, run, workbook
 from tests.test_parse import parse
+from tests.helpers import table
 
 BLANK_ROLES = [""] * 10
 ALSO = "\nДругие ячейки этой проблемы: "
@@ -81,7 +82,7 @@ def _edits() -> dict:
 
 def _check(book, report) -> None:
     marks = book.marks()
-    problems = book.values("Проверка")[1:]
+    problems = table(book.values("Проверка"))[1:]
     counted = {p.sheet for p in report.outcome.results.counted}
     failures = []
     for k, (name, _, _, expected) in enumerate(CASES, start=1):
@@ -118,7 +119,7 @@ def test_notes_and_the_problems_tab_in_english(tmp_path):
     book = ExcelBook(path)
     note = "Night 1: two players shot (seats 1, 5)\nOther cells of this problem: "
     assert book.marks() == {("Тур 1 Стол 1", "E10"): ("error", note + "E14"), ("Тур 1 Стол 1", "E14"): ("error", note + "E10")}
-    assert [row[:4] for row in book.values("Problems")[1:]] == [
+    assert [row[:4] for row in table(book.values("Problems"))[1:]] == [
         ("Тур 1 Стол 1", "E10, E14", "error", "Night 1: two players shot (seats 1, 5)")]
 
 

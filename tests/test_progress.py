@@ -28,6 +28,7 @@ from sheets_sync.clock import ENV
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.outcome import compute
 from tests.test_site import check_golden
+from tests.helpers import FIRST_ROW
 
 NOW = "2026-12-01T14:05"
 QUALIFYING = "Отбор"
@@ -204,7 +205,7 @@ def test_players_without_a_game_have_no_place(tmp_path):
             assert (place == "") == (name in {s["player"] for s in waiting}), (page, name, place)
     post = (out / "vk-post.txt").read_text(encoding="utf-8")
     assert "–40" not in post and "21–" not in post  # nobody is «21–40»
-    tab = [[c.value for c in row] for row in openpyxl.load_workbook(wb)["Итоги"].iter_rows(min_row=2)]
+    tab = [[c.value for c in row] for row in openpyxl.load_workbook(wb)["Итоги"].iter_rows(min_row=FIRST_ROW)]
     assert {r[1] for r in tab if r[1] and r[0] is None and r[3] is not None} == {s["player"] for s in waiting}
 
 
@@ -228,6 +229,8 @@ def test_hidden_final_shows_no_final_game(synced):
 def test_tabs_say_it_without_a_time(synced, tmp_path):
     wb = openpyxl.load_workbook(synced["mid-qualifying"].parent / "mid-qualifying.xlsx")
     rows = [[c.value for c in row] for row in wb["Итоги"].iter_rows()]
-    assert ["Промежуточные итоги после 3 тура из 7"] == [r[0] for r in rows if r[0] and str(r[0]).startswith("Промеж")]
-    assert any(r[0] == "засчитано игр: 13 из 28" for r in rows)
+    # on top, as the site's page opens: the title, then the status line, then the table
+    assert rows[0][0].endswith(" — Промежуточные итоги после 3 тура из 7")
+    assert rows[1][0] == "засчитано игр: 13 из 28" and rows[2][:2] == ["Место", "Игрок"]
+    assert not any(str(r[0]).startswith(("Промеж", "засчитано")) for r in rows[2:] if r[0])  # nothing at the foot
     assert not any("Обновлено" in str(v) for r in rows for v in r if v)

@@ -20,7 +20,7 @@ from scoring.standings import compute
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.site import player_file
-from tests.helpers import examples, tournament
+from tests.helpers import examples, table, tournament
 from tests.test_liveness import _random_event
 
 
@@ -44,7 +44,7 @@ def synced(tmp_path_factory):
         result = CliRunner().invoke(main, ["sync", str(book)])
         assert result.exit_code == 0, result.output
         folder = book.parent
-        tab = [[c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows()]
+        tab = table([c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows())
         out[rounds] = (json.loads((folder / "standings.json").read_text(encoding="utf-8")), folder / "site",
                        (folder / "vk-post.txt").read_text(encoding="utf-8"), tab)
     return out
@@ -81,13 +81,26 @@ def test_one_round_before_the_cut_every_bound_holds_the_total(synced):
     for s in doc["standings"]:
         q = s["qualification"]
         assert q["remaining_games"] == 1
-        assert float(q["low"]) <= float(s["total"]) <= float(q["high"])
-    # the missed-round penalty (−2) and a game's best (+2.2) leave this example's whole field open
-    assert doc["liveness"]["counts"]["open"] == 40
-    # no mark is shown, so no legend explains one (in the site and the post alike)
-    assert "✓ —" not in (site / "index.html").read_text(encoding="utf-8") and "✓ —" not in post
+        # the qualifying total (the overall one also counts a semifinal lateness typed ahead)
+        assert float(q["low"]) <= float(s["stages"]["qualifying"]) <= float(q["high"])
+    # penalties left out, a game's best (+2.2) and one best move a table: some are decided a round
+    # early, and what is decided holds after the last round
+    counts = doc["liveness"]["counts"]
+    assert counts["through"] + counts["out"] > 0
+    cut = set(synced[7][0]["cuts"]["semifinal"]["players"])
+    for s in doc["standings"]:
+        state = s["qualification"]["state"]
+        assert state == "open" or (s["player"] in cut) == (state == "through")
+        # an open player is told the points to the line; a decided one is not
+        assert (s["qualification"]["to_get_in"] is None) == (state != "open")
+    # the legend says what the marks assume (in the site and the post alike)
+    assumption = "отметки считают, что штрафов и пропусков игр больше не будет"
+    assert assumption in (site / "index.html").read_text(encoding="utf-8") and assumption in post
     bounds = tab[0].index("Итог этапа: от … до …")
     assert all(re.fullmatch(r"от -?[\d.]+ до -?[\d.]+", row[bounds]) for row in tab[1:1 + len(doc["standings"])])
+    line = tab[0].index("До черты (без новых штрафов и пропусков)")
+    assert all(row[line] is None or re.fullmatch(r"(до черты: ещё [\d.]+|может пройти и без новых очков)(, наверняка — больше [\d.]+)?",
+                                                 row[line]) for row in tab[1:1 + len(doc["standings"])])
 
 
 @pytest.mark.slow
@@ -151,10 +164,10 @@ def test_scoring_each_game_once_gives_the_same_standings(seed, k):
 
 
 @pytest.mark.parametrize("rounds, language, legend, title", [
-    (2, "ru", "✓ — проходит в полуфинал при любых оставшихся играх, ✗ — уже не может пройти (в полуфинал проходят 10)",
-     "проходит в полуфинал"),
-    (2, "en", "✓ through to the semifinal whatever the remaining games give, ✗ cannot reach it any more (10 go on)",
-     "through to the semifinal"),
+    (2, "ru", "✓ — проходит в полуфинал при любых оставшихся играх, ✗ — уже не может пройти (в полуфинал проходят 10); "
+     "отметки считают, что штрафов и пропусков игр больше не будет", "проходит в полуфинал"),
+    (2, "en", "✓ through to the semifinal whatever the remaining games give, ✗ cannot reach it any more (10 go on); "
+     "the marks assume no further penalties or absences", "through to the semifinal"),
     (3, "en", "✓ through to the semifinal, ✗ not through (10 go on)", "through to the semifinal"),
 ])
 def test_the_marks_are_explained_in_the_tournament_language(rounds, language, legend, title):
@@ -165,3 +178,18 @@ def test_the_marks_are_explained_in_the_tournament_language(rounds, language, le
     stage = "Полуфинал" if language == "ru" else "Semifinal"
     assert race_view.legend(live, stage, language, live.chances) == legend
     assert race_view.mark(live, "a") == "✓" and race_view.mark_title(live, "a", stage, language) == title
+
+
+# after two of three rounds, a cut of 10 (tests/test_liveness.py works the lines out)
+@pytest.mark.parametrize("player, language, line", [
+    ("b1", "ru", "может пройти и без новых очков, наверняка — больше 0.20"),
+    ("b1", "en", "may go through without another point, for sure: more than 0.20"),
+    ("c1", "ru", "до черты: ещё 2.00"),
+    ("c1", "en", "to the cut line: 2.00 more"),
+    ("a", "ru", ""),  # through: nothing to say
+])
+def test_the_points_to_the_cut_line_in_words(player, language, line):
+    from sheets_sync.render import race as race_view
+    from tests.test_liveness import _played
+
+    assert race_view.cut_line(current_liveness(_played(3, 2, 10)), player, language) == line

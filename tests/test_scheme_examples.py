@@ -24,7 +24,7 @@ from scoring.cells import a1
 from scoring.model import Protocol, Removal, SeatRecord, Team
 from sheets_sync.cli import main
 from sheets_sync.presets import load_preset
-from tests.helpers import ROLE, ROOT
+from tests.helpers import ROLE, ROOT, table as owned_table
 from tests.judge import ExcelDesk, seated_players, typed_protocol
 
 EXAMPLES = ROOT / "config" / "examples"
@@ -159,7 +159,7 @@ def test_club_evening(tmp_path):
     (mvp,) = doc["nominations"]
     assert (mvp["winners"], mvp["name"]) == (["Гусь"], "Лучший игрок вечера")
     assert "Гусь" in output and "5.50" in output  # the CLI prints the standings
-    header = desk.grid("Итоги")[0]
+    header = owned_table(desk.grid("Итоги"))[0]
     assert "За поражения" in header and "За роль" not in header and "Ci" not in header
 
 
@@ -285,7 +285,7 @@ def test_team_asymmetric_league(tmp_path):
         ["Жимолость"], [("Жимолость", D("5.5")), ("Лимон", D("5.25")), ("Груша", D(5))])
     assert (sheriff["winners"], sheriff["shared"], D(sheriff["ranking"][0]["score"])) == (["Груша", "Киви"], True, D("4.5"))
     assert "19.45" in output and "14.575" in output  # the CLI prints the standings
-    header = desk.grid("Итоги")[0]
+    header = owned_table(desk.grid("Итоги"))[0]
     assert "За роль" in header and "Ci" in header and "За поражения" not in header
     page = next((tmp_path / "out" / "site" / "games").glob("qualifying-r1-t1-*.html")).read_text(encoding="utf-8")
     assert ">За роль</th>" in page and ">Поражение</th>" not in page  # the game's points, item by item

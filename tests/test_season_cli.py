@@ -36,7 +36,7 @@ from scoring.cells import a1
 from scoring.model import Protocol, Removal, Team
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.cli import main
-from tests.helpers import ROOT
+from tests.helpers import ROOT, table
 from tests.judge import _COLUMNS, _ROLE_TYPED, ExcelDesk, GoogleDesk, _norm
 from tests.test_season import GAMES
 
@@ -146,7 +146,7 @@ def test_season_through_the_cli(desk, tmp_path):
     assert (out / "site" / "evening-2026-12-19.html").exists()
     assert "Итоги вечера 19.12.2026" in (out / "vk-post.txt").read_text(encoding="utf-8")
     standings = desk.grid("Итоги")
-    assert [r[1] for r in standings[1:3]] == ["Анна", "Дина"]
+    assert [r[1] for r in table(standings)[1:3]] == ["Анна", "Дина"]
 
     _average_from_three(desk)
     season = _sync(desk, out)["season"]

@@ -18,9 +18,10 @@ from sheets_sync.render.json_out import standings_document
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.season_site import evening_file
 from sheets_sync.render.season_tabs import evenings_tab, season_standings_tab
+from sheets_sync.render.tabs import HEADING_ROWS
 from sheets_sync.render.site import player_file, site_files
 from sheets_sync.render.vk_season import evening_post_text, season_post_text
-from tests.helpers import ROOT, tournament
+from tests.helpers import ROOT, table, tournament
 from tests.test_season import AVERAGE, CLUB, GAMES, PRESET
 from tests.test_site import check_golden
 
@@ -53,11 +54,11 @@ def test_season_site_has_no_stage_race_or_unknown_player(files):
 
 def test_season_tabs():
     results = _results()
-    rows = season_standings_tab(results, "ru").rows
+    rows = table(season_standings_tab(results, "ru").rows)
     assert rows[1][:6] == ("1", "Анна", None, D(5), D("1.25"), 4)
     below = [r for r in rows if r and r[-1] in ("ещё 1", "ещё 2")]
     assert [(r[1], r[-1]) for r in below] == [("Кира", "ещё 1"), ("Лев", "ещё 2")]
-    evenings = evenings_tab(results, "ru").rows
+    evenings = evenings_tab(results, "ru").rows[HEADING_ROWS:]  # under the tab's title and status line
     assert evenings[0][0] == "Итоги вечера 19.12.2026" and evenings[1][0] == "Место"
 
 

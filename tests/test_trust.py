@@ -17,11 +17,14 @@ from click.testing import CliRunner
 
 from scoring.model import Protocol, Team
 from scoring.trust import confirmations, second_judge
+from sheets_sync.backends.base import Snapshot
 from sheets_sync.backends.google import ENDPOINT_ENV
+from sheets_sync.changelog import Change, log_tab
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.site import game_file
 from tests.google_support import ExcelBook, GoogleBook, upload_xlsx
+from tests.helpers import table
 
 GAME = "Тур 1 Стол 1"  # judge «Судья Борис»; «Проверил» is B7, seat 3's fouls D12
 CHECKER = ("Тур 1 Стол 1", "B7")
@@ -54,7 +57,7 @@ def sync(book, out: Path) -> dict:
 
 
 def problems_at(book, tab: str, cell: str) -> list[str]:
-    return [row[3] for row in book.values("Проверка")[1:] if row[0] == tab and row[1] == cell]
+    return [row[3] for row in table(book.values("Проверка"))[1:] if row[0] == tab and row[1] == cell]
 
 
 def game_page(out: Path, stage: str, round_no: int, table: int) -> str:
@@ -92,7 +95,7 @@ def test_confirm_edit_unconfirmed_reconfirmed(book, tmp_path):
     doc = sync(book, out)
     assert doc["games_awaiting_confirmation"] == 38 and not game_page(out, "qualifying", 1, 1)
     assert any("изменён после подтверждения" in m for m in problems_at(book, *CHECKER))
-    log = book.values("Журнал")
+    log = table(book.values("Журнал"))
     assert log[-1][1:] == ("Тур 1 Стол 1", "D12", old, "2", "да")  # was confirmed when it changed
 
     book.edit({CHECKER: "Ольга Проверяющая"})  # confirmed again, by a name typed anew
@@ -103,19 +106,40 @@ def test_confirm_edit_unconfirmed_reconfirmed(book, tmp_path):
             "states": ["edited"]} in doc["games"]
 
 
+OLD_ENTRY = ("2026-12-01 10:00:00 UTC", "Тур 1 Стол 1", "D12", "1", "2", "нет")
+NEW_CHANGE = Change(tab="Игроки", cell="C3", old="", new="Тверь", confirmed=None)
+
+
+@pytest.mark.parametrize("language, above", [
+    ("ru", ()),  # a Log tab written before the title and status line were on top: its header is row 1
+    ("ru", (("Кубок — Журнал изменений",), ("изменений: 1 (хранятся последние 500)",))),
+    ("en", (("Cup — Change log",), ("changes: 1 (the newest 500 kept)",))),  # the language changed since
+])
+def test_log_history_is_read_below_the_header_wherever_it_stands(language, above):
+    header = ("Время синхронизации", "Вкладка", "Ячейка", "Было", "Стало", "Протокол был подтверждён")
+    written = header if language == "ru" else ("Sync time", "Tab", "Cell", "Old value", "New value", "Protocol was confirmed")
+    snapshot = Snapshot(tabs={"Журнал": (*above, written, OLD_ENTRY)}, order=("Журнал",))
+    tab = log_tab(snapshot, [NEW_CHANGE], "2026-12-01 11:00:00 UTC", "ru", 500, "Кубок")
+    assert tab.rows[:2] == (("Кубок — Журнал изменений",), ("изменений: 2 (хранятся последние 500)",))
+    assert table(tab.rows) == [header, OLD_ENTRY, ("2026-12-01 11:00:00 UTC", "Игроки", "C3", None, "Тверь", None)]
+    # read back as the next sync reads it: the same history, nothing of the heading taken for a change
+    again = log_tab(Snapshot(tabs={"Журнал": tab.rows}, order=("Журнал",)), [], "later", "ru", 500, "Кубок")
+    assert again.rows == tab.rows
+
+
 @pytest.mark.slow  # several CLI syncs of the 38-game example, each writing the site
 def test_log_tab_and_jsonl(book, tmp_path):
     out = tmp_path / "out"
     sync(book, out)
-    log = book.values("Журнал")
+    log = table(book.values("Журнал"))
     assert log[0][:3] == ("Время синхронизации", "Вкладка", "Ячейка") and len(log) == 1  # the first sync is the baseline
     book.edit({("Тур 2 Стол 3", "I12"): "0,5", ("Игроки", "C3"): "Тверь"})
     sync(book, out)
-    log = book.values("Журнал")
+    log = table(book.values("Журнал"))
     assert [row[1:3] for row in log[1:]] == [("Игроки", "C3"), ("Тур 2 Стол 3", "I12")]
     assert log[1][5:] == () and log[2][5] == "нет"  # not a protocol / a protocol nobody had confirmed
     sync(book, out)  # nothing changed: nothing logged, nothing written
-    assert len(book.values("Журнал")) == 3
+    assert len(table(book.values("Журнал"))) == 3
     jsonl = tmp_path / "log.jsonl"  # beside the workbook
     if book.kind == "excel":
         lines = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
@@ -123,7 +147,7 @@ def test_log_tab_and_jsonl(book, tmp_path):
         print("\n".join(jsonl.read_text(encoding="utf-8").splitlines()))
     else:
         assert not jsonl.exists() and not (out / "log.jsonl").exists()  # a Google spreadsheet: the tab only
-    for row in book.values("Журнал"):
+    for row in table(book.values("Журнал")):
         print(row)
 
 
@@ -135,7 +159,7 @@ def test_log_keeps_the_newest_rows(book, tmp_path):
     for extra in ("0,1", "0,2", "0,3"):
         book.edit({("Тур 3 Стол 2", f"I{r}"): extra for r in range(10, 20)})
         sync(book, out)
-    log = book.values("Журнал")
+    log = table(book.values("Журнал"))
     # the newest 10 changes: the last cycle's (Excel keeps the text typed, Google the number it read)
     assert len(log) == 11 and {row[4].replace(",", ".") for row in log[1:]} == {"0.3"}
 

@@ -27,6 +27,7 @@ from sheets_sync.sync import sync_once
 from tests.google_support import ExcelBook, GoogleBook, google_backend, upload_tabs
 from tests.fake_sheets import _user_entered
 from tests.judge import ExcelDesk, GoogleDesk, excel_ru_entered, table_tournament, write_xlsx
+from tests.helpers import table
 
 THIS_YEAR = date.today().year
 
@@ -135,8 +136,8 @@ def _check(desk: str, book, report, language: str) -> None:
     protocols = {p.sheet: p for p in report.outcome.results.tournament.protocols}
     counted = {p.sheet for p in report.outcome.results.counted}
     marks = book.marks()
-    problems = book.values("Problems" if language == "en" else "Проверка")[1:]
-    standings = book.values("Standings" if language == "en" else "Итоги")
+    problems = table(book.values("Problems" if language == "en" else "Проверка"))[1:]
+    standings = table(book.values("Standings" if language == "en" else "Итоги"))
     header = standings[0]
     failures = []
     for k, case in enumerate(CASES, start=1):

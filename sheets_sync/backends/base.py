@@ -154,6 +154,8 @@ class Style:
     middle: bool = False  # vertically centred (tall rows written by hand)
     wrap: bool = False  # long text wraps inside the cell (column headers)
     text: bool = False  # plain-text number format (Sheets TEXT, Excel "@"): "8 9 10" stays text
+    # how numbers are shown (Excel / Sheets pattern such as "0.00###"); the value stays the number written
+    number_format: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

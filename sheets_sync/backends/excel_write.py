@@ -180,6 +180,8 @@ def _style(ws, style: Style) -> None:
                                        shrink_to_fit=a.shrink_to_fit, indent=a.indent, text_rotation=a.text_rotation)
         if style.text:
             cell.number_format = "@"
+        if style.number_format:
+            cell.number_format = style.number_format
 
 
 def _page(ws, page: PageSetup) -> None:

@@ -14,7 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring.model import GameIndex
-from scoring.liveness import Liveness, State, current_liveness
+from scoring.liveness import ASK, Ask, Liveness, State, given_or_current
 from scoring.numbers import quantize
 from scoring.race import Race, race
 from scoring.season import PlayerSeason, Season, SeasonStanding, season
@@ -73,8 +73,11 @@ def _chance(live: Liveness | None, player: str) -> dict | None:
     chance = live.chances.get(player) if live else None
     if chance is None:
         return None
+    def maybe(value):
+        return None if value is None else _exact(value)
+
     return {"stage": live.stage, "state": chance.state.value, "low": _exact(chance.low), "high": _exact(chance.high),
-            "remaining_games": chance.remaining}
+            "remaining_games": chance.remaining, "to_get_in": maybe(chance.to_get_in), "to_be_sure": maybe(chance.to_be_sure)}
 
 
 def _liveness(live: Liveness | None) -> dict | None:
@@ -100,10 +103,12 @@ def _progress(p: Progress, preset, language: str, updated: datetime | None) -> d
 
 
 def standings_document(results: Results, problems: Sequence[Problem], *, language: str, public: bool = True,
-                       progress: Progress | None = None, updated: datetime | None = None) -> dict:
+                       progress: Progress | None = None, updated: datetime | None = None,
+                       live: Liveness | None | Ask = ASK) -> dict:
     """The document; ``public`` (default) hides an unreleased hidden final and its problems.
     ``public=False``: the results are shown as given (already public ones, e.g.
-    :class:`sheets_sync.publish.PublicResults`, still list their hidden stages)."""
+    :class:`sheets_sync.publish.PublicResults`, still list their hidden stages).  ``live``: who can
+    still qualify in the results shown (worked out here when not given)."""
     if progress is None:
         progress = progress_of(results, public=public)  # of the full results, before published() below
     if public:
@@ -116,7 +121,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     states = game_states(results)
     counted = {p.game_id for p in results.counted}
     preset = results.preset
-    live = current_liveness(results)
+    live = given_or_current(live, results)
     standings = []
     for st in results.overall:
         s = st.stats

@@ -13,7 +13,7 @@ from scoring.preset import Preset
 from scoring.progress import Phase, Progress
 from sheets_sync.render.words import ru_en
 
-__all__ = ["headline", "games_line", "updated_line", "status_lines", "stamp"]
+__all__ = ["headline", "games_line", "counted_line", "updated_line", "status_lines", "stamp"]
 
 
 def _stage(preset: Preset, key: str, language: str) -> str:
@@ -50,13 +50,17 @@ def headline(p: Progress, preset: Preset, language: str) -> str:
 
 def games_line(p: Progress, language: str) -> str:
     """«засчитано игр: 37 из 40», and the games that wait: «ждут подтверждения: 2, оспорено: 1»."""
-    line = ru_en(f"засчитано игр: {p.games_counted} из {p.games_total}",
-                 f"games counted: {p.games_counted} of {p.games_total}", language)
+    line = counted_line(p.games_counted, p.games_total, language)
     if p.awaiting:
         line += ru_en(f", ждут подтверждения: {p.awaiting}", f", awaiting confirmation: {p.awaiting}", language)
     if p.disputed:
         line += ru_en(f", оспорено: {p.disputed}", f", disputed: {p.disputed}", language)
     return line
+
+
+def counted_line(counted: int, total: int, language: str) -> str:
+    """«засчитано игр: 38 из 40» (of the tournament, or of one stage)."""
+    return ru_en(f"засчитано игр: {counted} из {total}", f"games counted: {counted} of {total}", language)
 
 
 def stamp(moment: datetime) -> str:

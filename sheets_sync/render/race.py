@@ -14,9 +14,11 @@ from html import escape
 
 from scoring.liveness import Liveness, State
 from scoring.race import Race
+from scoring.numbers import quantize
 from sheets_sync.render.words import ru_en
 
-__all__ = ["points_sparkline", "MARK", "mark", "mark_title", "legend", "race_chart", "sparkline", "round_labels", "WORDS", "word"]
+__all__ = ["points_sparkline", "MARK", "mark", "mark_title", "legend", "cut_line", "race_chart", "sparkline", "round_labels",
+           "WORDS", "word"]
 
 MARK = {State.THROUGH: "✓", State.OUT: "✗", State.OPEN: ""}
 
@@ -32,11 +34,16 @@ WORDS: dict[str, tuple[str, str]] = {
     "out": ("не проходит в {stage}", "cannot reach the {stage}"),
     "open": ("ещё может пройти в {stage}", "can still reach the {stage}"),
     "legend": ("✓ — проходит в {stage} при любых оставшихся играх, ✗ — уже не может пройти "
-               "(в {stage} проходят {size})", "✓ through to the {stage} whatever the remaining games give, "
-               "✗ cannot reach it any more ({size} go on)"),
+               "(в {stage} проходят {size}); отметки считают, что штрафов и пропусков игр больше не будет",
+               "✓ through to the {stage} whatever the remaining games give, "
+               "✗ cannot reach it any more ({size} go on); the marks assume no further penalties or absences"),
     "legend_complete": ("✓ — проходит в {stage}, ✗ — не проходит (в {stage} проходят {size})",
                         "✓ through to the {stage}, ✗ not through ({size} go on)"),
     "bounds": ("Можно набрать к концу этапа: от {low} до {high}", "Total at the end of the stage: {low} to {high}"),
+    # the points to the cut line, while the player is open
+    "get_in": ("до черты: ещё {points}", "to the cut line: {points} more"),
+    "get_in_now": ("может пройти и без новых очков", "may go through without another point"),
+    "sure": ("наверняка — больше {points}", "for sure: more than {points}"),
 }
 
 
@@ -60,6 +67,19 @@ def legend(live: Liveness | None, stage_name: str, language: str, shown: Iterabl
     if not live or not any(mark(live, player) for player in shown):
         return ""
     return word("legend_complete" if live.complete else "legend", language, stage=stage_name.lower(), size=live.size)
+
+
+def cut_line(live: Liveness | None, player: str, language: str) -> str:
+    """The points an open player still needs: to have a chance (at equal points the tiebreaks
+    decide) and, where a total he can reach does it, to be sure; "" once decided."""
+    chance = live.chances.get(player) if live else None
+    if chance is None or chance.to_get_in is None:
+        return ""
+    get_in = chance.to_get_in
+    parts = [word("get_in", language, points=f"{quantize(get_in):.2f}") if get_in else word("get_in_now", language)]
+    if chance.to_be_sure is not None:
+        parts.append(word("sure", language, points=f"{quantize(chance.to_be_sure):.2f}"))
+    return ", ".join(parts)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

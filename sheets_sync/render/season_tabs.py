@@ -10,6 +10,7 @@ tab says «Формат: сезон»: the season's Standings and Evenings in pl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from scoring import labels as L
 from scoring.problems import Problem
@@ -17,7 +18,22 @@ from scoring.season import Season, SeasonStanding, season
 from scoring.standings import Results
 from sheets_sync.backends.base import TabWrite
 from sheets_sync.render.progress_text import evening_headline, season_headline
-from sheets_sync.render.tabs import HEADER_HEIGHT, TABLE_PAGE, _header, number, problems_tab, statistics_tab, tiebreak_text
+from sheets_sync.render.tabs import (
+    HEADER_HEIGHT,
+    HEADER_ROW,
+    HEADING_ROWS,
+    TABLE_PAGE,
+    TOP_ROWS,
+    header_styles,
+    heading,
+    heading_styles,
+    number,
+    number_styles,
+    problems_tab,
+    statistics_tab,
+    tab_title,
+    tiebreak_text,
+)
 from sheets_sync.render.words import ru_en
 
 __all__ = ["owned_season_tabs", "season_standings_tab", "evenings_tab"]
@@ -46,25 +62,30 @@ def season_standings_tab(results: Results, language: str) -> TabWrite:
               ru_en("Побед", "Wins", language), ru_en("Доп. баллы", "Extra points", language),
               ru_en("Лучший ход", "Best move", language), ru_en("Штрафы", "Penalties", language),
               ru_en("Почему выше следующего / игр до рейтинга", "Why above the next / games to be ranked", language))
-    rows: list[tuple] = [header, *(_row(e, language) for e in s.standings)]
+    title = tab_title(results.tournament.name, season_headline(len(s.evenings), s.games, language))
+    rows: list[tuple] = [*heading(title, _ranking_word(s, language)), header, *(_row(e, language) for e in s.standings)]
     if s.below_minimum:
         rows += [(), (ru_en(f"Меньше {s.min_games} игр: пока вне рейтинга", f"Fewer than {s.min_games} games: not "
                             "ranked yet", language),)]
         rows += [_row(e, language) for e in s.below_minimum]
-    rows += [(), (season_headline(len(s.evenings), s.games, language),), (_ranking_word(s, language),)]
+    formats = number_styles([3, 4, 7, 8, 9], TOP_ROWS, len(rows) - 1)  # total, average, extra, best move, penalties
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows),
-                    column_widths=(7, 22, 16, 9, 9, 6, 6, 9, 9, 9, 40), frozen_rows=1, frozen_cols=2, bold_rows=(0,),
-                    row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
+                    column_widths=(7, 22, 16, 9, 9, 6, 6, 9, 9, 9, 40), frozen_rows=TOP_ROWS, frozen_cols=2,
+                    bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT, styles=(*header_styles(len(header)), *formats),
+                    page=TABLE_PAGE)
 
 
 def evenings_tab(results: Results, language: str) -> TabWrite:
-    """Every evening's standings by total, the newest first: a title row, a header, its players."""
+    """The tab's title and status line, then every evening's standings by total, the newest first: a
+    title row, a header, its players."""
     s = season(results)
     header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Очки", "Points", language),
               ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
               ru_en("Почему выше следующего", "Why above the next", language))
-    rows: list[tuple] = []
-    bold: list[int] = []
+    status = ru_en(f"вечеров: {len(s.evenings)}, засчитано игр: {s.games}",
+                   f"evenings: {len(s.evenings)}, games counted: {s.games}", language)
+    rows: list[tuple] = heading(tab_title(results.tournament.name, L.tab("evenings", language)), status)
+    bold: list[int] = [0]
     for evening in reversed(s.evenings):
         bold += [len(rows), len(rows) + 1]
         rows.append((evening_headline(evening.date, language) if evening.date else
@@ -74,13 +95,15 @@ def evenings_tab(results: Results, language: str) -> TabWrite:
         rows += [(st.places, st.stats.player, number(st.stats.total), st.stats.games, st.stats.wins,
                   tiebreak_text(st, language) or None) for st in evening.standings]
         rows.append(())
-    if not rows:
+    if not s.evenings:
         rows.append((ru_en("Вечеров пока нет", "No evenings yet", language),))
+    # on paper the tab's title and status repeat, not the first evening's heading
     return TabWrite(title=L.tab("evenings", language), rows=tuple(rows), column_widths=(24, 22, 9, 6, 6, 40),
-                    bold_rows=tuple(bold), page=TABLE_PAGE)
+                    bold_rows=tuple(bold), styles=(*heading_styles(), *number_styles([2], HEADING_ROWS, len(rows) - 1)),
+                    page=replace(TABLE_PAGE, repeat_rows=HEADING_ROWS))
 
 
 def owned_season_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool) -> list[TabWrite]:
     """The owned tabs of a club season: Standings, Evenings, Statistics, Problems."""
     return [season_standings_tab(results, language), evenings_tab(results, language),
-            statistics_tab(results, language), problems_tab(problems, language, links=links)]
+            statistics_tab(results, language), problems_tab(problems, language, links=links, name=results.tournament.name)]

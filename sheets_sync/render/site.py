@@ -23,7 +23,7 @@ from typing import Any
 from scoring import labels as L
 from scoring.model import GameIndex, PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
-from scoring.liveness import current_liveness
+from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.numbers import quantize
 from scoring.race import race, rounds_played
 from scoring.problems import Problem, Severity
@@ -91,7 +91,7 @@ def _signed(value: Decimal) -> str:
 
 class _Site:
     def __init__(self, results: Results, problems: Sequence[Problem], language: str,
-                 progress: Progress | None = None, updated: datetime | None = None):
+                 progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK):
         self.r = results
         self.progress = progress if progress is not None else progress_of(results)
         self.updated = updated
@@ -124,7 +124,7 @@ class _Site:
         for ln in results.lines:
             self.lines_of[ln.player].append(ln)
         self.has_race = bool(rounds_played(results))  # what the race has points for (not the race itself)
-        self.live = current_liveness(results)  # who can still qualify for the cut being played
+        self.live = given_or_current(live, results)  # who can still qualify for the cut being played
         self.live_stage = self.stage_name(self.live.stage) if self.live else ""
         self.seating = SeatingViews(results, language, hidden=hidden)
         self.games = GameIndex(self.t.protocols)  # which game (tab, or block of a tab) a problem is in
@@ -346,7 +346,8 @@ class _Site:
                 "mark": race_view.mark(self.live, nickname),
                 "mark_title": race_view.mark_title(self.live, nickname, self.live_stage, self.lang),
                 "bounds": race_view.word("bounds", self.lang, low=points(quantize(live.low)), high=points(quantize(live.high)))
-                if live and live.remaining else ""}
+                if live and live.remaining else "",
+                "line": race_view.cut_line(self.live, nickname, self.lang)}
 
     def seating_page(self) -> str:
         """Every seated round, tables × seats; the rounds still to play first."""
@@ -580,12 +581,12 @@ def site_files(results: Results, problems: Sequence[Problem] = (), *, language: 
 
 def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str,
                progress: Progress | None = None, updated: datetime | None = None,
-               part: str | None = None) -> list[Path]:
+               part: str | None = None, live: Liveness | None | Ask = ASK) -> list[Path]:
     """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed.
     ``part``: only that share of the pages (see :meth:`_Site.pages`), and only its stale pages."""
     files: set[str] = set()
     written = []
-    for rel, page in _Site(results, problems, language, progress, updated).pages(part):
+    for rel, page in _Site(results, problems, language, progress, updated, live).pages(part):
         files.add(rel)
         path = out_dir / rel
         key = None

@@ -1,7 +1,9 @@
-"""The tabs the sync owns: Standings, one tab per stage, Statistics, Problems.
+"""The tabs the sync owns: Standings, one tab per stage, Statistics, Problems (and the heading the
+Log tab of :mod:`sheets_sync.changelog` shares with them).
 
-Pure functions from results to :class:`TabWrite`; numbers are written as numbers,
-everything people typed (nicknames, clubs) as text.
+Pure functions from results to :class:`TabWrite`; numbers are written as numbers, everything
+people typed (nicknames, clubs) as text.  Each tab opens with its title and status line, as the
+site's pages do, and shows points with the site's decimals (a number format, not rounded values).
 """
 
 from __future__ import annotations
@@ -13,33 +15,78 @@ from fractions import Fraction
 
 from scoring import labels as L
 from scoring.items import ITEMS
-from scoring.liveness import Liveness, State, current_liveness
+from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
-from scoring.progress import progress
+from scoring.progress import progress, scheduled_games
 from scoring.standings import Results, Standing, game_states
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
-from sheets_sync.render.progress_text import games_line, headline
+from sheets_sync.render import race as race_view
+from sheets_sync.render.progress_text import counted_line, games_line, headline
 from sheets_sync.render.words import ru_en, state_words, ui
 
-__all__ = ["TABLE_PAGE", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
+__all__ = ["TABLE_PAGE", "HEADING_ROWS", "HEADER_ROW", "TOP_ROWS", "POINTS_FORMAT", "heading", "tab_title", "header_styles",
+           "number_styles", "problems_status", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
            "ci_text", "nomination_rows"]
 
 
-# a wide table: landscape, every column on one page width, its header row on every page
-TABLE_PAGE = PageSetup(landscape=True, repeat_rows=1)
+# Every owned tab opens like the site's page: its title, its status line («засчитано игр: 38 из 40»),
+# then the table's header row.  On screen the three stay frozen; on paper they repeat on every page.
+HEADING_ROWS = 2  # the title and the status line above a table's header row
+HEADER_ROW = HEADING_ROWS  # 0-based row of a table's column names
+TOP_ROWS = HEADING_ROWS + 1  # title, status and header: frozen and printed on every page
+
+# a wide table: landscape, every column on one page width, its title and header on every page
+TABLE_PAGE = PageSetup(landscape=True, repeat_rows=TOP_ROWS)
+
+# the title a line of larger bold type, the header row two lines of the small bold header font
+HEADER_HEIGHT = (22.0, None, 28.0)
+
+# points as the site prints them (render.json_out.points): at least two decimals, every one there
+# is (6.70, 14.825, -0.50, 15.00); the cell keeps the exact number, the format only shows it
+POINTS_FORMAT = "0.00###"
+PERCENT_FORMAT = "0.0"
 
 
-HEADER_HEIGHT = (28.0,)  # the header row: two lines of the small bold header font
+def heading(title: str, status: str) -> list[tuple]:
+    """The two rows above a table: the tab's title and its status line."""
+    return [(title,), (status,)]
 
 
-def _header(columns: int) -> tuple[Style, ...]:
-    """A table's header row: shaded, small, centred and wrapped on two lines, so that narrow columns
-    keep their names readable on screen and in print (owned tabs: no mark ever lands here)."""
-    return (Style(cells=f"A1:{column_letter(columns - 1)}1", shade=True, size=9, align="center", middle=True,
-                  wrap=True),)
+def tab_title(name: str, what: str) -> str:
+    """«German Mafia Open 2016 — Итоговая таблица»: the tournament's name and what the tab shows."""
+    return f"{name} — {what}" if name else what
+
+
+def heading_styles() -> tuple[Style, ...]:
+    """The title in larger type, the status line in grey."""
+    return (Style(cells="A1", size=14), Style(cells="A2", muted=True))
+
+
+def header_styles(columns: int) -> tuple[Style, ...]:
+    """The title and status line, and a table's header row: shaded, small, centred and wrapped on two
+    lines, so that narrow columns keep their names readable on screen and in print (owned tabs: no
+    mark ever lands here)."""
+    row = HEADER_ROW + 1
+    return (*heading_styles(), Style(cells=f"A{row}:{column_letter(columns - 1)}{row}", shade=True, size=9,
+                                      align="center", middle=True, wrap=True))
+
+
+def number_styles(columns: Sequence[int], first: int, last: int, fmt: str = POINTS_FORMAT) -> tuple[Style, ...]:
+    """``fmt`` over the 0-based rows ``first``…``last`` of ``columns`` (0-based), one style per run
+    of adjacent columns (a Google Sheet gets one request per style)."""
+    if last < first or not columns:
+        return ()
+    runs: list[list[int]] = []
+    for c in sorted(set(columns)):
+        if runs and c == runs[-1][-1] + 1:
+            runs[-1].append(c)
+        else:
+            runs.append([c])
+    return tuple(Style(cells=f"{column_letter(run[0])}{first + 1}:{column_letter(run[-1])}{last + 1}",
+                       number_format=fmt) for run in runs)
 
 
 def number(value: Decimal) -> Decimal:
@@ -79,22 +126,25 @@ def ci_text(results: Results, stats: PlayerStats, language: str) -> str:
 def liveness_header(live: Liveness, results: Results, language: str) -> list[str]:
     stage = results.preset.stage(live.stage).name(language).lower()
     return [ru_en(f"Проход в {stage}", f"To the {stage}", language),
-            ru_en("Итог этапа: от … до …", "Stage total: from … to …", language)]
+            ru_en("Итог этапа: от … до …", "Stage total: from … to …", language),
+            ru_en("До черты (без новых штрафов и пропусков)", "To the cut line (no further penalties or absences)",
+                  language)]
 
 
-def liveness_cells(live: Liveness, player: str, language: str) -> tuple[str | None, str | None]:
+def liveness_cells(live: Liveness, player: str, language: str) -> tuple[str | None, str | None, str | None]:
     """"✓" (through whatever the remaining games give), "✗" (cannot reach the cut) or nothing,
-    and the least and the most the player can end the stage with while games remain."""
+    the least and the most the player can end the stage with while games remain, and the
+    points he still needs to the cut line while he is open."""
     chance = live.chances.get(player)
     if chance is None:
-        return None, None
-    mark = {State.THROUGH: "✓", State.OUT: "✗"}.get(chance.state)
+        return None, None, None
+    mark = race_view.MARK.get(chance.state) or None
     bounds = (ru_en(f"от {quantize(chance.low)} до {quantize(chance.high)}",
                     f"{quantize(chance.low)} to {quantize(chance.high)}", language) if chance.remaining else None)
-    return mark, bounds
+    return mark, bounds, race_view.cut_line(live, player, language) or None
 
 
-def standings_tab(results: Results, language: str) -> TabWrite:
+def standings_tab(results: Results, language: str, live: Liveness | None | Ask = ASK) -> TabWrite:
     preset = results.preset
     ci_on = preset.ci.enabled
     item_columns = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
@@ -112,10 +162,12 @@ def standings_tab(results: Results, language: str) -> TabWrite:
         ru_en("Почему выше следующего", "Why above the next", language),
         *((ru_en("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
     ]
-    live = current_liveness(results)  # while a cut is played: ✓ / ✗ and the bounds, in two last columns
+    live = given_or_current(live, results)  # while a cut is played: ✓ / ✗, the bounds and the line, last
     if live:
         header += liveness_header(live, results, language)
-    rows: list[tuple] = [tuple(header)]
+    p = progress(results)
+    rows: list[tuple] = [*heading(tab_title(results.tournament.name, headline(p, preset, language)), games_line(p, language)),
+                         tuple(header)]
     for st in results.overall:
         s = st.stats
         rows.append((
@@ -129,19 +181,15 @@ def standings_tab(results: Results, language: str) -> TabWrite:
             *((ci_text(results, s, language) or None,) if ci_on else ()),
             *(liveness_cells(live, s.player, language) if live else ()),
         ))
+    stages = len(preset.stages)
+    points = [3, *range(4, 4 + stages), *range(9 + stages, 12 + stages), *range(13 + stages, 13 + stages + len(item_columns))]
+    formats = number_styles(points, TOP_ROWS, len(rows) - 1)
     rows.extend(_game_state_rows(results, language))
-    rows += progress_rows(results, language)
-    widths = (7, 22, 16, 9, *([11] * len(preset.stages)), 6, 6, 8, 8, 8, 9, 9, 9, 8,
-              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18) if live else ()))
-    return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=1,
-                    frozen_cols=2, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
-
-
-def progress_rows(results: Results, language: str) -> list[tuple]:
-    """Under the table: where the tournament stands and how many games are counted (no time:
-    the tab changes only when the data does)."""
-    p = progress(results)
-    return [(), (headline(p, results.preset, language),), (games_line(p, language),)]
+    widths = (7, 22, 16, 9, *([11] * stages), 6, 6, 8, 8, 8, 9, 9, 9, 8,
+              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18, 34) if live else ()))
+    return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=TOP_ROWS,
+                    frozen_cols=2, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
+                    styles=(*header_styles(len(header)), *formats), page=TABLE_PAGE)
 
 
 def _game_state_rows(results: Results, language: str) -> list[tuple]:
@@ -172,7 +220,8 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
               ru_en("Итого", "Total", language), ru_en("За этап", "This stage", language),
               *(f"{round_word} {r}" for r in rounds), ru_en("Штрафы", "Penalties", language),
               ru_en("Почему выше следующего", "Why above the next", language)]
-    rows: list[tuple] = [tuple(header)]
+    rows: list[tuple] = [*heading(tab_title(results.tournament.name, rule.name(language)), _stage_status(results, stage, language)),
+                         tuple(header)]
     for st in table:
         s = st.stats
         cells = []
@@ -183,6 +232,7 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
         rows.append((st.places if s.games else None, s.player, s.club or None, number(s.total),
                      number(s.stage_points.get(stage, Decimal(0))),
                      *cells, number(stage_pen) if stage_pen else None, tiebreak_text(st, language) or None))
+    formats = number_styles(range(3, 6 + len(rounds)), TOP_ROWS, len(rows) - 1)
     states = game_states(results)
     by_round: dict[int, list[str]] = defaultdict(list)
     for p in results.tournament.protocols:
@@ -199,23 +249,37 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
         if cut.tied:
             rows.append((ru_en("Равенство на границе:", "Tied at the cut line:", language), ", ".join(cut.tied)))
     widths = (7, 22, 16, 9, 9, *([8] * len(rounds)), 9, 40)
-    return TabWrite(title=rule.name(language), rows=tuple(rows), column_widths=widths, frozen_rows=1, frozen_cols=2,
-                    bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
+    return TabWrite(title=rule.name(language), rows=tuple(rows), column_widths=widths, frozen_rows=TOP_ROWS,
+                    frozen_cols=2, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
+                    styles=(*header_styles(len(header)), *formats), page=TABLE_PAGE)
+
+
+def _stage_status(results: Results, stage: str, language: str) -> str:
+    """The games of one stage: counted of those seated or with a protocol."""
+    t = results.tournament
+    games = {g for g in scheduled_games(t.seating, t.protocols) if g[0] == stage}
+    counted = len({p.key for p in results.counted if p.stage == stage})
+    return counted_line(counted, max(counted, len(games)), language)
 
 
 def statistics_tab(results: Results, language: str) -> TabWrite:
     """Red/black win rates overall, per table and per seat; best-move hits."""
     games = results.counted
     red = sum(1 for p in games if p.winner and p.winner.value == "red")
-    rows: list[tuple] = [(ru_en("Показатель", "Measure", language), ru_en("Значение", "Value", language))]
+    rows: list[tuple] = heading(tab_title(results.tournament.name, L.tab("statistics", language)), games_line(progress(results), language))
+    bold = [0, len(rows)]
+    percents: list[int] = []  # rows whose second column is a percentage
+    rows.append((ru_en("Показатель", "Measure", language), ru_en("Значение", "Value", language)))
     rows.append((ru_en("Засчитано игр", "Games counted", language), len(games)))
     if games:
         rows.append((ru_en("Побед мирных", "Red wins", language), red))
         rows.append((ru_en("Побед мафии", "Black wins", language), len(games) - red))
+        percents.append(len(rows))
         rows.append((ru_en("Доля побед мирных, %", "Red win rate, %", language), round(Decimal(red * 100) / len(games), 1)))
     bm = [ln for ln in results.lines if ln.items.get("best_move")]
     rows.append((ru_en("Лучших ходов с баллами", "Best moves with points", language), len(bm)))
     rows.append(())
+    bold.append(len(rows))
     rows.append((ru_en("Место", "Seat", language), ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
                  ru_en("Убит первым", "Shot first", language), ru_en("Лучших ходов с баллами", "Best moves scored", language)))
     for seat in range(1, 11):
@@ -223,6 +287,7 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
         rows.append((seat, len(lines), sum(ln.won for ln in lines), sum(ln.shot_first for ln in lines),
                      sum(1 for ln in lines if ln.items.get("best_move"))))
     rows.append(())
+    bold.append(len(rows))
     rows.append((ru_en("Этап, стол", "Stage, table", language), ru_en("Игр", "Games", language),
                  ru_en("Побед мирных", "Red wins", language), ru_en("Побед мафии", "Black wins", language),
                  ru_en("Доля побед мирных, %", "Red win rate, %", language)))
@@ -230,33 +295,46 @@ def statistics_tab(results: Results, language: str) -> TabWrite:
     stage_index = {k: i for i, k in enumerate(results.preset.stage_keys)}
     for p in games:
         by_table[(stage_index.get(p.stage, 0), p.table)].append(p)
+    first_table = len(rows)
     for (si, table), played in sorted(by_table.items()):
         reds = sum(1 for p in played if p.winner and p.winner.value == "red")
         rows.append((f"{results.preset.stages[si].name(language)}, {table}", len(played), reds, len(played) - reds,
                      round(Decimal(reds * 100) / len(played), 1)))
+    formats = [*number_styles([4], first_table, len(rows) - 1, PERCENT_FORMAT),
+               *(s for r in percents for s in number_styles([1], r, r, PERCENT_FORMAT))]
     rows.append(())
+    bold.append(len(rows))
     rows.append((ru_en("Роль", "Role", language), ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
                  ru_en("Доп. баллы", "Extra points", language)))
+    formats += number_styles([3], len(rows), len(rows) + 3)
     for role in ("don", "sheriff", "mafia", "civilian"):
         lines = [ln for ln in results.lines if ln.role.value == role]
         rows.append((L.word(role, language), len(lines), sum(ln.won for ln in lines),
                      number(sum((ln.item("extra") for ln in lines), Decimal(0)))))
-    if results.preset.ci.enabled:
-        ci_lines = [ln for ln in results.lines if ln.ci]
-        rows.append(())
-        rows.append((ru_en("Компенсация Ci", "Ci compensation", language),))
-        rows.append((ru_en("Игр с Ci", "Games with Ci", language), len(ci_lines)))
-        rows.append((ru_en("Игроков с Ci", "Players with Ci", language), len({ln.player for ln in ci_lines})))
-        total_ci = sum((ln.ci_points for ln in ci_lines), Fraction(0))
-        rows.append((ru_en("Сумма Ci", "Ci total", language), number(quantize(total_ci))))
+    ci = _ci_rows(results, language)
+    rows += ci
+    if ci:  # its last row is the total of Ci points
+        formats += number_styles([1], len(rows) - 1, len(rows) - 1)
     nom = nomination_rows(results, language)
-    bold = [0]
     if nom:
         rows.append(())
         bold.append(len(rows))
+        formats += number_styles([4], len(rows) + 1, len(rows) + len(nom) - 1)
         rows.extend(nom)
     return TabWrite(title=L.tab("statistics", language), rows=tuple(rows), column_widths=(30, 10, 10, 12, 14, 40),
-                    bold_rows=tuple(bold), page=PageSetup())
+                    bold_rows=tuple(bold), styles=(*heading_styles(), *formats), page=PageSetup())
+
+
+def _ci_rows(results: Results, language: str) -> list[tuple]:
+    """Under the roles: how much Ci compensation was given (a preset with Ci)."""
+    if not results.preset.ci.enabled:
+        return []
+    ci_lines = [ln for ln in results.lines if ln.ci]
+    total_ci = sum((ln.ci_points for ln in ci_lines), Fraction(0))
+    return [(), (ru_en("Компенсация Ci", "Ci compensation", language),),
+            (ru_en("Игр с Ci", "Games with Ci", language), len(ci_lines)),
+            (ru_en("Игроков с Ci", "Players with Ci", language), len({ln.player for ln in ci_lines})),
+            (ru_en("Сумма Ci", "Ci total", language), number(quantize(total_ci)))]
 
 
 def nomination_rows(results: Results, language: str, *, top: int = 3) -> list[tuple]:
@@ -282,10 +360,11 @@ def nomination_rows(results: Results, language: str, *, top: int = 3) -> list[tu
     return rows
 
 
-def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> TabWrite:
+def problems_tab(problems: Sequence[Problem], language: str, *, links: bool, name: str = "") -> TabWrite:
+    """Every problem of the run, by tab and cell; ``name`` (the tournament's) heads the tab."""
     header = (ru_en("Вкладка", "Tab", language), ru_en("Ячейка", "Cell", language), ru_en("Уровень", "Severity", language),
               ru_en("Проблема", "Problem", language), ru_en("Правило", "Rule", language))
-    rows: list[tuple] = [header]
+    rows: list[tuple] = [*heading(tab_title(name, L.tab("problems", language)), problems_status(problems, language)), header]
     severity_word = {Severity.ERROR: ru_en("ошибка", "error", language), Severity.WARNING: ru_en("предупреждение", "warning", language)}
     for p in sorted(problems, key=Problem.sort_key):
         # a problem of several cells is listed once, naming them all; the link goes to the first
@@ -293,17 +372,28 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool) -> 
         if links and p.location is not None:
             cell = Link(text=str(cell), sheet=p.sheet, cell=reading_order(p.locations, p.sheet)[0].cell)
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
-    if len(rows) == 1:
+    if len(rows) == TOP_ROWS:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
     return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, 80, 22),
-                    frozen_rows=1, bold_rows=(0,), row_heights=HEADER_HEIGHT, styles=_header(len(header)), page=TABLE_PAGE)
+                    frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
+                    styles=header_styles(len(header)), page=TABLE_PAGE)
 
 
-def owned_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool) -> list[TabWrite]:
-    tabs = [standings_tab(results, language)]
+def problems_status(problems: Sequence[Problem], language: str) -> str:
+    """«ошибок: 1, предупреждений: 3» («проблем нет» when there are none)."""
+    errors = sum(1 for p in problems if p.severity is Severity.ERROR)
+    warnings = len(problems) - errors
+    if not problems:
+        return ru_en("проблем нет", "no problems", language)
+    return ru_en(f"ошибок: {errors}, предупреждений: {warnings}", f"errors: {errors}, warnings: {warnings}", language)
+
+
+def owned_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool,
+               live: Liveness | None | Ask = ASK) -> list[TabWrite]:
+    tabs = [standings_tab(results, language, live)]
     for stage in results.preset.stage_keys:
         if results.participants.get(stage) and (stage == results.preset.stage_keys[0] or results.stages.get(stage)):
             tabs.append(stage_tab(results, stage, language))
     tabs.append(statistics_tab(results, language))
-    tabs.append(problems_tab(problems, language, links=links))
+    tabs.append(problems_tab(problems, language, links=links, name=results.tournament.name))
     return tabs

@@ -31,7 +31,7 @@ from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
-from scoring.liveness import Liveness, current_liveness
+from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from sheets_sync.render import race as race_view
 from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.site import nominations
@@ -90,7 +90,7 @@ def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str =
 
 
 def post_text(results: Results, *, language: str, top: int = 20, link: str | None = None, limit: int = VK_LIMIT,
-              progress: Progress | None = None, updated: datetime | None = None) -> str:
+              progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK) -> str:
     """The post: name, date, podium (finished), the top of the standings titled by the progress,
     nominations (finished), when updated and how many games are counted, link, hashtags."""
     t = results.tournament
@@ -115,7 +115,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     totals = [points(st.stats.total).partition(".") for st in shown]
     int_w = max((len(w) for w, _, _ in totals), default=1)
     frac_w = max((len(f) for _, _, f in totals), default=2)
-    live = current_liveness(results)
+    live = given_or_current(live, results)
     table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player)) for st in shown]
 
     tail: list[str] = []
@@ -307,7 +307,7 @@ def _draw_row(d: Any, st: Standing, cy: int, c: _Columns, f: _Fonts, results: Re
 
 
 def post_image(results: Results, *, language: str, width: int = 1080, progress: Progress | None = None,
-               updated: datetime | None = None) -> bytes:
+               updated: datetime | None = None, live: Liveness | None | Ask = ASK) -> bytes:
     """A PNG of the top of the overall standings titled by the progress, readable on a phone;
     medals only for a finished tournament."""
     from PIL import Image, ImageDraw
@@ -316,7 +316,7 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
     if progress is None:
         progress = progress_of(results)
     rows = _picture_rows(results, progress)
-    live = current_liveness(results)
+    live = given_or_current(live, results)
     keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
     stage_names = [results.preset.stage(k).name(language) for k in keys]
     pad = 48
@@ -371,13 +371,15 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
 
 
 def write_vk(results: Results, out_dir: Path, *, language: str, link: str | None = None,
-             progress: Progress | None = None, updated: datetime | None = None) -> list[Path]:
-    """Write vk-post.txt and vk-post.png into ``out_dir``; return the files that changed."""
+             progress: Progress | None = None, updated: datetime | None = None,
+             live: Liveness | None | Ask = ASK) -> list[Path]:
+    """Write vk-post.txt and vk-post.png into ``out_dir``; return the files that changed (``live``:
+    who can still qualify in ``results``, worked out here when not given)."""
     written = []
     text_path = out_dir / "vk-post.txt"
-    if write_text_atomic(text_path, post_text(results, language=language, link=link, progress=progress, updated=updated)):
+    if write_text_atomic(text_path, post_text(results, language=language, link=link, progress=progress, updated=updated, live=live)):
         written.append(text_path)
     png_path = out_dir / "vk-post.png"
-    if write_bytes_atomic(png_path, post_image(results, language=language, progress=progress, updated=updated)):
+    if write_bytes_atomic(png_path, post_image(results, language=language, progress=progress, updated=updated, live=live)):
         written.append(png_path)
     return written

@@ -170,6 +170,9 @@ def _style_format(style: Style) -> tuple[dict, list[str]]:
         fields.append("wrapStrategy")
     if style.text:
         fmt["numberFormat"] = {"type": "TEXT"}
+    if style.number_format:
+        fmt["numberFormat"] = {"type": "NUMBER", "pattern": style.number_format}
+    if "numberFormat" in fmt:
         fields.append("numberFormat")
     return fmt, ["userEnteredFormat." + f for f in fields]
 
