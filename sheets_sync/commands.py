@@ -96,11 +96,12 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
                   seed: int = 1, force: bool = False, credentials: str | None = None,
                   share_with: Sequence[str] = (), console: Console | None = None,
                   qualifying: QualifyingRequest = QualifyingRequest(), organizers: Sequence[str] = (),
-                  season: bool = False) -> Backend:
+                  season: bool = False, protect_password: str | None = None) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
     with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL).
     ``organizers`` go to the Tournament tab's «Организаторы»: with the sync, the only editors of
-    its tabs in a Google Sheet (a new spreadsheet is shared with them too).
+    its tabs in a Google Sheet (a new spreadsheet is shared with them too).  ``protect_password``:
+    an .xlsx's sheet-protection password for the tabs the sync writes.
 
     ``season``: a club season instead (Tournament with «Формат: сезон», Players, Penalties): no
     draw, no seating, no protocol tabs; each evening's tab is added later (``evening``)."""
@@ -122,7 +123,7 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
         patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=(), date=date,
                                preset_ref=_preset_reference(preset_ref, ref), season=True, organizers=organizers)
         return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
-                       force=force, console=console,
+                       force=force, console=console, protect_password=protect_password,
                        created=lambda source: text("init.season_created", language, source=source,
                                                    players=len(players), preset=_preset_reference(preset_ref, ref)))
     first = preset.stages[0]
@@ -143,12 +144,13 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
         return "\n".join(lines + ([text("init.reserves_added", language, names=", ".join(added))] if added else []))
 
     return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
-                   force=force, console=console, created=created,
+                   force=force, console=console, created=created, protect_password=protect_password,
                    preset_note=text("init.preset_ref", language, ref=reference) if is_preset_file(preset_ref) else "")
 
 
 def _create(ref: str, patch: Patch, *, title: str, language: str, credentials: str | None, share_with: Sequence[str],
-            force: bool, console: Console | None, created: Callable[[str], str], preset_note: str = "") -> Backend:
+            force: bool, console: Console | None, created: Callable[[str], str], preset_note: str = "",
+            protect_password: str | None = None) -> Backend:
     """Write ``patch`` into the new workbook (or the Google spreadsheet ``init`` fills), sync once, report."""
     if is_google_ref(ref):
         backend, patch = _google_target(ref, title=title, language=language, credentials=credentials,
@@ -156,7 +158,7 @@ def _create(ref: str, patch: Patch, *, title: str, language: str, credentials: s
     else:
         if Path(ref).exists():
             Path(ref).unlink()
-        backend = open_backend(ref, credentials=credentials, must_exist=False)
+        backend = open_backend(ref, credentials=credentials, must_exist=False, protect_password=protect_password)
     backend.apply(patch, base=None)
     report = sync_once(backend, out_dir=None)
     if console is not None:
@@ -221,9 +223,10 @@ def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
 
 def run_sync(ref: str, *, out_dir: Path, dry_run: bool = False, credentials: str | None = None,
              backups: int | None = None, output: str | None = None, console: Console | None = None,
-             language: str | None = None) -> SyncReport:
+             language: str | None = None, protect_password: str | None = None) -> SyncReport:
     """One sync; with a console, its report (in ``language``, else the tournament's)."""
-    backend = open_backend(ref, credentials=credentials, backups=backups, output=output)
+    backend = open_backend(ref, credentials=credentials, backups=backups, output=output,
+                           protect_password=protect_password)
     report = sync_once(backend, out_dir=out_dir, dry_run=dry_run)
     if console is not None:
         print_report(report, console, language=language, ref=ref)

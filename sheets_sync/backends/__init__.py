@@ -13,9 +13,10 @@ __all__ = ["open_backend", "check_workbook_ref"]
 
 
 def open_backend(ref: str, *, credentials: str | None = None, backups: int | None = None,
-                 output: str | None = None, must_exist: bool = True) -> Backend:
+                 output: str | None = None, must_exist: bool = True, protect_password: str | None = None) -> Backend:
     """The backend for WORKBOOK ``ref``: an .xlsx path or a Google spreadsheet; with ``output``,
-    the results tabs go to that separate .xlsx instead.  A WORKBOOK that cannot be one (a
+    the results tabs go to that separate .xlsx instead; ``protect_password``: the password of the
+    sheet protection of the .xlsx tabs the sync writes (a Google Sheet protects by editors instead).  A WORKBOOK that cannot be one (a
     folder, a missing file, a malformed spreadsheet reference) is refused with what to type."""
     check_workbook_ref(ref, must_exist=must_exist)
     if is_google_ref(ref):
@@ -25,13 +26,15 @@ def open_backend(ref: str, *, credentials: str | None = None, backups: int | Non
     else:
         from sheets_sync.backends.excel import DEFAULT_BACKUPS, ExcelBackend
 
-        backend = ExcelBackend(ref, backups=DEFAULT_BACKUPS if backups is None else backups)
+        backend = ExcelBackend(ref, backups=DEFAULT_BACKUPS if backups is None else backups,
+                               protect_password=protect_password)
     if output:
         from sheets_sync.backends.excel import DEFAULT_BACKUPS, OutputWorkbookBackend
 
         if not is_google_ref(ref) and Path(output).resolve() == Path(ref).resolve():
             raise BackendError("--output must be a different file from the workbook")
-        backend = OutputWorkbookBackend(backend, output, backups=DEFAULT_BACKUPS if backups is None else backups)
+        backend = OutputWorkbookBackend(backend, output, backups=DEFAULT_BACKUPS if backups is None else backups,
+                                        protect_password=protect_password)
     return backend
 
 

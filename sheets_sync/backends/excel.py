@@ -198,7 +198,8 @@ class ExcelBackend:
     account_email = None  # an .xlsx has no per-person rights
 
     def __init__(self, path: str | os.PathLike[str], *, check_locks: bool = True,
-                 backups: int = DEFAULT_BACKUPS, lock_timeout: float = 10.0):
+                 backups: int = DEFAULT_BACKUPS, lock_timeout: float = 10.0, protect_password: str | None = None):
+        self.protect_password = protect_password  # the tabs the sync protects get it (Excel's hash of it)
         self.path = Path(path)
         self.source = str(self.path)
         self.check_locks = check_locks
@@ -257,8 +258,8 @@ class ExcelBackend:
         """Write ``patch`` (see the module's docstring); the fingerprint of the workbook as it
         stands afterwards."""
         token = base.token if base is not None and isinstance(base.token, _Token) else None
-        if not (patch.writes or patch.set_marks or patch.clear_marks or patch.delete_tabs):
-            # nothing this backend writes (sheet protection of owned tabs is not written yet)
+        if not (patch.writes or patch.set_marks or patch.clear_marks or patch.delete_tabs or patch.protect
+                or patch.unprotect):
             return token.sha256 if token is not None else self.fingerprint()
         self._refuse_if_locked(during=False)
         for w in patch.writes:
@@ -483,7 +484,9 @@ class OutputWorkbookBackend:
 
     account_email = None  # the results go to an .xlsx, which has no per-person rights
 
-    def __init__(self, source, output: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS):
+    def __init__(self, source, output: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS,
+                 protect_password: str | None = None):
+        self.protect_password = protect_password
         self.input = source
         self.output = ExcelBackend(output, backups=backups)
         self.source = source.source
@@ -515,7 +518,8 @@ class OutputWorkbookBackend:
         owned = tuple(w for w in patch.writes if w.owned)
         if owned:
             current = self.output.read() if self.output.path.exists() else None
-            self.output.apply(Patch(writes=owned), base=current)
+            self.output.apply(Patch(writes=owned, protect=patch.protect, protect_password=patch.protect_password),
+                              base=current)
         return self.fingerprint()
 
 

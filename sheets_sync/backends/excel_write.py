@@ -210,6 +210,12 @@ class _Writer:
             if sheet in self.sheets:
                 self._clear_mark(sheet, cell)
         self._set_marks(patch)
+        for p in patch.protect:
+            if p.cells is None and p.sheet in self.sheets:
+                protect_sheet(self.book, p.sheet, patch.protect_password)
+        for p in patch.unprotect:
+            if p.cells is None and p.sheet in self.sheets:
+                self.book.unprotect_sheet(p.sheet)
 
     # -- values -------------------------------------------------------------------------------
     def _cells(self, title: str, rows, old) -> None:
@@ -391,6 +397,16 @@ class _Writer:
             text = _clean("\n".join(dict.fromkeys(m.note for m in marks)))
             self.book.add_comment(sheet, excelize.Comment(author=NOTE_AUTHOR, cell=ref, text=text,
                                                           width=300, height=120))
+
+
+def protect_sheet(book, sheet: str, password: str | None) -> None:
+    """Protect a tab as Excel's Review › Protect Sheet does (cells locked, still selectable); a tab
+    protected already keeps its protection and password."""
+    if book.get_sheet_protection(sheet) is not None and book.get_sheet_protection(sheet).password:
+        return
+    book.protect_sheet(sheet, excelize.SheetProtectionOptions(
+        algorithm_name="SHA-512" if password else "", password=password or "",
+        select_locked_cells=True, select_unlocked_cells=True))
 
 
 def _rgb(colour: str) -> str:

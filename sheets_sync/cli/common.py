@@ -16,7 +16,7 @@ import click
 from sheets_sync.messages import LANGUAGES, system_language
 
 __all__ = ["console", "err_console", "escape", "open_backend", "CliState", "workbook_argument", "backups_option", "output_option",
-           "credentials_option", "language_option", "speaking", "pinned_language", "tournament_language",
+           "credentials_option", "protect_password_option", "language_option", "speaking", "pinned_language", "tournament_language",
            "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "EXIT_WORKBOOK_LOCKED"]
 
 EXIT_USER_ERROR = 2
@@ -161,3 +161,8 @@ output_option = click.option("--output", type=click.Path(dir_okay=False), defaul
                                   "(to leave the judges' workbook untouched, or while it is open in Excel).")
 credentials_option = click.option("--credentials", type=click.Path(dir_okay=False), default=None,
                                   help="Google service-account JSON (default: $GOOGLE_APPLICATION_CREDENTIALS).")
+protect_password_option = click.option(
+    "--protect-password", "protect_password", envvar="SHEETS_SYNC_PROTECT_PASSWORD", default=None, metavar="PASSWORD",
+    help="An .xlsx: the password of the sheet protection of the tabs the sync writes (default: none; a judge is "
+         "stopped either way). Stored as Excel's hash, never in clear; tabs protected before keep theirs "
+         "(default: $SHEETS_SYNC_PROTECT_PASSWORD).")

@@ -13,6 +13,7 @@ from sheets_sync.cli.common import (
     backups_option,
     console,
     credentials_option,
+    protect_password_option,
     language_option,
     open_backend,
     output_option,
@@ -88,11 +89,13 @@ def _init_command(ctx: click.Context, workbook: str):
 @click.option("--season", is_flag=True, help="A club season instead of a tournament: Tournament («Формат: сезон»), "
               "Players, Penalties; no draw, no seating. Add each evening with `sheets-sync evening`; a row typed into "
               "the Players tab later is a player.")
+@protect_password_option
 @credentials_option
 @click.pass_context
 def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games: int | None, rounds: int | None,
          tables: int | None, name: str | None, language: str, date_: str, seed: int, force: bool,
-         share_with: tuple[str, ...], organizers: tuple[str, ...], season: bool, credentials: str | None) -> None:
+         share_with: tuple[str, ...], organizers: tuple[str, ...], season: bool, protect_password: str | None,
+         credentials: str | None) -> None:
     """Create the tournament WORKBOOK: Tournament, Players, Seating, Penalties, one protocol tab per qualifying game.
 
     WORKBOOK: a new .xlsx path, gsheet:new (a new Google spreadsheet), or gsheet:ID / a spreadsheet URL of an empty
@@ -103,7 +106,8 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
     request = QualifyingRequest(games=games, rounds=rounds, tables=tables, command=_init_command(ctx, workbook))
     init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
                   date=date_, seed=seed, force=force, credentials=credentials, share_with=share_with,
-                  console=console, qualifying=request, organizers=organizers, season=season)
+                  console=console, qualifying=request, organizers=organizers, season=season,
+                  protect_password=protect_password)
 
 
 @click.command()
@@ -112,10 +116,11 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
 @click.option("--dry-run", is_flag=True, help="Compute and report, write nothing.")
 @backups_option
 @output_option
+@protect_password_option
 @credentials_option
 @language_option()
 def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, output: str | None,
-         credentials: str | None) -> None:
+         protect_password: str | None, credentials: str | None) -> None:
     """Read every protocol, validate, score, rank; write the owned tabs and standings.json.
 
     A workbook open in Excel or LibreOffice is still read and the site, standings.json and the VK post are
@@ -123,7 +128,8 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
     from sheets_sync.commands import run_sync
 
     report = run_sync(workbook, out_dir=out_dir_for(workbook, out), dry_run=dry_run, credentials=credentials,
-                      backups=backups, output=output, console=console, language=pinned_language())
+                      backups=backups, output=output, console=console, language=pinned_language(),
+                      protect_password=protect_password)
     sys.exit(EXIT_WORKBOOK_LOCKED if report.locked is not None else 0)
 
 
@@ -138,10 +144,11 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
               help="Address --serve listens on (0.0.0.0: every network of this computer, e.g. the hall's TV).")
 @backups_option
 @output_option
+@protect_password_option
 @credentials_option
 @language_option()
 def watch(workbook: str, interval: float, out: str | None, cycles: int | None, port: int | None, bind: str,
-          backups: int | None, output: str | None, credentials: str | None) -> None:
+          backups: int | None, output: str | None, protect_password: str | None, credentials: str | None) -> None:
     """Keep the standings up to date while games are played (Ctrl-C stops).
 
     While the workbook is open in Excel or LibreOffice the site and files are still updated and the write of its
@@ -158,7 +165,8 @@ def watch(workbook: str, interval: float, out: str | None, cycles: int | None, p
 
             server = serve_site(out_dir / "site", port=port, bind=bind, language=speaking(None))
             console.print(text("serve.url", speaking(None), url=server.url), markup=False)
-        run_watch(open_backend(workbook, credentials=credentials, backups=backups, output=output),
+        run_watch(open_backend(workbook, credentials=credentials, backups=backups, output=output,
+                               protect_password=protect_password),
                   out_dir=out_dir, interval=interval, cycles=cycles, console=console,
                   workbook=workbook, language=pinned_language())
     except KeyboardInterrupt:
