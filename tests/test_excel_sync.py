@@ -223,3 +223,20 @@ def test_english_tournament_end_to_end(tmp_path):
     assert report.outcome.language == "en"
     problems = openpyxl.load_workbook(book)["Problems"]
     assert table(problems.values)[0][0] == "Tab"
+
+
+def test_a_shorter_owned_tab_keeps_no_link_of_its_longer_self(tmp_path):
+    """An owned tab rewritten shorter (a fixed protocol: fewer rows on Проверка) leaves neither
+    the old rows' values nor their links behind (a link left on a cleared cell showed its target)."""
+    from sheets_sync.backends.base import Link, Patch, TabWrite
+
+    path = tmp_path / "links.xlsx"
+    backend = ExcelBackend(path)
+    long = tuple((f"row {i}", Link(text=f"B{i}", sheet="Игра", cell=f"B{i}")) for i in range(1, 5))
+    backend.apply(Patch(writes=(TabWrite(title="Игра", rows=(("x",),), owned=False),
+                                TabWrite(title="Проверка", rows=long))), base=None)
+    first = backend.read()
+    backend.apply(Patch(writes=(TabWrite(title="Проверка", rows=long[:1]),)), base=first)
+    assert backend.read().tabs["Проверка"] == (("row 1", "B1"),)
+    ws = openpyxl.load_workbook(path)["Проверка"]
+    assert [c.coordinate for row in ws.iter_rows() for c in row if c.hyperlink] == ["B1"]

@@ -19,6 +19,7 @@ import pytest
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.example import EXAMPLE_PATH
 from tests.google_support import upload_xlsx
+from tests.helpers import table
 
 pytestmark = pytest.mark.slow  # real CLI processes against the fake server
 
@@ -47,7 +48,7 @@ def _env(server, key: str) -> dict[str, str]:
 
 
 def _totals(server, sid: str) -> dict[str, Decimal]:
-    rows = server.values(sid, "Итоги") if "Итоги" in server.tabs(sid) else []
+    rows = table(server.values(sid, "Итоги")) if "Итоги" in server.tabs(sid) else []
     if not rows:
         return {}
     header = rows[0]

@@ -18,7 +18,7 @@ from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.sync import sync_once
 from tests.google_support import ExcelBook, GoogleBook, upload_xlsx
-from tests.helpers import substitute_cells
+from tests.helpers import substitute_cells, table
 
 HOSTILE = '=HYPERLINK("http://evil.example";"клик")'
 BROKEN = {
@@ -139,7 +139,7 @@ def check_scenario(scenario: str, states: list[dict], book) -> None:
         assert {("Тур 2 Стол 1", "B11"), ("Тур 3 Стол 1", "I12")} <= errors
         assert any(k[0] == "Тур 1 Стол 1" for k in errors)
         assert all(note for _, note in broken["marks"].values())
-        listed = {(row[0], row[1]) for row in broken["problems"][1:]}
+        listed = {(row[0], row[1]) for row in table(broken["problems"])[1:]}
         assert ("Тур 2 Стол 1", "B11") in listed and ("Тур 3 Стол 1", "I12") in listed
         assert broken["doc"]["games_counted"] == 35
         # fixed: every mark of the broken state is gone, the outputs are the clean ones again

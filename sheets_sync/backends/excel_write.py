@@ -229,6 +229,7 @@ class _Writer:
                 before = old_row[c] if c < len(old_row) else None
                 if isinstance(value, Link) or not same_value(as_read(value), before):
                     self._put(title, a1(r, c), value)
+                if isinstance(value, Link):  # every other link of the old content goes below
                     links.discard(a1(r, c))
         for ref in links:  # a link of the old content where the new one has none
             self.book.set_cell_hyperlink(title, ref, "", "None")
