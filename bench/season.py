@@ -66,13 +66,16 @@ def season_patch(*, players: int, evenings: int, games: int, tables: int, seed: 
     day = dt.date(2026, 9, 5)
     for count in per_evening:
         tab = evening_tab(day=day, games=count, tables=tables if tables > 1 else None, language="ru", preset=preset)
-        played = []
+        played, taken = [], set()
         for i in range(count):
+            if i % max(tables, 1) == 0:  # a new time slot: block i is game i // tables + 1
+                taken = set()
             seated: list[str] = []
             while len(seated) < 10:
                 name = rng.choices(names, weights)[0]
-                if name not in seated:
+                if name not in seated and name not in taken:  # nobody plays two tables at once
                     seated.append(name)
+            taken.update(seated)
             played.append(simulate_game(seated, stage=preset.stage_keys[0], round_no=i + 1, table=1, sheet=tab.title,
                                         preset=preset, rng=rng, judge=f"Судья {i % 3 + 1}"))
         writes.append(replace(tab, rows=_filled(tab.rows, played)))
