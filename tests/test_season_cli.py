@@ -103,8 +103,6 @@ def desk(request, tmp_path, monkeypatch):
 
 
 def _evening(desk, day: str, games) -> None:
-    # the evening command and the reader of stacked blocks are the engineer "blocks"' (issue 23 part 2)
-    pytest.importorskip("sheets_sync.evening_commands", reason="needs the evening command (blocks)")
     _cli("evening", desk.ref, "--date", day, "--games", str(len(games)), *desk.cli_extra)
     tab = f"{day[8:10]}.{day[5:7]}.{day[:4]}"
     grid = desk.grid(tab)
