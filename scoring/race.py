@@ -3,7 +3,8 @@
 Nothing is stored between syncs: after round r of a stage the standings are those that
 :func:`scoring.standings.compute` gives for the games counted up to that round (every earlier
 stage, and rounds ≤ r of that stage), the seating of the stages reached so far and the
-penalties of those rounds.  The site draws the places of the leaders per round as a chart
+penalties of those rounds (only the overall standings of each round are ranked:
+:func:`scoring.standings.overall_standings`).  The site draws the places of the leaders per round as a chart
 and every player's places as a sparkline; standings.json carries the same history.
 """
 
@@ -15,7 +16,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring.memo import last_answer
-from scoring.standings import Results, ScoreMemo, compute
+from scoring.standings import Results, ScoreMemo, overall_standings
 
 __all__ = ["RacePoint", "Race", "race", "rounds_played"]
 
@@ -83,8 +84,8 @@ def _race(results: Results) -> Race:
             then = replace(t, protocols=tuple(p for p in t.protocols if upto(stage, rnd, p.stage, p.round)),
                            seating=tuple(e for e in t.seating if e.stage in reached),
                            penalties=tuple(e for e in t.penalties if upto(stage, rnd, e.stage, e.round)))
-            standings = compute(then, results.preset, results.input_problems, hide=results.hidden,
-                                scored=scored).overall
+            standings = overall_standings(then, results.preset, results.input_problems, hide=results.hidden,
+                                          scored=scored)
         points.append(RacePoint(stage=stage, round=rnd,
                                 places={s.stats.player: s.place for s in standings},
                                 shown={s.stats.player: s.places for s in standings},

@@ -39,7 +39,7 @@ from scoring.ranking import Placed, place
 from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 from scoring.trust import cancelled_games, disputed_games
 
-__all__ = ["Standing", "Cut", "Results", "ScoreMemo", "compute", "rank", "published", "hidden_stages", "hidden_sheets", "withheld_sheets",
+__all__ = ["Standing", "Cut", "Results", "ScoreMemo", "compute", "overall_standings", "rank", "published", "hidden_stages", "hidden_sheets", "withheld_sheets",
            "game_states", "GAME_STATES",
            "RELEASE_WORDS"]
 
@@ -216,16 +216,7 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     awaiting = sum(1 for p in t.protocols if p.game_id in withheld and p.finished)
     if withheld:  # a withheld protocol is not shown at all, only counted as awaiting
         t = replace(t, protocols=tuple(p for p in t.protocols if p.game_id not in withheld))
-    cancelled = cancelled_games(t)
-    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.game_id not in cancelled)
-    reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
-    if scored is None:
-        base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
-    else:  # the caller scores the same games again and again (the race): each game once
-        base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, reserves))
-    applied, penalty_problems = tournament_penalties(t, preset, counted)
-    tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
-                   participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))
+    cancelled, counted, tally, penalty_problems = _tallied(t, preset, problems, scored)
     stage_tables, qualifying = _stage_tables(tally)
     overall = _overall(tally, qualifying, _ranked_stages(t, preset, counted))
     return Results(
@@ -235,8 +226,8 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
         stages=stage_tables,
         cuts=_cuts(stage_tables, t, preset, counted),
         counted=counted,
-        lines=ci_mod.with_ci(base_lines, preset),
-        penalties=tuple(applied),
+        lines=ci_mod.with_ci(tally.base_lines, preset),
+        penalties=tally.penalties,
         problems=tuple(problems) + tuple(penalty_problems),
         participants=tally.participants,
         nominations=nominate(preset.nominations, [st.stats for st in overall]),
@@ -247,6 +238,36 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
         cancelled=cancelled,
         awaiting_confirmation=awaiting,
     )
+
+
+def overall_standings(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide: Iterable[str] = (),
+                      scored: ScoreMemo | None = None) -> tuple[Standing, ...]:
+    """``compute(t, preset, problems, hide=hide, scored=scored).overall`` without the rest of the
+    results (the stage tables, cuts, nominations), for the race's many rounds: the same places,
+    shared places, tiebreaks and statistics, except that a player's ``qualifying_place`` stays
+    None unless the ranking reads it (the final's tiebreak chain names it and the final is
+    reached) — the qualifying table is ranked only then."""
+    t = _without_stages(t, frozenset(hide))
+    _, counted, tally, _ = _tallied(t, preset, problems, scored)
+    reached = _ranked_stages(t, preset, counted)
+    needed = "qualifying_place" in preset.tiebreaks and preset.stage_keys[-1] in reached
+    return _overall(tally, _qualifying(_stage_table(tally, 0, {})) if needed else {}, reached)
+
+
+def _tallied(t: Tournament, preset: Preset, problems: Sequence[Problem],
+             scored: ScoreMemo | None) -> tuple[frozenset[str], tuple[Protocol, ...], _Tally, list[Problem]]:
+    """The cancelled games, the counted ones, what the tables are ranked from, and the problems of the penalties."""
+    cancelled = cancelled_games(t)
+    counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.game_id not in cancelled)
+    reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
+    if scored is None:
+        base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
+    else:  # the caller scores the same games again and again (the race): each game once
+        base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, reserves))
+    applied, penalty_problems = tournament_penalties(t, preset, counted)
+    tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
+                   participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))
+    return cancelled, counted, tally, penalty_problems
 
 
 GAME_STATES = ("unconfirmed", "changed", "edited", "disputed", "cancelled")
@@ -326,15 +347,24 @@ def _accounts_of(table: Mapping[tuple[str, tuple[str, ...]], CiAccount], player:
 
 def _stage_tables(tally: _Tally) -> tuple[dict[str, tuple[Standing, ...]], dict[str, int]]:
     """One table per stage, counting the games up to it; and each player's place after qualifying."""
-    keys = tally.preset.stage_keys
     tables: dict[str, tuple[Standing, ...]] = {}
     qualifying: dict[str, int] = {}
-    for i, key in enumerate(keys):
-        members = tally.stats(tally.took_part(key), frozenset(keys[: i + 1]), qualifying)
-        tables[key] = tuple(rank(members.values(), tally.preset.tiebreaks, final=(i == len(keys) - 1 and i > 0), group=key))
+    for i, key in enumerate(tally.preset.stage_keys):
+        tables[key] = _stage_table(tally, i, qualifying)
         if i == 0:
-            qualifying = {st.stats.player: st.place for st in tables[key]}
+            qualifying = _qualifying(tables[key])
     return tables, qualifying
+
+
+def _stage_table(tally: _Tally, i: int, qualifying: Mapping[str, int]) -> tuple[Standing, ...]:
+    """The table of the ``i``-th stage: its players ranked by the games up to it."""
+    keys = tally.preset.stage_keys
+    members = tally.stats(tally.took_part(keys[i]), frozenset(keys[: i + 1]), qualifying)
+    return tuple(rank(members.values(), tally.preset.tiebreaks, final=(i == len(keys) - 1 and i > 0), group=keys[i]))
+
+
+def _qualifying(table: Iterable[Standing]) -> dict[str, int]:
+    return {st.stats.player: st.place for st in table}
 
 
 def _ranked_stages(t: Tournament, preset: Preset, counted: Sequence[Protocol]) -> tuple[str, ...]:

@@ -116,20 +116,21 @@ def player_stats(player: Player, lines: Sequence[GameLine], penalties: Sequence[
     eligible = missed <= max_missed_rounds and player.status is not PlayerStatus.WITHDRAWN
     if player.status is PlayerStatus.DISQUALIFIED and not disqualified_eligible:
         eligible = False
+    games = _Games(own)
     return PlayerStats(
         player=player.nickname, club=player.club, city=player.city, status=player.status,
         total=decimal_total + ci_shown,
         stage_points=stage_points,
         games=len(own),
-        wins=sum(1 for ln in own if ln.won),
-        wins_as=_count_by_role(ln for ln in own if ln.won),
-        games_as=_count_by_role(own),
-        extra_points=sum((ln.item("extra") for ln in own), ZERO),
-        recognised_best=sum(1 for ln in own if ln.recognised_best),
-        best_move_points=sum((ln.item("best_move") for ln in own), ZERO),
-        penalties=tournament_penalties + sum((ln.item("removal") + ln.item("penalty") for ln in own), ZERO),
+        wins=games.wins,
+        wins_as=games.wins_as,
+        games_as=games.games_as,
+        extra_points=games.extra_points,
+        recognised_best=games.recognised_best,
+        best_move_points=games.best_move_points,
+        penalties=tournament_penalties + games.removals,
         tournament_penalties=tournament_penalties,
-        shot_first=sum(1 for ln in own if ln.shot_first),
+        shot_first=games.shot_first,
         missed_rounds=missed,
         eligible=eligible,
         qualifying_place=qualifying_place,
@@ -142,6 +143,32 @@ def player_stats(player: Player, lines: Sequence[GameLine], penalties: Sequence[
     )
 
 
+_NO_GAMES = {r.value: 0 for r in Role}
+
+
+class _Games:
+    """The counts and sums over one player's own games, in one pass (the ranking builds a
+    player's statistics many times over: once per stage table, overall and race round)."""
+
+    def __init__(self, own: Iterable[GameLine]):
+        self.wins = self.recognised_best = self.shot_first = 0
+        self.wins_as, self.games_as = dict(_NO_GAMES), dict(_NO_GAMES)
+        self.extra_points = self.best_move_points = self.removals = ZERO
+        for ln in own:  # the sums in the order of the games, as sum() would add them
+            role = ln.role.value
+            self.games_as[role] += 1
+            if ln.won:
+                self.wins += 1
+                self.wins_as[role] += 1
+            if ln.recognised_best:
+                self.recognised_best += 1
+            if ln.shot_first:
+                self.shot_first += 1
+            self.extra_points += ln.item("extra")
+            self.best_move_points += ln.item("best_move")
+            self.removals += ln.item("removal") + ln.item("penalty")
+
+
 def _points_by_stage(lines: Sequence[GameLine], stage_keys: Sequence[str]) -> tuple[dict[str, Decimal], dict[str, Fraction]]:
     """Per stage: the decimal game points × coefficient (every stage, 0 when unplayed) and the exact Ci."""
     points: dict[str, Decimal] = {k: ZERO for k in stage_keys}
@@ -151,10 +178,3 @@ def _points_by_stage(lines: Sequence[GameLine], stage_keys: Sequence[str]) -> tu
         if ln.ci:
             ci[ln.stage] = ci.get(ln.stage, Fraction(0)) + ln.ci_points
     return points, ci
-
-
-def _count_by_role(lines: Iterable[GameLine]) -> dict[str, int]:
-    counts = {r.value: 0 for r in Role}
-    for ln in lines:
-        counts[ln.role.value] += 1
-    return counts

@@ -3,8 +3,12 @@ example workbook cut back to a point of its qualifying, and the race as a pure f
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 import re
+from dataclasses import replace
+from decimal import Decimal
 from pathlib import Path
 
 import openpyxl
@@ -14,13 +18,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.liveness import current_liveness
-from scoring.race import race
+from scoring.model import PenaltyEntry, PenaltyReason, Player, PlayerStatus
+from scoring.preset import Preset
+from scoring.race import RacePoint, race, rounds_played
 from scoring.rules import validate
 from scoring.standings import compute
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.site import player_file
-from tests.helpers import examples, table, tournament
+from scoring.simulate import simulate_game
+from tests.helpers import examples, preset_dict, seating_of, table, tournament
 from tests.test_liveness import _random_event
 
 
@@ -193,3 +200,86 @@ def test_the_points_to_the_cut_line_in_words(player, language, line):
     from tests.test_liveness import _played
 
     assert race_view.cut_line(current_liveness(_played(3, 2, 10)), player, language) == line
+
+
+# -- the race against its plain definition ------------------------------------------------------------
+def _plain_race(results):
+    """The race by its definition (the module docstring of scoring.race): after every played round,
+    ``compute`` again on the games up to it (every earlier stage and rounds ≤ r of that stage), the
+    seating of the stages reached so far and the penalties of those rounds; the last point is the
+    standings now."""
+    t = results.tournament
+    order = {k: i for i, k in enumerate(results.preset.stage_keys)}
+
+    def upto(stage, rnd, s, r):
+        return s in order and (order[s] < order[stage] or (s == stage and (r is None or r <= rnd)))
+
+    points = []
+    rounds = rounds_played(results)
+    for i, (stage, rnd) in enumerate(rounds):
+        standings = results.overall
+        if i < len(rounds) - 1:
+            reached = {k for k in order if order[k] <= order[stage]}
+            then = replace(t, protocols=tuple(p for p in t.protocols if upto(stage, rnd, p.stage, p.round)),
+                           seating=tuple(e for e in t.seating if e.stage in reached),
+                           penalties=tuple(e for e in t.penalties if upto(stage, rnd, e.stage, e.round)))
+            standings = compute(then, results.preset, results.input_problems, hide=results.hidden).overall
+        points.append(RacePoint(stage=stage, round=rnd, places={s.stats.player: s.place for s in standings},
+                                shown={s.stats.player: s.places for s in standings},
+                                totals={s.stats.player: s.stats.total for s in standings},
+                                exact={s.stats.player: s.stats.exact_total for s in standings}))
+    return tuple(points)
+
+
+def _three_stages(rng, preset_id: str, rounds: int, stop: int):
+    """A qualifying of ``rounds`` for 30 players (one reserve sits in for an absent player), a
+    semifinal of 20 and a final of 10 with 2 games each, typed penalties here and there (some for
+    a whole stage), a withdrawn player now and then; ``stop``: how many of its rounds are played
+    (the seating of the next stage may be there already)."""
+    data = copy.deepcopy(preset_dict(preset_id))
+    data["stages"][0]["games"] = rounds
+    data["stages"][1] |= {"players": 20, "games": 2}
+    data["stages"][2] |= {"players": 10, "games": 2}
+    p = Preset.from_dict(data, source="test")
+    names = [f"N{i:02d}" for i in range(30)]
+    status = {n: PlayerStatus.WITHDRAWN for n in names if rng.random() < 0.05}
+    players = [Player(nickname=n, status=status.get(n, PlayerStatus.PLAYING)) for n in names]
+    players.append(Player(nickname="R0", status=PlayerStatus.RESERVE))
+    protos, seating, penalties = [], [], []
+    played = 0
+    for stage, count, tables in (("qualifying", rounds, 3), ("semifinal", 2, 2), ("final", 2, 1)):
+        if stage != "qualifying":
+            so_far = tournament(players, protos, seating, penalties)
+            names = list(compute(so_far, p, validate(so_far, p)).cuts[stage].players)
+            if len(names) < tables * 10:
+                break
+        for r in range(1, count + 1):
+            order = names[:]
+            rng.shuffle(order)
+            for t in range(tables):
+                at = order[t * 10:(t + 1) * 10]
+                seating.append(seating_of(simulate_game(at, stage=stage, round_no=r, table=t + 1, sheet="x",
+                                                        preset=p, rng=rng)))
+                if played >= stop:
+                    continue
+                if stage == "qualifying" and rng.random() < 0.2:
+                    at = ["R0" if i == 3 else n for i, n in enumerate(at)]  # the reserve sits in: a missed round
+                protos.append(simulate_game(at, stage=stage, round_no=r, table=t + 1, sheet=f"{stage}{r}.{t + 1}",
+                                            preset=p, rng=rng))
+            played += 1
+            for _ in range(rng.randint(0, 2)):
+                penalties.append(PenaltyEntry(player=rng.choice(names), stage=stage, round=rng.choice([r, None]),
+                                              reason=rng.choice(list(PenaltyReason)), minutes_late=rng.randint(0, 20),
+                                              points=rng.choice([None, Decimal("-0.5"), Decimal("-1")])))
+    return p, tournament(players, protos, seating, penalties)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 10_000), preset_id=st.sampled_from(["gmo-2016", "fiim-2019"]), rounds=st.integers(1, 4),
+       stop=st.integers(1, 8), hide=st.booleans())
+def test_the_race_is_its_plain_definition(seed, preset_id, rounds, stop, hide):
+    """Whatever the race does to be cheap, every point is what ``compute`` gives on the games up to
+    that round: places, shared places, totals and exact totals, with or without a hidden final."""
+    p, t = _three_stages(random.Random(seed), preset_id, rounds, stop)
+    results = compute(t, p, validate(t, p), hide={"final"} if hide else ())
+    assert race(results).points == _plain_race(results)
