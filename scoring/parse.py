@@ -150,7 +150,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
     organizers, chief_judges = (_emails(values, rows, key, title, problems) for key in ("organizers", "chief_judges"))
     return Settings(
         name=values.get("name", ""),
-        preset_id=values.get("preset", "").strip().lower(),
+        preset_id=values.get("preset", "").strip(),  # a file path keeps its case; a shipped id is matched ignoring case (sheets_sync.presets)
         language=language,
         chief_judge=values.get("chief_judge", ""),
         date=values.get("date", ""),
