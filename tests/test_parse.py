@@ -170,3 +170,21 @@ def test_value_readers_never_raise(raw):
     number, rule = read_decimal(raw)
     assert (number is None) != (rule is None)
     read_int(raw)
+
+
+@pytest.mark.parametrize("typed", ["Presets/Cup.toml", "/home/Org/Documents/Кубок/cup.toml", "GMO-2016"])
+def test_the_preset_typed_keeps_its_case(typed, tmp_path):
+    """A preset file's path is read as typed (folders with capitals exist); a shipped id still
+    loads whatever its case."""
+    from sheets_sync.layout import tournament_tab
+    from sheets_sync.presets import CONFIG_DIR, preset_path
+
+    tab = tournament_tab(name="Кубок", preset_id=typed, language="ru")
+    settings = read_settings({tab.title: [list(row) for row in tab.rows]})
+    assert settings.preset_id == typed
+    if typed == "Presets/Cup.toml":
+        (tmp_path / "Presets").mkdir()
+        (tmp_path / "Presets" / "Cup.toml").write_bytes((CONFIG_DIR / "gmo-2016.toml").read_bytes())
+        assert preset_path(settings.preset_id, base_dir=tmp_path) == tmp_path / "Presets" / "Cup.toml"
+    elif typed == "GMO-2016":
+        assert preset_path(settings.preset_id) == CONFIG_DIR / "gmo-2016.toml"
