@@ -74,7 +74,7 @@ def test_sync_with_an_unknown_preset_exits_nonzero_publishes_nothing_and_says_so
     set_preset(example, "FIIM 2023")
     shutil.rmtree(out_dir)
     out = run("sync", example, "--out", out_dir)
-    assert "неизвестный регламент «fiim 2023» — может быть, fiim-2023?" in out  # the tournament's language
+    assert "неизвестный регламент «FIIM 2023» — может быть, fiim-2023?" in out  # the tournament's language, the preset as typed
     assert "Итоги не пересчитаны и не опубликованы" in out
     assert not out_dir.exists()  # no standings.json, site or VK post computed with another preset
     wb = openpyxl.load_workbook(example)
@@ -117,9 +117,9 @@ def test_init_with_a_preset_file_writes_a_reference_the_sync_resolves_and_a_miss
     (folder / "My-Cup.toml").unlink()
     (folder / "standings.json").unlink()
     out = run("sync", folder / "cup.xlsx")
-    assert "файл регламента my-cup.toml не найден рядом с таблицей" in out and str(folder) in out
+    assert "файл регламента My-Cup.toml не найден рядом с таблицей" in out and str(folder) in out
     out = run("sync", folder / "cup.xlsx", "--language", "en")
-    assert "preset file my-cup.toml not found beside the workbook" in out and "gmo-2016" in out
+    assert "preset file My-Cup.toml not found beside the workbook" in out and "gmo-2016" in out
     assert not (folder / "standings.json").exists()
 
 
