@@ -8,12 +8,12 @@ at the exact cell to fix.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from scoring.cells import parse_a1
+from scoring.cells import a1, parse_a1
 
 __all__ = [
     "Dispute",
@@ -72,6 +72,32 @@ class Location:
 
     def __str__(self) -> str:
         return f"'{self.sheet}'!{self.cell}"
+
+
+class RowCells(Mapping[str, Location]):
+    """The cells of one seat row by column key (``"player"``, ``"fouls"``…), each
+    :class:`Location` made when asked for: a tournament's protocols hold 150,000 seat cells, and
+    only the few with a problem are ever named."""
+
+    __slots__ = ("sheet", "row", "columns")
+
+    def __init__(self, sheet: str, row: int, columns: Mapping[str, int]) -> None:
+        self.sheet, self.row, self.columns = sheet, row, columns  # row and columns 0-based
+
+    def __getitem__(self, key: str) -> Location:
+        return Location(self.sheet, a1(self.row, self.columns[key]))
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.columns
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.columns)
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def __repr__(self) -> str:
+        return f"RowCells({self.sheet!r}, row={self.row + 1}, {sorted(self.columns)})"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -134,7 +160,7 @@ class SeatRecord:
     penalty: Decimal = Decimal(0)  # a penalty of any value the judge gave in this game (≤ 0; «Штраф» column)
     penalty_reason: str = ""  # what it was for («Причина штрафа»)
     comment: str = ""
-    cells: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
+    cells: Mapping[str, Location] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def left_game(self) -> bool:

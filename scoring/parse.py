@@ -33,6 +33,7 @@ from scoring.model import (
     Protocol,
     Removal,
     Role,
+    RowCells,
     SeatingEntry,
     SeatRecord,
     Team,
@@ -911,7 +912,7 @@ def _empty_roles_are_civilians(seats: list[SeatRecord], empty_role: Sequence[boo
 
 
 def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_seat: int) -> SeatRecord:
-    rec_cells = {key: rd.loc(r, c) for key, c in cols.items()}
+    rec_cells = RowCells(rd.sheet, r, cols)
     if "seat" in cols:
         seat_no = rd.integer(r, cols["seat"])
         if seat_no is not None and seat_no != expected_seat:
