@@ -96,3 +96,35 @@ def test_a_sync_after_one_edit_renders_only_the_pages_whose_inputs_changed(tmp_p
     assert "site/game.html" in rendered and "site/index.html" in rendered
     sync_once(ExcelBackend(scratch, backups=0), out_dir=scratch.parent)
     assert outputs(step.parent) == outputs(scratch.parent)
+
+
+_KEYS_OF_THE_EXAMPLE = """
+import json, sys
+from pathlib import Path
+from sheets_sync.backends.excel import ExcelBackend
+from sheets_sync.example import EXAMPLE_PATH
+from sheets_sync.outcome import compute, read_workbook
+from sheets_sync.render.site import Page, _Site
+
+outcome = compute(read_workbook(ExcelBackend(EXAMPLE_PATH, backups=0)), base_dir=EXAMPLE_PATH.parent)
+site = _Site(outcome.results, outcome.problems, outcome.language)
+print(json.dumps({rel: page.key() for rel, page in site.pages() if isinstance(page, Page)}))
+"""
+
+
+def test_every_page_of_the_example_has_a_key_and_the_next_process_finds_the_same():
+    """The keys are what lets the next ``sheets-sync sync`` keep a page: they must not depend on
+    this process's hash seed (the order of a set), on which objects are shared, or on ids."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    keys = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", _KEYS_OF_THE_EXAMPLE], env=env, capture_output=True, text=True,
+                             check=True).stdout
+        keys.append(json.loads(out))
+    assert len(keys[0]) > 80 and all(keys[0].values())
+    assert keys[0] == keys[1]

