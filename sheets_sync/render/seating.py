@@ -82,6 +82,7 @@ class SeatingViews:
         to_play = [r for r in rounds if not r.played]
         self.rounds: tuple[Round, ...] = tuple(to_play + [r for r in reversed(rounds) if r.played])
         self.current: Round | None = to_play[0] if to_play else None
+        self._schedules: dict[str, list[Appointment]] | None = None
 
     def round(self, number: int, stage: str | None = None) -> Round:
         """Round ``number`` of ``stage`` (by default the latest stage seated for that round)."""
@@ -92,13 +93,16 @@ class SeatingViews:
 
     def schedule(self, nickname: str) -> list[Appointment]:
         """Every game ``nickname`` is seated at, in order."""
-        out = []
-        for r in self.in_order:
-            for t in r.tables:
-                if nickname in t.seats:
-                    out.append(Appointment(stage=r.stage, round=r.round, title=r.title, table=t.table,
-                                           seat=t.seats.index(nickname) + 1, counted=t.counted))
-        return out
+        if self._schedules is None:  # every player's at once: one pass over the seating, not one per player
+            self._schedules = {}
+            for r in self.in_order:
+                for t in r.tables:
+                    for seat, name in enumerate(t.seats, start=1):
+                        if name and seat == t.seats.index(name) + 1:  # a name seated twice: its first seat
+                            self._schedules.setdefault(name, []).append(Appointment(
+                                stage=r.stage, round=r.round, title=r.title, table=t.table, seat=seat,
+                                counted=t.counted))
+        return list(self._schedules.get(nickname, ()))
 
 
 # -- printed --------------------------------------------------------------------------------------------

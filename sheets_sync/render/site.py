@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ def player_file(nickname: str) -> str:
     return f"players/{slug(nickname)}-{_hash('player:' + nickname)}.html"
 
 
+@lru_cache(maxsize=4096)  # each game's name is asked for by its page and its ten players' pages
 def game_file(stage: str, round_no: int, table: int) -> str:
     return f"games/{slug(stage, limit=16)}-r{round_no}-t{table}-{_hash(f'game:{stage}:{round_no}:{table}')}.html"
 
@@ -127,6 +129,7 @@ class _Site:
         self.live = given_or_current(live, results)  # who can still qualify for the cut being played
         self.live_stage = self.stage_name(self.live.stage) if self.live else ""
         self.seating = SeatingViews(results, language, hidden=hidden)
+        self._tables_of: dict[str, set[int]] = {}  # game_label's: the tables each stage has
         self.games = GameIndex(self.t.protocols)  # which game (tab, or block of a tab) a problem is in
         self.broken_sheets = {self.games.game_at(p.location) for p in problems if p.severity is Severity.ERROR}
 
@@ -149,7 +152,10 @@ class _Site:
         return ui("round", self.lang) if stage == self.keys[0] else ui("game", self.lang)
 
     def game_label(self, stage: str, round_no: int, table: int) -> str:
-        tables = {k[2] for k in self.game_of if k[0] == stage} | {e.table for e in self.t.seating if e.stage == stage}
+        tables = self._tables_of.get(stage)
+        if tables is None:
+            tables = {k[2] for k in self.game_of if k[0] == stage} | {e.table for e in self.t.seating if e.stage == stage}
+            self._tables_of[stage] = tables
         text = f"{self.stage_name(stage)}, {self.round_word(stage).lower()} {round_no}"
         if len(tables) > 1 or table != 1:
             text += f", {ui('table', self.lang).lower()} {table}"

@@ -48,6 +48,7 @@ _TRANSLIT = {
 }
 
 
+@lru_cache(maxsize=8192)  # a site asks for the same few thousand names 26,000 times at 1000 players
 def slug(text: str, *, limit: int = 32) -> str:
     """ASCII letters, digits and single dashes only: `Алхимик` → `alkhimik`; never empty."""
     out = []
