@@ -119,13 +119,11 @@ class SeasonPages:
             best_moves=ps.best_moves if ps else 0, blacks_named=ps.blacks_named if ps else 0,
             accuracy=_percent(ps.best_move_accuracy) if ps else ""))
 
-    def pages(self, race_pages: bool, others: bool) -> Iterator[tuple[str, Any]]:
-        """The season's own pages: the table, the evenings (others), the players' pages (race share)."""
-        if others:
-            yield "index.html", self.index()
-            yield "evenings.html", self.evenings_index()
-            for e in self.season.evenings:
-                yield evening_file(e.date), self.evening(e)
-        if race_pages:
-            for name in self.season.players:  # the Players tab's players: never a name typed elsewhere
-                yield self.site.player_href[name], self.player(name)
+    def pages(self) -> Iterator[tuple[str, Any]]:
+        """The season's own pages: the table, the evenings, the players' pages."""
+        yield "index.html", self.index()
+        yield "evenings.html", self.evenings_index()
+        for e in self.season.evenings:
+            yield evening_file(e.date), self.evening(e)
+        for name in self.season.players:  # the Players tab's players: never a name typed elsewhere
+            yield self.site.player_href[name], self.player(name)

@@ -494,49 +494,38 @@ class _Site:
     def render(self, template: str, context: dict) -> Page:
         return Page(template, context)
 
-    def pages(self, part: str | None = None) -> Iterator[tuple[str, str | Page]]:
+    def pages(self) -> Iterator[tuple[str, str | Page]]:
         """Every file of the site, one at a time: (path relative to the site folder, its text or
-        the :class:`Page` that renders it).  A
-        writer that takes them as they come never holds the whole site (2,000 pages at 1000
-        players) in memory.  ``part``: only the pages that need the race (:data:`RACE_PART`: the
-        race page and the players' pages) or only the others (:data:`OTHER_PART`), so that two
-        processes can share the work; None: all of them."""
-        race_pages, others = part in (None, RACE_PART), part in (None, OTHER_PART)
+        the :class:`Page` that renders it).  A writer that takes them as they come never holds the
+        whole site (2,000 pages at 1000 players) in memory."""
         if self.t.season:  # a club season: its table, evenings and players instead of stages and race
-            yield from self._season_pages(race_pages, others)
+            yield from self._season_pages()
             return
-        if others:
-            yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
-            yield "status.css", status_css(status_lines(self.progress, self.updated, self.lang))
-            yield "index.html", self.index()
-            yield "players.html", self.players_index()
-            yield "games.html", self.games_index()
-            yield "statistics.html", self.statistics()
-        if race_pages:
-            yield "race.html", self.race_page()
-        if others:
-            if self.seating.rounds:
-                yield "seating.html", self.seating_page()
-            yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
-            for key in self.shown_stages():
-                yield stage_file(key), self.stage(key)
-        if race_pages:
-            for n in self.player_names:
-                yield self.player_href[n], self.player(n)
-        if others:
-            for key, p in self.game_of.items():
-                yield game_file(*key), self.game(p)
+        yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
+        yield "status.css", status_css(status_lines(self.progress, self.updated, self.lang))
+        yield "index.html", self.index()
+        yield "players.html", self.players_index()
+        yield "games.html", self.games_index()
+        yield "statistics.html", self.statistics()
+        yield "race.html", self.race_page()
+        if self.seating.rounds:
+            yield "seating.html", self.seating_page()
+        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
+        for key in self.shown_stages():
+            yield stage_file(key), self.stage(key)
+        for n in self.player_names:
+            yield self.player_href[n], self.player(n)
+        for key, p in self.game_of.items():
+            yield game_file(*key), self.game(p)
 
-    def _season_pages(self, race_pages: bool, others: bool) -> Iterator[tuple[str, str | Page]]:
+    def _season_pages(self) -> Iterator[tuple[str, str | Page]]:
         pages = SeasonPages(self)
-        if others:
-            yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
-            yield "status.css", status_css(season_status_lines(pages.season.games, self.updated, self.lang))
-        yield from pages.pages(race_pages, others)
-        if others:
-            yield "players.html", self.players_index()
-            yield "statistics.html", self.statistics()
-            yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
+        yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
+        yield "status.css", status_css(season_status_lines(pages.season.games, self.updated, self.lang))
+        yield from pages.pages()
+        yield "players.html", self.players_index()
+        yield "statistics.html", self.statistics()
+        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
 
     def files(self) -> dict[str, str]:
         return {rel: page if isinstance(page, str) else page.text() for rel, page in self.pages()}
@@ -557,11 +546,6 @@ class Page:
 
     def text(self) -> str:
         return environment().get_template(self.template).render(**self.context)
-
-
-# the two shares of the site's pages two processes can render side by side (sheets_sync.sync)
-RACE_PART = "race"  # the race page and the players' pages: those that need the race
-OTHER_PART = "other"  # everything else
 
 
 def _percent(part: int, whole: int) -> str:
@@ -587,12 +571,11 @@ def site_files(results: Results, problems: Sequence[Problem] = (), *, language: 
 
 def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str,
                progress: Progress | None = None, updated: datetime | None = None,
-               part: str | None = None, live: Liveness | None | Ask = ASK) -> list[Path]:
-    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed.
-    ``part``: only that share of the pages (see :meth:`_Site.pages`), and only its stale pages."""
+               live: Liveness | None | Ask = ASK) -> list[Path]:
+    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed."""
     files: set[str] = set()
     written = []
-    for rel, page in _Site(results, problems, language, progress, updated, live).pages(part):
+    for rel, page in _Site(results, problems, language, progress, updated, live).pages():
         files.add(rel)
         path = out_dir / rel
         key = None
@@ -604,17 +587,15 @@ def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, 
         if write_text_atomic(path, page, durable=False, inputs=key):
             written.append(path)
     written.sort()
-    race_pages, others = part in (None, RACE_PART), part in (None, OTHER_PART)
-    for sub in ("players",) * race_pages + ("games",) * others:
+    for sub in ("players", "games"):
         folder = out_dir / sub
         if folder.is_dir():
             for old in sorted(folder.glob("*.html")):
                 if f"{sub}/{old.name}" not in files:
                     old.unlink()
-    if others:
-        if "seating.html" not in files and (out_dir / "seating.html").exists():
-            (out_dir / "seating.html").unlink()
-        for old in sorted([*out_dir.glob("stage-*.html"), *out_dir.glob("evening-*.html")]):
-            if old.name not in files:
-                old.unlink()
+    if "seating.html" not in files and (out_dir / "seating.html").exists():
+        (out_dir / "seating.html").unlink()
+    for old in sorted([*out_dir.glob("stage-*.html"), *out_dir.glob("evening-*.html")]):
+        if old.name not in files:
+            old.unlink()
     return written
