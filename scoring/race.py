@@ -73,7 +73,7 @@ def _race(results: Results) -> Race:
         return order[s] < order[stage] or (s == stage and (r is None or r <= rnd))
 
     points = []
-    scored: ScoreMemo = {}  # the same games, preset and players at every round: each game scored once
+    scored: ScoreMemo = dict(results.scored)  # the same games, preset and players at every round: scored once, by compute
     rounds = rounds_played(results)
     for i, (stage, rnd) in enumerate(rounds):
         if i == len(rounds) - 1:

@@ -30,9 +30,11 @@ def format_places(first: int, last: int) -> str:
 
 def place(entries: Iterable[T], key: Callable[[T], Any], *, listing: Callable[[T], Any], start: int = 1) -> list[Placed[T]]:
     """``entries`` best first (the highest ``key``), placed from ``start``; equal keys share a range."""
-    ordered = sorted(entries, key=listing)
-    ordered.sort(key=key, reverse=True)  # stable: equal keys stay in listing order
-    keys = [key(e) for e in ordered]
+    listed = sorted(entries, key=listing)
+    listed_keys = [key(e) for e in listed]  # each entry's key once (a key may build Fractions)
+    order = sorted(range(len(listed)), key=listed_keys.__getitem__, reverse=True)  # stable: ties keep listing order
+    ordered = [listed[i] for i in order]
+    keys = [listed_keys[i] for i in order]
     placed: list[Placed[T]] = []
     first = 0
     while first < len(ordered):

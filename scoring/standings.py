@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -88,6 +88,9 @@ class Results:
     cancelled: frozenset[str] = frozenset()  # protocol tabs of games an accepted dispute cancelled
 
     awaiting_confirmation: int = 0  # finished games left out of these results until a second judge confirms them
+    # every counted game's lines as scored here (by the protocol's identity): the race scores the
+    # same games again for each round, and starts from these
+    scored: ScoreMemo = field(default_factory=dict, compare=False, repr=False)
 
 
 # -- counting ---------------------------------------------------------------------------------------
@@ -216,6 +219,7 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
     awaiting = sum(1 for p in t.protocols if p.game_id in withheld and p.finished)
     if withheld:  # a withheld protocol is not shown at all, only counted as awaiting
         t = replace(t, protocols=tuple(p for p in t.protocols if p.game_id not in withheld))
+    scored = {} if scored is None else scored
     cancelled, counted, tally, penalty_problems = _tallied(t, preset, problems, scored)
     stage_tables, qualifying = _stage_tables(tally)
     overall = _overall(tally, qualifying, _ranked_stages(t, preset, counted))
@@ -237,6 +241,7 @@ def compute(t: Tournament, preset: Preset, problems: Sequence[Problem], *, hide:
         disputed=disputed_games(t),
         cancelled=cancelled,
         awaiting_confirmation=awaiting,
+        scored=scored,
     )
 
 
@@ -440,15 +445,17 @@ def _why_above(this: Placed[PlayerStats], below: Placed[PlayerStats] | None, met
     if below is None:
         return None
     a, b = this.entry, below.entry
-    if (a.games > 0) != (b.games > 0):
+    # the keys they were placed by (rank's): played or not, the score, then each metric's key
+    (played_a, score_a, *metric_keys_a), (played_b, score_b, *metric_keys_b) = this.key, below.key
+    if played_a != played_b:
         return None  # the next one has not played yet
-    if by is _exact_total and b.total == a.total and b.exact_total != a.exact_total:
+    if by is _exact_total and b.total == a.total and score_b != score_a:
         return "exact_total"  # equal when rounded for display, not exactly (Ci)
-    if by(b) != by(a):
+    if score_b != score_a:
         return None
     if below.place == this.place:
         return "shared"
-    return next((m.key for m in metrics if m.rank_key(a) != m.rank_key(b)), "shared")
+    return next((m.key for m, ka, kb in zip(metrics, metric_keys_a, metric_keys_b) if ka != kb), "shared")
 
 
 # -- the hidden final -------------------------------------------------------------------------------
