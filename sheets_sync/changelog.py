@@ -164,7 +164,9 @@ def changes(previous: Mapping[tuple[str, str], str] | None, current: Mapping[tup
     if previous is None:
         return ()
     order = {title: i for i, title in enumerate(tab_order)}
-    keys = {k for k in set(previous) | set(current) if previous.get(k, "") != current.get(k, "")}
+    # the items in one and not the other (a set operation in C over the 150,000 cells of 1000
+    # protocols), then only those compared as text
+    keys = {k for k, _ in previous.items() ^ current.items() if previous.get(k, "") != current.get(k, "")}
 
     def sort_key(key: tuple[str, str]) -> tuple:
         from scoring.cells import parse_a1

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from decimal import Decimal
 from pathlib import Path
 
 from scoring import labels as L
@@ -34,6 +35,7 @@ from scoring.problems import Problem, Severity, cell_names, problem
 from sheets_sync.backends.base import (
     STATE_TAB,
     Backend,
+    Link,
     Mark,
     Patch,
     Snapshot,
@@ -147,10 +149,15 @@ def sync_time() -> str:
 
 
 def _norm_value(value: object) -> object:
-    from decimal import Decimal
-
-    from sheets_sync.backends.base import Link
-
+    kind = type(value)  # the common kinds first: every cell of every owned tab comes through here
+    if kind is str:
+        return value or None
+    if kind is float:
+        return Decimal(repr(value))
+    if kind is int:
+        return Decimal(value)
+    if value is None or kind is bool or kind is Decimal:
+        return value
     if isinstance(value, Link):
         return value.text
     if isinstance(value, bool):
