@@ -416,8 +416,11 @@ def _cuts(tables: Mapping[str, Sequence[Standing]], t: Tournament, preset: Prese
 
 
 # -- ranking ------------------------------------------------------------------------------------------
-def _exact_total(stats: PlayerStats) -> Fraction:
-    return stats.exact_total
+def _exact_total(stats: PlayerStats) -> Fraction | Decimal:
+    """The exact total: the Fraction when Ci makes one, else the Decimal total, which is exact too
+    (a Decimal and a Fraction compare exactly; a sort of Decimals runs in C, a sort of Fractions
+    in Python)."""
+    return stats.exact if stats.exact is not None else stats.total
 
 
 def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = False, group: str = "", start: int = 1,

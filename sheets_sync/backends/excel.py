@@ -419,6 +419,8 @@ def check_written(before: bytes, data: bytes, patch: Patch, order: tuple[str, ..
         lost, extra = sorted(set(expected) - set(got_order)), sorted(set(got_order) - set(expected))
         raise _write_failed(name, f"tabs lost {lost}, tabs added {extra}")
     for title, grid in expected.items():
+        if got[title] is grid:  # a kept worksheet part: the very values read, nothing to compare
+            continue
         where = _first_difference(grid, got[title], same_value)
         if where is not None:
             raise _write_failed(name, f"the tab {title!r} would hold {where}")
