@@ -281,6 +281,25 @@ def test_a_written_workbook_that_reads_back_wrong_replaces_nothing(example, monk
     assert not [p for p in example.parent.iterdir() if ".sheets-sync-tmp" in p.name]
 
 
+
+def test_a_workbook_part_that_excel_could_not_open_replaces_nothing(example, monkeypatch):
+    """The values read back right, but the workbook part says a tab's state twice (what hiding a
+    tab that openpyxl saved with ``state="visible"`` once wrote): Excel and LibreOffice refuse such
+    a part, so the read-back parses it and the workbook stays as it was."""
+    import re
+
+    from sheets_sync.backends import excel_write
+
+    monkeypatch.setattr(excel_write, "_hide", lambda sheet: re.sub(rb"^(<(?:\w+:)?sheet\b)", rb'\1 state="hidden"',
+                                                                    sheet.group(0).replace(b"<sheet ", b'<sheet state="visible" ', 1)))
+    backend = ExcelBackend(example)
+    snap = backend.read()
+    before = example.read_bytes()
+    with pytest.raises(BackendError) as info:
+        backend.apply(Patch(writes=(TabWrite(title="_hidden_tab", rows=(("x",),), hidden=True),)), base=snap)
+    assert "cannot be read back" in str(info.value) and "nothing written" in str(info.value)
+    assert example.read_bytes() == before
+
 # -- secrets -------------------------------------------------------------------------------------
 def test_world_readable_key_warns_and_private_key_does_not(fake_server, sa_key, caplog):
     from sheets_sync.backends.google import GoogleBackend

@@ -404,9 +404,10 @@ def check_written(before: bytes, data: bytes, patch: Patch, order: tuple[str, ..
     from sheets_sync.backends.excel_write import expected_grid, same_value
 
     try:
+        _workbook_part_parses(data)
         kept = _same_worksheets(before, data) - {w.title for w in patch.writes}
         got_order, got = read_values(data, only=set(order) - kept | {w.title for w in patch.writes})
-    except (ReadFailed, KeyError, ValueError, OSError, zipfile.BadZipFile) as exc:
+    except (ReadFailed, KeyError, ValueError, OSError, zipfile.BadZipFile, SyntaxError) as exc:
         raise _write_failed(name, f"the written file cannot be read back ({exc})") from exc
     got.update({t: tabs[t] for t in kept if t in got_order})
     expected = {t: tabs[t] for t in order if t not in patch.delete_tabs}
@@ -424,6 +425,15 @@ def check_written(before: bytes, data: bytes, patch: Patch, order: tuple[str, ..
         where = _first_difference(grid, got[title], same_value)
         if where is not None:
             raise _write_failed(name, f"the tab {title!r} would hold {where}")
+
+
+def _workbook_part_parses(data: bytes) -> None:
+    """The package's workbook part is well-formed XML (a reader of values forgives what Excel and
+    LibreOffice refuse, such as an attribute written twice); else ``xml.etree``'s ParseError."""
+    from xml.etree import ElementTree
+
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        ElementTree.fromstring(z.read("xl/workbook.xml"))
 
 
 def _same_worksheets(before: bytes, after: bytes) -> set[str]:

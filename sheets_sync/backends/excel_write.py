@@ -127,9 +127,16 @@ def _hidden(path: Path, titles: Sequence[str]) -> None:
             if info.filename == "xl/workbook.xml":
                 for title in titles:
                     name = xml_escape(title, {'"': "&quot;"}).encode()
-                    content = re.sub(rb'(<(?:\w+:)?sheet\b[^>]*\bname="' + re.escape(name) + rb'")', rb'\1 state="hidden"',
-                                     content, count=1)
+                    element = rb'<(?:\w+:)?sheet\b[^>]*\bname="' + re.escape(name) + rb'"[^>]*>'
+                    content = re.sub(element, _hide, content, count=1)
             out.writestr(info, content)
+
+
+def _hide(sheet: re.Match[bytes]) -> bytes:
+    """A workbook part's ``<sheet …>`` element with ``state="hidden"`` in place of any state it had
+    (openpyxl writes ``state="visible"``: a second state attribute would make the part unreadable)."""
+    element = re.sub(rb'\sstate="[^"]*"', b"", sheet.group(0))
+    return re.sub(rb"^(<(?:\w+:)?sheet\b)", rb'\1 state="hidden"', element)
 
 
 # where openpyxl (every earlier sheets-sync, many scripts) keeps a tab's notes, and Excel's names for
