@@ -386,3 +386,66 @@ def test_the_reader_accepts_the_optional_columns():
     assert filled.seats[0].cells["nominated"].cell == "K10" and filled.seats[1].cells["don_check"].cell == "M11"
     assert [replace(s, cells={}) for s in filled.seats] == [replace(s, cells={}) for s in plain.seats]
     assert replace(filled, seats=(), cells={}) == replace(plain, seats=(), cells={})
+
+
+# -- an owned tab whose look did not change keeps it (the state tab remembers its look key) --------
+def _looks(path: Path, titles) -> dict[str, dict[str, tuple]]:
+    """Every cell's look as openpyxl reads it, by tab."""
+    wb = openpyxl.load_workbook(path)
+    out = {}
+    for title in titles:
+        ws = wb[title]
+        out[title] = {c.coordinate: (c.number_format, c.font.b, c.font.sz, c.font.u, c.font.color.rgb if c.font.color else None,
+                                     c.fill.fgColor.rgb, c.border.left.style, c.border.bottom.style,
+                                     c.alignment.horizontal, c.alignment.wrap_text)
+                      for row in ws.iter_rows() for c in row}
+        out[title]["widths"] = tuple(sorted((k, d.width) for k, d in ws.column_dimensions.items()))
+        out[title]["print"] = (ws.print_title_rows, ws.page_setup.orientation, ws.freeze_panes)
+    return out
+
+
+def test_an_owned_tab_whose_look_is_unchanged_keeps_it_and_reads_as_if_drawn_anew(tmp_path):
+    """After an edit the sync writes Итоги's values only (its look key is the one remembered): the
+    tab then looks cell for cell as it does in a workbook synced once from the same input, whose
+    look was drawn in full; the state tab, shown by hand, is hidden again (its look is drawn every time)."""
+    import shutil
+
+    from sheets_sync.backends.base import STATE_TAB
+    from sheets_sync.example import EXAMPLE_PATH
+    from tests.judge import ExcelDesk
+    from tests.test_incremental import edit_cell, protocol_tabs
+
+    step, scratch = tmp_path / "step" / "cup.xlsx", tmp_path / "scratch" / "cup.xlsx"
+    for path in (step, scratch):
+        path.parent.mkdir()
+        shutil.copyfile(EXAMPLE_PATH, path)
+    sync_once(ExcelBackend(step, backups=0), out_dir=None)
+    wb = openpyxl.load_workbook(step)
+    wb[STATE_TAB].sheet_state = "visible"  # an organizer looked inside
+    wb.save(step)
+    tab = protocol_tabs(step)[0]
+    for path in (step, scratch):
+        desk = ExcelDesk(path)
+        desk.type({(tab, edit_cell(desk, tab, 0, "extra")): "0,4"})
+    again = sync_once(ExcelBackend(step, backups=0), out_dir=None)
+    kept = {w.title for w in again.patch.writes if w.look_kept}
+    assert {"Итоги", "Отбор", "Статистика"} <= kept and STATE_TAB not in kept
+    sync_once(ExcelBackend(scratch, backups=0), out_dir=None)
+    owned = sorted(kept - {STATE_TAB, "Журнал"})
+    assert _looks(step, owned) == _looks(scratch, owned)
+    assert openpyxl.load_workbook(step)[STATE_TAB].sheet_state == "hidden"
+
+
+def test_an_owned_tab_whose_look_changed_is_drawn_again(tmp_path):
+    """One more player in Итоги is one more row of frame and shading: the look key differs, the
+    look is drawn again (and remembered)."""
+    from sheets_sync.sync import look_key
+
+    path = tmp_path / "look.xlsx"
+    rows = (("Итого",), (Decimal("6.70"),))
+    first = TabWrite(title="Очки", rows=rows, styles=(Style(cells="A1:A2", frame=True),))
+    longer = replace(first, rows=(*rows, (Decimal("1.25"),)), styles=(Style(cells="A1:A3", frame=True),))
+    assert look_key(first) != look_key(longer) and look_key(first) == look_key(replace(first, rows=(("Итого",), (7,))))
+    ExcelBackend(path).apply(Patch(writes=(first,)), base=None)
+    ExcelBackend(path).apply(Patch(writes=(longer,)), base=None)
+    assert openpyxl.load_workbook(path)["Очки"]["A3"].border.left.style == "thin"

@@ -179,8 +179,8 @@ class TabWrite:
     ``init``/``draw``; the sync itself never writes input tabs).
 
     The look (widths, heights, ``styles``, dropdowns, ``page``) is written when the tab is
-    created, and every time for an owned tab; an input tab that exists keeps the look people
-    gave it.
+    created, and every time for an owned tab whose look changed (``look_kept``: it did not); an
+    input tab that exists keeps the look people gave it.
     """
 
     title: str
@@ -195,6 +195,9 @@ class TabWrite:
     row_heights: tuple[float | None, ...] = ()  # in points, by row from the first; None: the default
     styles: tuple[Style, ...] = ()
     page: PageSetup | None = None
+    # the look is the one the last sync gave this tab (the same look key in the state tab,
+    # sheets_sync.sync): a backend may write only the values and leave the look as it is
+    look_kept: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

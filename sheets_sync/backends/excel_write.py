@@ -210,7 +210,8 @@ class _Writer:
                 self._look(w, new=True)
             elif w.owned:
                 self._cells(w.title, w.rows, self.tabs.get(w.title, ()))
-                self._look(w, new=False)
+                if not w.look_kept:
+                    self._look(w, new=False)
             else:
                 self._prefill(w)
         for sheet, cell in patch.clear_marks:
