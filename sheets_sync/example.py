@@ -141,23 +141,27 @@ def example_mid_qualifying(path: Path, *, rounds_played: int = 3, source: Path =
     """A copy of the example at ``path`` as it stood after ``rounds_played`` qualifying rounds (and
     the first game of the next one): the later games have no winner written yet, and the later
     stages are neither seated nor have tabs.  `make demo` shows it beside the finished example."""
-    import openpyxl
+    import excelize  # the writer of the Excel backend: it keeps every part of the package it does not touch
 
     from scoring import labels as L
 
-    wb = openpyxl.load_workbook(source)
-    seating = wb[L.tab("seating", "ru")]
-    for row in range(seating.max_row, 1, -1):
-        if seating.cell(row, 1).value not in (None, "Отбор"):
-            seating.delete_rows(row)
-    for title in list(wb.sheetnames):
-        words = title.split()
-        if words[0] in ("ПФ", "Финал") and len(words) > 1 and words[1].isdigit():
-            del wb[title]
-        elif words[0] == "Тур" and len(words) == 4:
-            rnd, table = int(words[1]), int(words[3])
-            if rnd > rounds_played and (rnd, table) != (rounds_played + 1, 1):
-                wb[title]["B6"].value = None  # the winner cell: the game is still to play
-    path.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(path)
+    book = excelize.open_file(str(source))
+    try:
+        seating = L.tab("seating", "ru")
+        rows = book.get_rows(seating)
+        for row in range(len(rows), 1, -1):  # 1-based, from the bottom: removing a row moves those below it
+            if (rows[row - 1][0] if rows[row - 1] else "") not in ("", "Отбор"):
+                book.remove_row(seating, row)
+        for title in book.get_sheet_list():
+            words = title.split()
+            if words[0] in ("ПФ", "Финал") and len(words) > 1 and words[1].isdigit():
+                book.delete_sheet(title)
+            elif words[0] == "Тур" and len(words) == 4:
+                rnd, table = int(words[1]), int(words[3])
+                if rnd > rounds_played and (rnd, table) != (rounds_played + 1, 1):
+                    book.set_cell_value(title, "B6", None)  # the winner cell: the game is still to play
+        path.parent.mkdir(parents=True, exist_ok=True)
+        book.save_as(str(path))
+    finally:
+        book.close()
     return path

@@ -108,20 +108,17 @@ def tournament_language(workbook: str | None) -> str | None:
     if not workbook or is_google_ref(workbook):
         return None
     try:
-        import openpyxl
+        from pathlib import Path
 
         from scoring import labels as L
         from scoring.parse import read_settings
+        from sheets_sync.backends.excel_read import read_values
 
-        titles = {L.norm(t) for t in L.TABS["tournament"]}
-        wb = openpyxl.load_workbook(workbook, read_only=True, data_only=True)
-        try:
-            for ws in wb.worksheets:
-                if L.norm(ws.title) in titles:
-                    rows = tuple(tuple(row) for row in ws.iter_rows(max_row=60, max_col=2, values_only=True))
-                    return read_settings({ws.title: rows}).language
-        finally:
-            wb.close()
+        data = Path(workbook).read_bytes()
+        names = {L.norm(t) for t in L.TABS["tournament"]}
+        titles, _ = read_values(data, only=set())  # the tabs' titles alone
+        for title in (t for t in titles if L.norm(t) in names):
+            return read_settings(read_values(data, only={title})[1]).language
     except Exception:  # noqa: BLE001 - only a hint for the language of a message
         return None
     return None
