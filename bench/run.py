@@ -193,6 +193,21 @@ def compile_bytecode() -> None:
                     str(ROOT / "bench")], env=_ENV, check=True, stdout=subprocess.DEVNULL)
 
 
+def generate_in_child(module_and_args: list[str]) -> None:
+    """Run a workbook generator in a process of its own.  On Linux a process's max RSS starts from
+    the peak of the process it was forked from (the kernel keeps it across fork and exec): a bench
+    process that had generated the 1000-player workbook itself (about 400 MB) lent that peak to
+    every sync it timed, and the sync's memory read 424 MB where it peaks at about 210 MB."""
+    subprocess.run([sys.executable, "-m", *module_and_args], cwd=ROOT, env=_ENV, check=True, stdout=subprocess.DEVNULL)
+
+
+def bench_process_peak_mb() -> float:
+    """This process's max RSS: the floor under every figure of the processes it starts."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def run_case(*args: str) -> dict:
     cmd = [sys.executable, "-m", "bench.run", "--child", *args]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=_ENV)
@@ -303,7 +318,9 @@ def markdown(results: list[dict], google: dict | None, draw: str | None, method:
         "files), the sync after one protocol edit and the in-process no-change sync come from one more process "
         "per case (`sync_once`). Every process runs from compiled bytecode, as an installed wheel does "
         "(`compileall` into a cache folder of the bench's own, `PYTHONPYCACHEPREFIX`). Peak memory is the largest max RSS "
-        "of every first and after-edit `sync` process (it forks nothing). Generated tournaments: "
+        "of every first and after-edit `sync` process (it forks nothing); the workbooks are generated in processes "
+        "of their own, because on Linux a process's max RSS starts from the peak of the one that started it (this "
+        f"bench process peaked at {method['bench_peak_mb']:.0f} MB). Generated tournaments: "
         "every qualifying game played by the seeded simulator, rotating seating (`bench/generate.py`).",
         "",
         "**Idle check.** 1-minute load average before each case: "
@@ -435,10 +452,8 @@ def main() -> None:
                 from sheets_sync.example import EXAMPLE_PATH
 
                 shutil.copyfile(EXAMPLE_PATH, book)
-            else:
-                from bench.generate import generate_workbook
-
-                generate_workbook(book, players=players, rounds=rounds)
+            else:  # in a child: see generate_in_child
+                generate_in_child(["bench.generate", str(book), "--players", str(players), "--rounds", str(rounds)])
             r = run_case(kind, str(players), str(rounds), str(book))
             work = Path(tmp) / f"{kind}-whole"
             work.mkdir()
@@ -470,7 +485,8 @@ def main() -> None:
             draw = ("(not run this time: --no-draw; the figures of the previous run)\n"
                     + block.strip().removeprefix("(not run this time: --no-draw; the figures of the previous run)\n"))
     runs_text = f"{args.runs} runs each" + (f", {args.large_runs} at 1000 players" if args.large_runs else "")
-    method = {"runs_text": runs_text, "runs": args.runs, "loads": loads, "load_end": os.getloadavg()[0]}
+    method = {"runs_text": runs_text, "runs": args.runs, "loads": loads, "load_end": os.getloadavg()[0],
+              "bench_peak_mb": bench_process_peak_mb()}
     text = markdown(results, google, draw, method)
     if args.no_write:
         print(text)

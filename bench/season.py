@@ -221,7 +221,13 @@ def _run_child(kind: str, book: Path) -> dict:
 def measure(label: str, players: int, evenings: int, games: int, tables: int, workdir: Path) -> dict:
     folder = workdir / label.replace(" ", "-")
     t = time.perf_counter()
-    book = season_workbook(folder / "club.xlsx", players=players, evenings=evenings, games=games, tables=tables)
+    # in a process of its own: a process's max RSS starts from its parent's peak (bench.run.generate_in_child)
+    book = folder / "club.xlsx"
+    code = ("import sys; from pathlib import Path; from bench.season import season_workbook; "
+            "season_workbook(Path(sys.argv[1]), players=int(sys.argv[2]), evenings=int(sys.argv[3]), "
+            "games=int(sys.argv[4]), tables=int(sys.argv[5]))")
+    subprocess.run([sys.executable, "-c", code, str(book), str(players), str(evenings), str(games), str(tables)],
+                   cwd=ROOT, env=_ENV, check=True, stdout=subprocess.DEVNULL)
     generated = time.perf_counter() - t
     fresh = folder / "fresh"
     fresh.mkdir()
