@@ -52,7 +52,7 @@ def _case_excel(kind: str, players: int, rounds: int, workdir: Path, book: Path)
     report = sync_once(ExcelBackend(timed, backups=0), out_dir=out)
     total = time.perf_counter() - t
     rss_first = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    _edit_one_cell(timed)  # a judge saved one protocol
+    _edit_in_child(timed)  # a judge saved one protocol
     t = time.perf_counter()
     report_again = sync_once(ExcelBackend(timed, backups=0), out_dir=out)
     again = time.perf_counter() - t
@@ -104,6 +104,15 @@ def _case_google(workdir: Path) -> dict:
     return {"case": "google", "cycles": out, "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
+_JUDGE_SAVES = """
+import sys, openpyxl
+wb = openpyxl.load_workbook(sys.argv[1])
+tab = next(t for t in wb.sheetnames if t.startswith("Тур 1 "))
+wb[tab]["I10"] = float(sys.argv[3])
+wb.save(sys.argv[2])
+"""
+
+
 def _case_watch(workdir: Path, source: Path, saves: int = 7) -> dict:
     """``watch --interval 10`` on a copy of ``source`` while a judge saves it ``saves`` times:
     how long from each save (the rename of the new file, as Excel saves) to the start of the poll
@@ -114,7 +123,6 @@ def _case_watch(workdir: Path, source: Path, saves: int = 7) -> dict:
     import statistics
     import threading
 
-    import openpyxl
     from rich.console import Console
 
     from sheets_sync import watch
@@ -141,11 +149,11 @@ def _case_watch(workdir: Path, source: Path, saves: int = 7) -> dict:
     reactions, cycles, per_save = [], [], []
     for i in range(saves):
         time.sleep(1.0)  # the hall between two saves
-        wb = openpyxl.load_workbook(book)
-        tab = next(t for t in wb.sheetnames if t.startswith("Тур 1 "))
-        wb[tab]["I10"] = round(0.1 * (i % 3 + 1), 1)
         tmp = workdir / "~save.tmp"
-        wb.save(tmp)
+        # the judge's Excel, in a process of its own: openpyxl's load of the 1000-player workbook
+        # (~300 MB) would otherwise count as the watch's memory
+        subprocess.run([sys.executable, "-c", _JUDGE_SAVES, str(book), str(tmp), str(round(0.1 * (i % 3 + 1), 1))],
+                       check=True, env=_ENV)
         n = len(polls)
         saved = time.monotonic()
         os.replace(tmp, book)
@@ -267,7 +275,7 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
         again.append(timed_process(cli, copy.parent)[0])
         # a judge saves one protocol cell of the synced workbook (untimed): the sync of a tournament
         # day, next to the bare round trip of that same, synced workbook
-        _edit_one_cell(copy)
+        _edit_in_child(copy)
         edited_bare.append(timed_process([sys.executable, "-c", BARE, str(copy), str(workdir / "bare.xlsx")], workdir)[0])
         wall, peak = timed_process(cli, copy.parent)
         edited.append(wall)
@@ -280,6 +288,12 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
             "unchanged_s": statistics.median(again), "bare_all": bare, "first_all": first, "unchanged_all": again,
             "cli_maxrss_mb": max(rss), "edited_s": statistics.median(edited),
             "edited_bare_s": statistics.median(edited_bare), "edited_all": edited, "edited_bare_all": edited_bare}
+
+
+def _edit_in_child(book: Path) -> None:
+    """:func:`_edit_one_cell` in a process of its own (openpyxl's load would count as the sync's memory)."""
+    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from bench.run import _edit_one_cell; "
+                    "_edit_one_cell(Path(sys.argv[1]))", str(book)], cwd=ROOT, env=_ENV, check=True)
 
 
 def _edit_one_cell(book: Path) -> None:

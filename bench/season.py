@@ -239,7 +239,9 @@ def measure(label: str, players: int, evenings: int, games: int, tables: int, wo
     copy = _copy(book, cli_dir / "club.xlsx")
     cmd = [sys.executable, "-m", "sheets_sync.cli", "sync", str(copy), "--backups", "0"]
     result["cli_first_s"], result["cli_first_mb"] = timed_process(cmd, cli_dir)
-    _edit_last_evening(copy)
+    # the judge's save in a process of its own (a process's max RSS starts from its parent's peak)
+    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from bench.season import "
+                    "_edit_last_evening; _edit_last_evening(Path(sys.argv[1]))", str(copy)], cwd=ROOT, env=_ENV, check=True)
     result["cli_edit_s"], result["cli_edit_mb"] = timed_process(cmd, cli_dir)
     result["cli_idle_s"], _ = timed_process(cmd, cli_dir)
     # what the machine gives at this moment: openpyxl's own load and save of the same (synced) workbook
