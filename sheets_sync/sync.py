@@ -121,9 +121,11 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
         writes = owned_season_tabs(outcome.results, outcome.problems, language, links=links)
     else:
         writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)
+    # the Log tab is history (it grows with every change logged): its look is drawn each time, and
+    # the state tab keeps no key of it, so that two workbooks with the same input hold the same state
+    writes, looks = _looks_kept(snapshot, writes)
     writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows,
                           outcome.results.tournament.name))
-    writes, looks = _looks_kept(snapshot, writes)
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)
     input_tabs = {t for t in snapshot.order if L.norm(t) not in owned}
