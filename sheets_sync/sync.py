@@ -183,15 +183,6 @@ def sync_time() -> str:
 
 
 def _norm_value(value: object) -> object:
-    kind = type(value)  # the common kinds first: every cell of every owned tab comes through here
-    if kind is str:
-        return value or None
-    if kind is float:
-        return Decimal(repr(value))
-    if kind is int:
-        return Decimal(value)
-    if value is None or kind is bool or kind is Decimal:
-        return value
     if isinstance(value, Link):
         return value.text
     if isinstance(value, bool):
