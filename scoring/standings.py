@@ -253,22 +253,21 @@ def overall_standings(t: Tournament, preset: Preset, problems: Sequence[Problem]
     None unless the ranking reads it (the final's tiebreak chain names it and the final is
     reached) — the qualifying table is ranked only then."""
     t = _without_stages(t, frozenset(hide))
-    _, counted, tally, _ = _tallied(t, preset, problems, scored)
+    _, counted, tally, _ = _tallied(t, preset, problems, {} if scored is None else scored)
     reached = _ranked_stages(t, preset, counted)
     needed = "qualifying_place" in preset.tiebreaks and preset.stage_keys[-1] in reached
     return _overall(tally, _qualifying(_stage_table(tally, 0, {})) if needed else {}, reached)
 
 
 def _tallied(t: Tournament, preset: Preset, problems: Sequence[Problem],
-             scored: ScoreMemo | None) -> tuple[frozenset[str], tuple[Protocol, ...], _Tally, list[Problem]]:
-    """The cancelled games, the counted ones, what the tables are ranked from, and the problems of the penalties."""
+             scored: ScoreMemo) -> tuple[frozenset[str], tuple[Protocol, ...], _Tally, list[Problem]]:
+    """The cancelled games, the counted ones, what the tables are ranked from, and the problems of
+    the penalties; each game scored once into ``scored`` (the race scores the same games again
+    and again, starting from the memo of compute)."""
     cancelled = cancelled_games(t)
     counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.game_id not in cancelled)
     reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
-    if scored is None:
-        base_lines = tuple(ln for p in counted for ln in score_protocol(p, preset, reserves=reserves))
-    else:  # the caller scores the same games again and again (the race): each game once
-        base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, reserves))
+    base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, reserves))
     applied, penalty_problems = tournament_penalties(t, preset, counted)
     tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
                    participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))
