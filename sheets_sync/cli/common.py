@@ -110,14 +110,13 @@ def tournament_language(workbook: str | None) -> str | None:
     try:
         from pathlib import Path
 
-        from scoring import labels as L
-        from scoring.parse import read_settings
+        from scoring.parse import find_tab, read_settings
         from sheets_sync.backends.excel_read import read_values
 
         data = Path(workbook).read_bytes()
-        names = {L.norm(t) for t in L.TABS["tournament"]}
         titles, _ = read_values(data, only=set())  # the tabs' titles alone
-        for title in (t for t in titles if L.norm(t) in names):
+        title = find_tab(dict.fromkeys(titles), "tournament")
+        if title is not None:
             return read_settings(read_values(data, only={title})[1]).language
     except Exception:  # noqa: BLE001 - only a hint for the language of a message
         return None
