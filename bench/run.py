@@ -104,15 +104,6 @@ def _case_google(workdir: Path) -> dict:
     return {"case": "google", "cycles": out, "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-_JUDGE_SAVES = """
-import sys, openpyxl
-wb = openpyxl.load_workbook(sys.argv[1])
-tab = next(t for t in wb.sheetnames if t.startswith("Тур 1 "))
-wb[tab]["I10"] = float(sys.argv[3])
-wb.save(sys.argv[2])
-"""
-
-
 def _case_watch(workdir: Path, source: Path, saves: int = 7) -> dict:
     """``watch --interval 10`` on a copy of ``source`` while a judge saves it ``saves`` times:
     how long from each save (the rename of the new file, as Excel saves) to the start of the poll
@@ -150,10 +141,7 @@ def _case_watch(workdir: Path, source: Path, saves: int = 7) -> dict:
     for i in range(saves):
         time.sleep(1.0)  # the hall between two saves
         tmp = workdir / "~save.tmp"
-        # the judge's Excel, in a process of its own: openpyxl's load of the 1000-player workbook
-        # (~300 MB) would otherwise count as the watch's memory
-        subprocess.run([sys.executable, "-c", _JUDGE_SAVES, str(book), str(tmp), str(round(0.1 * (i % 3 + 1), 1))],
-                       check=True, env=_ENV)
+        _edit_in_child(book, round(0.1 * (i % 3 + 1), 1), tmp)  # saved beside it, renamed over it below
         n = len(polls)
         saved = time.monotonic()
         os.replace(tmp, book)
@@ -201,12 +189,13 @@ def compile_bytecode() -> None:
                     str(ROOT / "bench")], env=_ENV, check=True, stdout=subprocess.DEVNULL)
 
 
-def generate_in_child(module_and_args: list[str]) -> None:
-    """Run a workbook generator in a process of its own.  On Linux a process's max RSS starts from
-    the peak of the process it was forked from (the kernel keeps it across fork and exec): a bench
-    process that had generated the 1000-player workbook itself (about 400 MB) lent that peak to
-    every sync it timed, and the sync's memory read 424 MB where it peaks at about 210 MB."""
-    subprocess.run([sys.executable, "-m", *module_and_args], cwd=ROOT, env=_ENV, check=True, stdout=subprocess.DEVNULL)
+def run_in_child(*argv: str) -> None:
+    """``python *argv`` in a process of its own, for the untimed work around the timed processes
+    (generating a workbook, a judge's save with openpyxl).  On Linux a process's max RSS starts
+    from the peak of the process it was forked from (the kernel keeps it across fork and exec): a
+    bench process that had generated the 1000-player workbook itself (about 400 MB) lent that peak
+    to every sync it timed, and the sync's memory read 424 MB where it peaks at about 210 MB."""
+    subprocess.run([sys.executable, *argv], cwd=ROOT, env=_ENV, check=True, stdout=subprocess.DEVNULL)
 
 
 def bench_process_peak_mb() -> float:
@@ -290,20 +279,22 @@ def whole_processes(book: Path, workdir: Path, runs: int) -> dict:
             "edited_bare_s": statistics.median(edited_bare), "edited_all": edited, "edited_bare_all": edited_bare}
 
 
-def _edit_in_child(book: Path) -> None:
-    """:func:`_edit_one_cell` in a process of its own (openpyxl's load would count as the sync's memory)."""
-    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from bench.run import _edit_one_cell; "
-                    "_edit_one_cell(Path(sys.argv[1]))", str(book)], cwd=ROOT, env=_ENV, check=True)
+def _edit_in_child(book: Path, *value_and_target: object) -> None:
+    """:func:`_edit_one_cell` in a process of its own (:func:`run_in_child`)."""
+    run_in_child("-c", "import sys; from bench.run import _edit_one_cell; _edit_one_cell(*sys.argv[1:])", str(book),
+                 *map(str, value_and_target))
 
 
-def _edit_one_cell(book: Path) -> None:
-    """As a judge saving in Excel: the extra points of seat 1 of the first game, changed."""
+def _edit_one_cell(book: str | Path, value: str | None = None, target: str | Path | None = None) -> None:
+    """As a judge saving in Excel: the extra points of seat 1 of the first game changed (to
+    ``value``, else to 0.1 or 0.2, whichever it is not), saved as ``target`` (default: ``book``)."""
     import openpyxl
 
     wb = openpyxl.load_workbook(book)
     first_game = next(title for title in wb.sheetnames if title.startswith(("Тур 1 ", "Round 1 ")))
-    wb[first_game]["I10"] = 0.1 if wb[first_game]["I10"].value != 0.1 else 0.2
-    wb.save(book)
+    cell = wb[first_game]["I10"]
+    cell.value = float(value) if value is not None else 0.1 if cell.value != 0.1 else 0.2
+    wb.save(target or book)
 
 
 # -- report ----------------------------------------------------------------------------------------
@@ -466,8 +457,8 @@ def main() -> None:
                 from sheets_sync.example import EXAMPLE_PATH
 
                 shutil.copyfile(EXAMPLE_PATH, book)
-            else:  # in a child: see generate_in_child
-                generate_in_child(["bench.generate", str(book), "--players", str(players), "--rounds", str(rounds)])
+            else:  # in a child: see run_in_child
+                run_in_child("-m", "bench.generate", str(book), "--players", str(players), "--rounds", str(rounds))
             r = run_case(kind, str(players), str(rounds), str(book))
             work = Path(tmp) / f"{kind}-whole"
             work.mkdir()

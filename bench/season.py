@@ -29,7 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.generate import player_names
-from bench.run import BARE, DOC, ROOT, _ENV, cpu_model, fmt_ms, timed_process
+from bench.run import BARE, DOC, ROOT, _ENV, cpu_model, fmt_ms, run_in_child, timed_process
 
 __all__ = ["season_patch", "season_workbook", "SIZES"]
 
@@ -221,13 +221,11 @@ def _run_child(kind: str, book: Path) -> dict:
 def measure(label: str, players: int, evenings: int, games: int, tables: int, workdir: Path) -> dict:
     folder = workdir / label.replace(" ", "-")
     t = time.perf_counter()
-    # in a process of its own: a process's max RSS starts from its parent's peak (bench.run.generate_in_child)
     book = folder / "club.xlsx"
-    code = ("import sys; from pathlib import Path; from bench.season import season_workbook; "
-            "season_workbook(Path(sys.argv[1]), players=int(sys.argv[2]), evenings=int(sys.argv[3]), "
-            "games=int(sys.argv[4]), tables=int(sys.argv[5]))")
-    subprocess.run([sys.executable, "-c", code, str(book), str(players), str(evenings), str(games), str(tables)],
-                   cwd=ROOT, env=_ENV, check=True, stdout=subprocess.DEVNULL)
+    run_in_child("-c", "import sys; from pathlib import Path; from bench.season import season_workbook; "
+                 "season_workbook(Path(sys.argv[1]), players=int(sys.argv[2]), evenings=int(sys.argv[3]), "
+                 "games=int(sys.argv[4]), tables=int(sys.argv[5]))", str(book), str(players), str(evenings), str(games),
+                 str(tables))
     generated = time.perf_counter() - t
     fresh = folder / "fresh"
     fresh.mkdir()
@@ -239,9 +237,8 @@ def measure(label: str, players: int, evenings: int, games: int, tables: int, wo
     copy = _copy(book, cli_dir / "club.xlsx")
     cmd = [sys.executable, "-m", "sheets_sync.cli", "sync", str(copy), "--backups", "0"]
     result["cli_first_s"], result["cli_first_mb"] = timed_process(cmd, cli_dir)
-    # the judge's save in a process of its own (a process's max RSS starts from its parent's peak)
-    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; from bench.season import "
-                    "_edit_last_evening; _edit_last_evening(Path(sys.argv[1]))", str(copy)], cwd=ROOT, env=_ENV, check=True)
+    run_in_child("-c", "import sys; from bench.season import _edit_last_evening; _edit_last_evening(sys.argv[1])",
+                 str(copy))
     result["cli_edit_s"], result["cli_edit_mb"] = timed_process(cmd, cli_dir)
     result["cli_idle_s"], _ = timed_process(cmd, cli_dir)
     # what the machine gives at this moment: openpyxl's own load and save of the same (synced) workbook
