@@ -95,7 +95,7 @@ def test_watch_cli_picks_up_every_edit(fake_server, sa_key, tmp_path):
             assert e["delta"] != 0
         editor = subprocess.Popen(
             [sys.executable, "-m", "tests.google_support", "edit", "--endpoint", fake_server.url,
-             "--credentials", sa_key, "--sheet", sid,
+             "--credentials", sa_key, f"--sheet={sid}",  # an id may start with "-"
              "--edits", json.dumps([{k: e[k] for k in ("tab", "cell", "value", "at")} for e in edits])],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
         seen: dict[int, float] = {}
