@@ -333,9 +333,10 @@ class _Tally:
         for ap in self.penalties:
             if stages is None or ap.stage in stages:
                 penalties[ap.player].append(ap)
-        accounts = ci_mod.accounts(self.base_lines, preset, stages=stages) if preset.ci.enabled else {}
+        accounts = _accounts_by_player(ci_mod.accounts(self.base_lines, preset, stages=stages)
+                                       if preset.ci.enabled else {})
         return {pl.nickname: player_stats(pl, lines[pl.nickname], penalties[pl.nickname], preset.stage_keys,
-                                          _accounts_of(accounts, pl.nickname),
+                                          accounts.get(pl.nickname, ()),
                                           max_missed_rounds=preset.max_missed_rounds,
                                           disqualified_eligible=preset.disqualified_eligible,
                                           qualifying_place=qualifying.get(pl.nickname))
@@ -345,8 +346,13 @@ class _Tally:
         return [pl for pl in self.players if pl.nickname in self.participants[stage]]
 
 
-def _accounts_of(table: Mapping[tuple[str, tuple[str, ...]], CiAccount], player: str) -> tuple[CiAccount, ...]:
-    return tuple(a for (p, _), a in table.items() if p == player)
+def _accounts_by_player(table: Mapping[tuple[str, tuple[str, ...]], CiAccount]) -> dict[str, tuple[CiAccount, ...]]:
+    """Each player's Ci accounts, in the table's order (grouped in one pass: looking each player's
+    up in the whole table made a Ci preset's tables quadratic in the players)."""
+    grouped: dict[str, list[CiAccount]] = defaultdict(list)
+    for (player, _), account in table.items():
+        grouped[player].append(account)
+    return {player: tuple(accounts) for player, accounts in grouped.items()}
 
 
 def _stage_tables(tally: _Tally) -> tuple[dict[str, tuple[Standing, ...]], dict[str, int]]:
