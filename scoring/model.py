@@ -316,6 +316,11 @@ class Tournament:
     def player(self, nickname: str) -> Player | None:
         return self._by_nickname.get(nickname)
 
+    @property
+    def reserves(self) -> frozenset[str]:
+        """The nicknames of the reserve players (a reserve's seat earns nobody points)."""
+        return frozenset(p.nickname for p in self.players if not p.ranked)
+
     def mwt_id_of(self, name: str) -> int | None:
         """The MWT id of a judge or player named ``name`` (a judge's row first), or None."""
         for judge in self.judges:

@@ -504,12 +504,11 @@ def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
             yield problem("protocol.no_seating", W, p.cells.get("round") or _loc(p, None, "stage"),
                           stage=_stage_name(ctx.preset, p.stage), round=p.round, table=p.table)
         return
-    reserves = ctx.reserves
     for rec in p.seats:
         expected = entry.players[rec.seat - 1] if rec.seat - 1 < len(entry.players) else None
         if not rec.player or not expected or rec.player == expected or rec.player not in ctx.known:
             continue
-        if rec.player in reserves:
+        if rec.player in ctx.reserves:
             yield problem("player.substitute", W, _loc(p, rec.seat, "player"), seat=rec.seat, player=rec.player, expected=expected)
         else:
             yield problem("player.not_seated_here", W, _loc(p, rec.seat, "player"), seat=rec.seat, player=rec.player, expected=expected)
@@ -555,9 +554,8 @@ def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -
     could not place them in a game) get the rules about their own cells only."""
     known = frozenset(p.nickname for p in t.players)
     by_key = {(e.stage, e.round, e.table): e for e in t.seating}
-    reserves = frozenset(pl.nickname for pl in t.players if pl.status is PlayerStatus.RESERVE)
     ctx = Context(tournament=t, preset=preset, known=known, folds=frozenset(map(fold, known)), by_key=by_key,
-                  reserves=reserves)
+                  reserves=t.reserves)
     problems: list[Problem] = list(_seating(t.seating, known))
     for p in t.protocols:
         if p.stage not in preset.stage_keys:

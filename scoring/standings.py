@@ -111,7 +111,7 @@ def _participants(t: Tournament, preset: Preset, counted: Sequence[Protocol]) ->
     for p in counted:
         if p.stage in result:
             result[p.stage].update(s.player for s in p.seats if s.player)
-    reserves = {pl.nickname for pl in t.players if pl.status is PlayerStatus.RESERVE}
+    reserves = t.reserves
     first = preset.stage_keys[0]
     result[first].update(pl.nickname for pl in t.players)
     return {k: frozenset(v - reserves) for k, v in result.items()}
@@ -266,8 +266,7 @@ def _tallied(t: Tournament, preset: Preset, problems: Sequence[Problem],
     and again, starting from the memo of compute)."""
     cancelled = cancelled_games(t)
     counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.game_id not in cancelled)
-    reserves = frozenset(p.nickname for p in t.players if p.status is PlayerStatus.RESERVE)
-    base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, reserves))
+    base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, t.reserves))
     applied, penalty_problems = tournament_penalties(t, preset, counted)
     tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
                    participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))
