@@ -51,8 +51,8 @@ def quoted(title: str) -> str:
 
 
 def _clean(text: str) -> str:
-    # a regular expression, not str.translate: translate walks a Cyrillic string character by
-    # character in Python's slow path, eight times the cost (a tenth of a second at 1000 players)
+    # a regular expression, not str.translate: translate takes its slow path on Cyrillic text
+    # (26,000 texts at 1000 players: 0.24 s under the profiler, 0.03 s with the expression)
     return _ILLEGAL.sub("\ufffd", text)[:_EXCEL_TEXT_LIMIT]
 
 
@@ -135,7 +135,7 @@ def _hidden(path: Path, titles: Sequence[str]) -> None:
 
 def _xml_attribute(text: str) -> str:
     """``text`` as an XML attribute value spells it (what xml.sax.saxutils.escape with ``"`` gives;
-    that module imports urllib.request and http.client, a fifth of the writer's import time)."""
+    that module imports urllib.request and http.client into every sync's start-up)."""
     return text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
 
 
