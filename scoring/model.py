@@ -305,6 +305,7 @@ class Tournament:
     # protocol tabs edited after a confirmation (now, or before they were confirmed again)
     edited_after_confirmation: frozenset[str] = frozenset()
     _by_nickname: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    _reserves: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         # a dict for lookups by nickname: validation and rendering ask once per seat and per player
@@ -312,6 +313,8 @@ class Tournament:
         for p in self.players:
             by_nickname.setdefault(p.nickname, p)
         object.__setattr__(self, "_by_nickname", by_nickname)
+        # once: the tally asks for every protocol it scores (5,500 times in a race of 1000 players)
+        object.__setattr__(self, "_reserves", frozenset(p.nickname for p in self.players if not p.ranked))
 
     def player(self, nickname: str) -> Player | None:
         return self._by_nickname.get(nickname)
@@ -319,7 +322,7 @@ class Tournament:
     @property
     def reserves(self) -> frozenset[str]:
         """The nicknames of the reserve players (a reserve's seat earns nobody points)."""
-        return frozenset(p.nickname for p in self.players if not p.ranked)
+        return self._reserves
 
     def mwt_id_of(self, name: str) -> int | None:
         """The MWT id of a judge or player named ``name`` (a judge's row first), or None."""

@@ -266,7 +266,8 @@ def _tallied(t: Tournament, preset: Preset, problems: Sequence[Problem],
     and again, starting from the memo of compute)."""
     cancelled = cancelled_games(t)
     counted = tuple(p for p in counted_protocols(t.protocols, problems) if p.game_id not in cancelled)
-    base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, t.reserves))
+    reserves = t.reserves
+    base_lines = tuple(ln for p in counted for ln in _scored(scored, p, preset, reserves))
     applied, penalty_problems = tournament_penalties(t, preset, counted)
     tally = _Tally(preset=preset, players=tuple(p for p in t.players if p.ranked),
                    participants=_participants(t, preset, counted), base_lines=base_lines, penalties=tuple(applied))

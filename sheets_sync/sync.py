@@ -320,9 +320,6 @@ def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None =
 def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:
     """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
     patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp, account=backend.account_email)
-    password = getattr(backend, "protect_password", None)  # an .xlsx's --protect-password
-    if password and patch.protect:
-        patch = replace(patch, protect_password=password)
     advanced = None
     if not dry_run:
         stage_patch, advanced = auto_advance(outcome)

@@ -240,9 +240,6 @@ class Patch:
     # workbook lacks; a backend keeps a tab's protection when it rewrites the tab
     protect: tuple[Protection, ...] = ()
     unprotect: tuple[Protection, ...] = ()  # protections the sync set and wants no more (by key)
-    # the password of the sheet protections an .xlsx gets (``--protect-password``; hashed as Excel
-    # does, never written in clear); None: none.  A Google Sheet's protections have editors instead
-    protect_password: str | None = None
 
     @property
     def empty(self) -> bool:

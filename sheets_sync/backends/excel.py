@@ -283,7 +283,7 @@ class ExcelBackend:
         from sheets_sync.backends.excel_write import write_patch
 
         try:
-            write_patch(data or None, patch, tabs, tmp)
+            write_patch(data or None, patch, tabs, tmp, password=self.protect_password)
         except RuntimeError as exc:  # excelize's errors
             raise BackendError(f"{self.path.name}: the workbook could not be written ({exc}); nothing written",
                                ru=f"{self.path.name}: не удалось записать книгу ({exc}); ничего не записано") from exc
@@ -498,9 +498,8 @@ class OutputWorkbookBackend:
 
     def __init__(self, source, output: str | os.PathLike[str], *, backups: int = DEFAULT_BACKUPS,
                  protect_password: str | None = None):
-        self.protect_password = protect_password
         self.input = source
-        self.output = ExcelBackend(output, backups=backups)
+        self.output = ExcelBackend(output, backups=backups, protect_password=protect_password)
         self.source = source.source
         self.path = getattr(source, "path", None)  # what `watch` stats to notice a judge's save
         self.written_stat = None
@@ -530,8 +529,7 @@ class OutputWorkbookBackend:
         owned = tuple(w for w in patch.writes if w.owned)
         if owned:
             current = self.output.read() if self.output.path.exists() else None
-            self.output.apply(Patch(writes=owned, protect=patch.protect, protect_password=patch.protect_password),
-                              base=current)
+            self.output.apply(Patch(writes=owned, protect=patch.protect), base=current)
         return self.fingerprint()
 
 

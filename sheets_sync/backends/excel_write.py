@@ -100,13 +100,15 @@ def _native(value: object) -> object:
     return _clean(str(value))
 
 
-def write_patch(data: bytes | None, patch: Patch, tabs: Mapping[str, Sequence[Sequence[object]]], target: Path) -> None:
+def write_patch(data: bytes | None, patch: Patch, tabs: Mapping[str, Sequence[Sequence[object]]], target: Path,
+                *, password: str | None = None) -> None:
     """Apply ``patch`` to the workbook ``data`` (None: a new workbook) whose values are ``tabs`` (as
-    read), and save the result as ``target``."""
+    read), and save the result as ``target``.  ``password``: the password of the sheet protections
+    the patch puts in place (``--protect-password``; hashed as Excel does, never written in clear)."""
     book = excelize.open_reader(excel_note_names(data)) if data else excelize.new_file()
     try:
         placeholder = None if data else book.get_sheet_list()[0]
-        writer = _Writer(book, tabs)
+        writer = _Writer(book, tabs, password)
         writer.apply(patch)
         if placeholder is not None and placeholder not in {w.title for w in patch.writes}:
             book.delete_sheet(placeholder)
@@ -195,9 +197,10 @@ class _Look:
 
 
 class _Writer:
-    def __init__(self, book, tabs: Mapping[str, Sequence[Sequence[object]]]):
+    def __init__(self, book, tabs: Mapping[str, Sequence[Sequence[object]]], password: str | None):
         self.book = book
         self.tabs = tabs
+        self.password = password
         self.sheets = set(book.get_sheet_list())
         self.styles: dict[_Look, int] = {}
         self.font = book.get_default_font() or "Calibri"
@@ -227,7 +230,7 @@ class _Writer:
         self._set_marks(patch)
         for p in patch.protect:
             if p.cells is None and p.sheet in self.sheets:
-                protect_sheet(self.book, p.sheet, patch.protect_password)
+                protect_sheet(self.book, p.sheet, self.password)
         for p in patch.unprotect:
             if p.cells is None and p.sheet in self.sheets:
                 self.book.unprotect_sheet(p.sheet)
