@@ -30,7 +30,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from scoring import labels as L
-from scoring.cells import a1
+from scoring.cells import a1, parse_a1
 from scoring.model import GameIndex, Location, Tournament
 from scoring.parse import find_tab
 from scoring.trust import Remembered
@@ -130,6 +130,8 @@ def current_values(snapshot: Snapshot, tabs: Iterable[str]) -> dict[tuple[str, s
     for title in tabs:
         for r, row in enumerate(snapshot.tabs.get(title, ())):
             for c, value in enumerate(row):
+                if value is None:
+                    continue
                 shown = cell_text(value)
                 if shown.strip():
                     values[(title, a1(r, c))] = shown
@@ -143,16 +145,19 @@ def fingerprints(snapshot: Snapshot, t: Tournament) -> dict[str, str]:
     that editing, adding or moving another block of the evening is no edit of this one."""
     result = {}
     for p in t.protocols:
-        skip = p.cells.get("checked_by")
+        checked_by = p.cells.get("checked_by")
+        skip = parse_a1(checked_by.cell) if checked_by is not None else None
         grid = snapshot.tabs.get(p.sheet, ())
         first, last = p.rows if p.rows is not None else (0, len(grid) - 1)
-        h = hashlib.sha256()
+        parts = []  # hashed as one string: the digest of the pieces fed one by one, at a fraction of the calls
         for r in range(first, min(last + 1, len(grid))):
             for c, value in enumerate(grid[r]):
+                if value is None:
+                    continue
                 shown = cell_text(value)
-                if shown.strip() and (skip is None or skip.cell != a1(r, c)):
-                    h.update(f"{a1(r - first, c)}\x00{shown}\x00".encode())
-        result[p.game_id] = h.hexdigest()[:24]
+                if shown.strip() and (r, c) != skip:
+                    parts.append(f"{a1(r - first, c)}\x00{shown}\x00")
+        result[p.game_id] = hashlib.sha256("".join(parts).encode()).hexdigest()[:24]
     return result
 
 

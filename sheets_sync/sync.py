@@ -47,7 +47,6 @@ from sheets_sync.backends.base import (
     values_fingerprint,
 )
 from sheets_sync.changelog import append_jsonl, is_trust_row, log_tab, state_rows as trust_state_rows
-from sheets_sync.draw_commands import auto_advance
 from sheets_sync.outcome import (
     DEFAULT_PRESET,
     Outcome,
@@ -321,7 +320,9 @@ def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, d
     """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
     patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp, account=backend.account_email)
     advanced = None
-    if not dry_run:
+    if not dry_run and outcome.settings.confirmed:  # the chief judge confirmed a stage: seat the next one
+        from sheets_sync.draw_commands import auto_advance  # the draw's modules load only then
+
         stage_patch, advanced = auto_advance(outcome)
         if stage_patch is not None:
             patch = replace(patch, writes=patch.writes + stage_patch.writes)

@@ -101,7 +101,7 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
     WORKBOOK: a new .xlsx path, gsheet:new (a new Google spreadsheet), or gsheet:ID / a spreadsheet URL of an empty
     spreadsheet shared with the service account.  When the players, --games and --tables do not fit (everybody must
     play the same number of games), init lists the nearest formats that do, each as the command to run."""
-    from sheets_sync.commands import QualifyingRequest, init_workbook
+    from sheets_sync.init_commands import QualifyingRequest, init_workbook
 
     request = QualifyingRequest(games=games, rounds=rounds, tables=tables, command=_init_command(ctx, workbook))
     init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
