@@ -39,8 +39,8 @@ from sheets_sync.files import write_text_atomic
 from sheets_sync.render.tabs import HEADER_HEIGHT, HEADER_ROW, TABLE_PAGE, TOP_ROWS, header_styles, heading, tab_title
 from sheets_sync.render.words import ru_en
 
-__all__ = ["Change", "remembered", "previous_values", "current_values", "logged_tabs", "fingerprints", "changes",
-           "state_rows", "is_trust_row", "log_tab", "append_jsonl", "LOG_FILE"]
+__all__ = ["Change", "remembered", "previous_values", "typed_cells", "current_values", "logged_tabs", "fingerprints",
+           "changes", "state_rows", "is_trust_row", "log_tab", "append_jsonl", "LOG_FILE"]
 
 CONFIRMED = "§confirmed"
 VALUES = "§values"
@@ -125,39 +125,47 @@ def logged_tabs(snapshot: Snapshot, t: Tournament, unreadable: Iterable[str] = (
     return [title for title in snapshot.order if title in titles]
 
 
-def current_values(snapshot: Snapshot, tabs: Iterable[str]) -> dict[tuple[str, str], str]:
-    values: dict[tuple[str, str], str] = {}
+# one tab's typed cells as the state keeps them: (row, column, A1, text), in reading order, empty ones left out
+TypedCells = dict[str, list[tuple[int, int, str, str]]]
+
+
+def typed_cells(snapshot: Snapshot, tabs: Iterable[str]) -> TypedCells:
+    """The text of every non-empty cell of ``tabs`` (:func:`logged_tabs`), made once for both the
+    protocols' fingerprints and the values the state remembers (150,000 cells at 1000 players)."""
+    cells: TypedCells = {}
     for title in tabs:
+        found = cells[title] = []
         for r, row in enumerate(snapshot.tabs.get(title, ())):
             for c, value in enumerate(row):
                 if value is None:
                     continue
                 shown = cell_text(value)
                 if shown.strip():
-                    values[(title, a1(r, c))] = shown
-    return values
+                    found.append((r, c, a1(r, c), shown))
+    return cells
 
 
-def fingerprints(snapshot: Snapshot, t: Tournament) -> dict[str, str]:
+def current_values(cells: TypedCells) -> dict[tuple[str, str], str]:
+    """(tab, cell) -> text: what the state tab remembers for the next sync's change log."""
+    return {(title, ref): shown for title, found in cells.items() for _, _, ref, shown in found}
+
+
+def fingerprints(cells: TypedCells, t: Tournament) -> dict[str, str]:
     """A hash of each protocol's values but its «Проверил» cell (clearing or retyping the
     checker's name is not an edit of the game), by :attr:`~scoring.model.Protocol.game_id`.  A
     block of a tab that holds several hashes only its own rows, counted from its first row, so
-    that editing, adding or moving another block of the evening is no edit of this one."""
+    that editing, adding or moving another block of the evening is no edit of this one.
+    ``cells``: :func:`typed_cells` of (at least) every protocol tab."""
     result = {}
     for p in t.protocols:
         checked_by = p.cells.get("checked_by")
         skip = parse_a1(checked_by.cell) if checked_by is not None else None
-        grid = snapshot.tabs.get(p.sheet, ())
-        first, last = p.rows if p.rows is not None else (0, len(grid) - 1)
-        parts = []  # hashed as one string: the digest of the pieces fed one by one, at a fraction of the calls
-        for r in range(first, min(last + 1, len(grid))):
-            for c, value in enumerate(grid[r]):
-                if value is None:
-                    continue
-                shown = cell_text(value)
-                if shown.strip() and (r, c) != skip:
-                    parts.append(f"{a1(r - first, c)}\x00{shown}\x00")
-        result[p.game_id] = hashlib.sha256("".join(parts).encode()).hexdigest()[:24]
+        found = cells.get(p.sheet, ())
+        first, last = p.rows if p.rows is not None else (0, len(found) and found[-1][0])
+        # hashed as one string: the digest of the pieces fed one by one, at a fraction of the calls
+        text = "".join(f"{ref if first == 0 else a1(r - first, c)}\x00{shown}\x00" for r, c, ref, shown in found
+                       if first <= r <= last and (r, c) != skip)
+        result[p.game_id] = hashlib.sha256(text.encode()).hexdigest()[:24]
     return result
 
 

@@ -27,7 +27,8 @@ from scoring.rules import validate
 from scoring.standings import Results, compute as compute_standings
 from scoring.trust import Remembered, confirmations, dispute_problems
 from sheets_sync.backends.base import Backend, Snapshot
-from sheets_sync.changelog import Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered
+from sheets_sync.changelog import (Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered,
+                                   typed_cells)
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
 from sheets_sync.protection import restored_problems
@@ -109,14 +110,14 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
     preset, preset_problems = _load_preset_for(settings, base_dir)
     parsed = parse_tournament(snapshot.tabs, snapshot.order, preset, settings)
     before = remembered(snapshot)
-    confirmed = confirmations(parsed.tournament.protocols, fingerprints(snapshot, parsed.tournament), before,
+    cells = typed_cells(snapshot, logged_tabs(snapshot, parsed.tournament, parsed.unreadable))
+    confirmed = confirmations(parsed.tournament.protocols, fingerprints(cells, parsed.tournament), before,
                               required=preset.confirmation)
     tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited)
     problems = (list(parsed.problems) + preset_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
                 + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot))
     results = compute_standings(tournament, preset, problems)
-    logged = logged_tabs(snapshot, tournament, parsed.unreadable)
-    values = current_values(snapshot, logged)
+    values = current_values(cells)
     found = changes(previous_values(snapshot), values, snapshot.order,
                     {p.game_id: bool(before.get(p.game_id) and before[p.game_id].fingerprint) for p in tournament.protocols},
                     GameIndex(tournament.protocols))

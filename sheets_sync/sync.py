@@ -120,11 +120,9 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
         writes = owned_season_tabs(outcome.results, outcome.problems, language, links=links)
     else:
         writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)
-    # the Log tab is history (it grows with every change logged): its look is drawn each time, and
-    # the state tab keeps no key of it, so that two workbooks with the same input hold the same state
-    writes, looks = _looks_kept(snapshot, writes)
     writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows,
                           outcome.results.tournament.name))
+    writes, looks = _looks_kept(snapshot, writes)
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)
     input_tabs = {t for t in snapshot.order if L.norm(t) not in owned}
@@ -149,15 +147,18 @@ LOOK = "§look"  # a state row: an owned tab and the key of the look the sync la
 
 
 def look_key(w: TabWrite) -> str:
-    """A hash of everything a backend draws an owned tab's look from: its size, widths, heights,
-    styles, bold rows, frozen panes, dropdowns, page, where its links and dates are, and the version
-    of the package that draws them."""
+    """A hash of everything a backend draws an owned tab's look from: widths, heights, styles, bold
+    rows (as wide as the tab), frozen panes, dropdowns, page, where its links and dates are, and the
+    version of the package that draws them.  Not the number of rows: a row added below the styled
+    ones has the default look either way, so the Log tab, which grows with every change logged,
+    keeps its key — the same in every workbook of the same version, whatever its history."""
     from sheets_sync import __version__
 
     kinds = tuple((r, c, type(v).__name__) for r, row in enumerate(w.rows) for c, v in enumerate(row)
                   if isinstance(v, (Link, date)))
-    spec = (__version__, len(w.rows), max((len(row) for row in w.rows), default=0), w.column_widths, w.row_heights,
-            w.styles, w.bold_rows, w.frozen_rows, w.frozen_cols, w.validations, w.hidden, w.page, kinds)
+    width = max((len(row) for row in w.rows), default=0) if w.bold_rows else 0
+    spec = (__version__, width, w.column_widths, w.row_heights, w.styles, w.bold_rows, w.frozen_rows, w.frozen_cols,
+            w.validations, w.hidden, w.page, kinds)
     return hashlib.sha256(repr(spec).encode()).hexdigest()[:24]
 
 
