@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import os
+import re
 import zipfile
 from pathlib import Path
 
@@ -299,6 +300,34 @@ def test_a_workbook_part_that_excel_could_not_open_replaces_nothing(example, mon
         backend.apply(Patch(writes=(TabWrite(title="_hidden_tab", rows=(("x",),), hidden=True),)), base=snap)
     assert "cannot be read back" in str(info.value) and "nothing written" in str(info.value)
     assert example.read_bytes() == before
+
+
+def test_a_workbook_without_a_styles_part_is_refused_in_words_not_by_a_crash(example, tmp_path):
+    """A package with no xl/styles.xml (valid, but never what Excel or LibreOffice write: some
+    generators do) made excelize abort the whole process at its first style — watch would die.
+    The sync refuses it naming the part and the fix, leaves the file as it was, and the process
+    goes on (the same workbook with its styles part syncs right after)."""
+    source = tmp_path / "source.xlsx"
+    source.write_bytes(example.read_bytes())
+    bare = tmp_path / "bare.xlsx"
+    with zipfile.ZipFile(source) as z, zipfile.ZipFile(bare, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in z.infolist():
+            if info.filename == "xl/styles.xml":
+                continue
+            data = z.read(info)
+            if info.filename == "xl/_rels/workbook.xml.rels":
+                data = re.sub(rb'<Relationship [^>]*relationships/styles"[^>]*/>', b"", data)
+            if info.filename == "[Content_Types].xml":
+                data = re.sub(rb'<Override PartName="/xl/styles.xml"[^>]*/>', b"", data)
+            out.writestr(info, data)
+    before = bare.read_bytes()
+    with pytest.raises(BackendError) as info:
+        sync_once(ExcelBackend(bare, backups=0), out_dir=None)
+    assert "xl/styles.xml" in str(info.value) and "nothing written" in str(info.value)
+    assert "LibreOffice" in info.value.message("ru")
+    assert bare.read_bytes() == before and not [p for p in tmp_path.iterdir() if ".sheets-sync-tmp" in p.name]
+    assert sync_once(ExcelBackend(source, backups=0), out_dir=None).written  # and the process is still here
+
 
 # -- secrets -------------------------------------------------------------------------------------
 def test_world_readable_key_warns_and_private_key_does_not(fake_server, sa_key, caplog):

@@ -280,10 +280,17 @@ class ExcelBackend:
             tmp.unlink(missing_ok=True)
 
     def _write(self, data: bytes, patch: Patch, tabs: Mapping[str, Grid], tmp: Path) -> None:
-        from sheets_sync.backends.excel_write import write_patch
+        from sheets_sync.backends.excel_write import NoStylesPart, write_patch
 
         try:
             write_patch(data or None, patch, tabs, tmp, password=self.protect_password)
+        except NoStylesPart:
+            raise BackendError(
+                f"{self.path.name} has no styles part (xl/styles.xml), which Excel and LibreOffice always write: "
+                "open it in Excel or LibreOffice, save it once, and sync again; nothing written",
+                ru=f"в {self.path.name} нет части стилей (xl/styles.xml), которую Excel и LibreOffice всегда "
+                   "записывают: откройте файл в Excel или LibreOffice, сохраните один раз и синхронизируйте снова; "
+                   "ничего не записано") from None
         except RuntimeError as exc:  # excelize's errors
             raise BackendError(f"{self.path.name}: the workbook could not be written ({exc}); nothing written",
                                ru=f"{self.path.name}: не удалось записать книгу ({exc}); ничего не записано") from exc

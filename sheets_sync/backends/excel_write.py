@@ -32,7 +32,7 @@ from scoring.cells import a1, column_letter, parse_a1
 from sheets_sync.backends.excel_read import WHOLE_BELOW, trimmed
 from sheets_sync.backends.base import MARK_COLOURS, NOTE_AUTHOR, SHADE_COLOUR, Link, PageSetup, Patch, Style, TabWrite
 
-__all__ = ["write_patch", "as_read", "expected_grid", "same_value", "quoted"]
+__all__ = ["write_patch", "as_read", "expected_grid", "same_value", "quoted", "NoStylesPart"]
 
 _EXCEL_TEXT_LIMIT = 32767
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")  # control characters XML 1.0 cannot carry
@@ -100,11 +100,28 @@ def _native(value: object) -> object:
     return _clean(str(value))
 
 
+class NoStylesPart(ValueError):
+    """The package has no styles part: excelize would abort the whole process (a Go panic, not an
+    exception) at the first style it reads or adds.  Excel and LibreOffice always write one; a
+    workbook made by some other program may lack it, and saving it once in either adds it."""
+
+
+def _has_styles(data: bytes) -> bool:
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        try:
+            rels = z.read("xl/_rels/workbook.xml.rels")
+        except KeyError:
+            return False
+    return re.search(rb'Type="[^"]*/relationships/styles"', rels) is not None
+
+
 def write_patch(data: bytes | None, patch: Patch, tabs: Mapping[str, Sequence[Sequence[object]]], target: Path,
                 *, password: str | None = None) -> None:
     """Apply ``patch`` to the workbook ``data`` (None: a new workbook) whose values are ``tabs`` (as
     read), and save the result as ``target``.  ``password``: the password of the sheet protections
     the patch puts in place (``--protect-password``; hashed as Excel does, never written in clear)."""
+    if data and not _has_styles(data):
+        raise NoStylesPart("no styles part (xl/styles.xml)")
     book = excelize.open_reader(excel_note_names(data)) if data else excelize.new_file()
     try:
         placeholder = None if data else book.get_sheet_list()[0]
