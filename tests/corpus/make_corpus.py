@@ -2,7 +2,7 @@
 the parts Excel makes): each holds what an organizer adds to a tournament workbook and what
 openpyxl drops or mangles on a save.  Run from the repository root:
 
-    .venv/bin/python tests/corpus/make_corpus.py
+    .venv/bin/python tests/corpus/make_corpus.py [FILE …]   # every file, or those named
 
 The files are committed (tests/test_corpus.py reads these very bytes); run this again only to
 change the corpus, and look at the diff of tests/corpus/README.md's table.
@@ -85,6 +85,67 @@ def names_hidden_properties(f: excelize.File) -> None:
     f.set_custom_props(excelize.CustomProperty(name="Сезон", value=2026))
 
 
+# Excel 365's threaded comments: a thread (comment and reply) in xl/threadedComments/, its people in
+# xl/persons/, and beside it the note Excel writes for programs that know only notes (author
+# "tc={id}", the thread's text under Excel's own preamble).  excelize and LibreOffice make no threads:
+# the parts are written here as Excel writes them (MS-XLSX 2.3.10, 2.3.11).
+_THREADS_NS = ('xmlns="http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments" '
+               'xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"')
+_PEOPLE = (("{0B8A4E3C-5D21-4F6A-9C7E-2A1B3C4D5E6F}", "Организатор"), ("{7E6D5C4B-3A29-4817-B6C5-D4E3F2A1B0C9}", "Судья 2"))
+_THREAD = (("{A1B2C3D4-0001-4000-8000-000000000001}", _PEOPLE[0][0], "2026-11-28T18:04:11.52",
+            "Проверить: клуб сыграл 11 игр?", None),
+           ("{A1B2C3D4-0002-4000-8000-000000000002}", _PEOPLE[1][0], "2026-11-28T18:20:40.10",
+            "Да, одна перенесена с прошлого сезона.", "{A1B2C3D4-0001-4000-8000-000000000001}"))
+_THREAD_CELL = "C3"
+
+
+def threaded_comments_and_notes(f: excelize.File) -> None:
+    """A thread on C3 (its legacy note is Excel's fallback) and the organizer's own note on A2."""
+    f.add_comment(DATA, excelize.Comment(author="Организатор", cell="A2", text="взнос оплачен"))
+    fallback = ("[Threaded comment]\n\nYour version of Excel allows you to read this threaded comment; however, any "
+                "edits to it will get removed if the file is opened in a newer version of Excel. Learn more: "
+                "https://go.microsoft.com/fwlink/?linkid=870924\n\nComment:\n    " + _THREAD[0][3]
+                + "\nReply:\n    " + _THREAD[1][3])
+    f.add_comment(DATA, excelize.Comment(author="tc=" + _THREAD[0][0], cell=_THREAD_CELL, text=fallback))
+
+
+def add_thread_parts(path: Path) -> None:
+    """The threaded comment parts, their relationships and content types, added to the saved package."""
+    import re
+    import zipfile
+
+    from sheets_sync.backends.excel_read import worksheet_parts
+
+    with zipfile.ZipFile(path) as z:
+        members = {i.filename: z.read(i) for i in z.infolist()}
+        sheet = worksheet_parts(z)[DATA]
+    sheet_rels = f"xl/worksheets/_rels/{sheet.rsplit('/', 1)[1]}.rels"
+    comments = "".join(
+        f'<threadedComment ref="{_THREAD_CELL}" dT="{when}" personId="{person}" id="{tid}"'
+        + (f' parentId="{parent}"' if parent else "") + f"><text>{text}</text></threadedComment>"
+        for tid, person, when, text, parent in _THREAD)
+    members["xl/threadedComments/threadedComment1.xml"] = (
+        f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<ThreadedComments {_THREADS_NS}>{comments}'
+        "</ThreadedComments>").encode()
+    people = "".join(f'<person displayName="{name}" id="{pid}" userId="{name}" providerId="None"/>' for pid, name in _PEOPLE)
+    members["xl/persons/person.xml"] = (
+        f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<personList {_THREADS_NS}>{people}</personList>'
+    ).encode()
+    members[sheet_rels] = members[sheet_rels].replace(b"</Relationships>", (
+        '<Relationship Id="rIdThread1" Type="http://schemas.microsoft.com/office/2017/10/relationships/threadedComment" '
+        'Target="../threadedComments/threadedComment1.xml"/></Relationships>').encode())
+    members["xl/_rels/workbook.xml.rels"] = members["xl/_rels/workbook.xml.rels"].replace(b"</Relationships>", (
+        '<Relationship Id="rIdPersons" Type="http://schemas.microsoft.com/office/2017/10/relationships/person" '
+        'Target="persons/person.xml"/></Relationships>').encode())
+    members["[Content_Types].xml"] = re.sub(rb"</Types>$", (
+        '<Override PartName="/xl/threadedComments/threadedComment1.xml" ContentType="application/vnd.ms-excel.threadedcomments+xml"/>'
+        '<Override PartName="/xl/persons/person.xml" ContentType="application/vnd.ms-excel.person+xml"/></Types>').encode(),
+        members["[Content_Types].xml"].rstrip())
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+
+
 CORPUS = {
     "sparklines-data-bars.xlsx": sparklines_and_data_bars,
     "table-slicer.xlsx": table_and_slicer,
@@ -92,17 +153,24 @@ CORPUS = {
     "shape-picture-chart.xlsx": drawings,
     "list-from-tab-notes.xlsx": lists_and_notes,
     "names-hidden-properties.xlsx": names_hidden_properties,
+    "threaded-comments-notes.xlsx": threaded_comments_and_notes,
 }
+AFTER_SAVE = {"threaded-comments-notes.xlsx": add_thread_parts}
 
 
-def main() -> None:
-    for name, add in CORPUS.items():
+def main(names: list[str]) -> None:
+    """Make the files ``names`` (all of them when none is named)."""
+    for name in names or CORPUS:
         f = _book()
-        add(f)
+        CORPUS[name](f)
         f.save_as(str(HERE / name))
         f.close()
+        if name in AFTER_SAVE:
+            AFTER_SAVE[name](HERE / name)
         print(HERE / name, (HERE / name).stat().st_size)
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])
