@@ -4,6 +4,7 @@ same fields.  (How they print is measured with LibreOffice in tests/test_libreof
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from decimal import Decimal
@@ -455,3 +456,52 @@ def test_an_owned_tab_whose_look_changed_is_drawn_again(tmp_path):
     ExcelBackend(path).apply(Patch(writes=(first,)), base=None)
     ExcelBackend(path).apply(Patch(writes=(longer,)), base=None)
     assert openpyxl.load_workbook(path)["Очки"]["A3"].border.left.style == "thin"
+
+
+def test_a_google_owned_tab_whose_look_is_unchanged_gets_its_values_only(fake_server, sa_key, monkeypatch):
+    """Google: after an edit the one batchUpdate writes the kept tabs' values only — no formats,
+    borders, widths or heights for them — and every owned tab then looks cell for cell as in a
+    spreadsheet synced once from the same input."""
+    from sheets_sync.backends.base import STATE_TAB
+    from sheets_sync.backends.excel_read import read_values
+    from sheets_sync.backends.google import backend as google_backend_module
+    from sheets_sync.example import EXAMPLE_PATH
+    from tests.google_support import GoogleBook, upload_xlsx
+    from tests.test_corpus import extra_points_cell
+
+    order, tabs = read_values(EXAMPLE_PATH.read_bytes())
+    protocol = next(t for t in order if t.startswith("Тур 1"))
+    edit = {(protocol, extra_points_cell(tabs[protocol])): "0,4"}
+    step, scratch = (GoogleBook(fake_server, sa_key, upload_xlsx(fake_server, EXAMPLE_PATH)) for _ in range(2))
+    sync_once(step.backend(), out_dir=None)
+    step.edit(edit)
+    scratch.edit(edit)
+    planned = []
+    plan = google_backend_module.plan_batch_update
+    monkeypatch.setattr(google_backend_module, "plan_batch_update",
+                        lambda patch, meta: planned.append((patch, meta)) or plan(patch, meta))
+    again = sync_once(step.backend(), out_dir=None)
+    monkeypatch.undo()
+    kept = {w.title for w in again.patch.writes if w.look_kept}
+    assert {"Итоги", "Отбор", "Статистика", "Журнал"} <= kept and STATE_TAB not in kept
+    patch, meta = planned[-1]
+    body, _ = plan(patch, meta)
+    ids = {t.sheet_id: t.title for t in meta.tabs}
+    styled = {ids[r[kind]["range"]["sheetId"]] for r in body["requests"]
+              for kind in ("repeatCell", "updateBorders", "updateDimensionProperties") if kind in r}
+    assert not styled & kept
+    drawn, _ = plan(replace(patch, writes=tuple(replace(w, look_kept=False) for w in patch.writes)), meta)
+    # the values are most of the request; the formats not sent again are about one request in three
+    assert len(body["requests"]) < 0.8 * len(drawn["requests"]) and len(json.dumps(body)) < len(json.dumps(drawn))
+    sync_once(scratch.backend(), out_dir=None)
+
+    def looks(book, tab):
+        cells = {a1: c.raw.get("userEnteredFormat") for a1, c in fake_server.cells(book.sid, tab).items()}
+        return cells, fake_server.column_widths(book.sid, tab), fake_server.sheet_properties(book.sid, tab).get("gridProperties")
+
+    for tab in sorted(kept - {"Журнал"}):
+        assert looks(step, tab) == looks(scratch, tab), tab
+    # the Log grew by the edit's line: its other cells look as freshly drawn, the line has no format of its own
+    (log, widths, grid), (fresh, fresh_widths, fresh_grid) = looks(step, "Журнал"), looks(scratch, "Журнал")
+    assert {k: v for k, v in log.items() if k in fresh} == fresh and (widths, grid) == (fresh_widths, fresh_grid)
+    assert set(log) > set(fresh) and not any(log[k] for k in set(log) - set(fresh))

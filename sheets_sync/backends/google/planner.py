@@ -44,6 +44,7 @@ __all__ = ["plan_batch_update", "hyperlink_formula", "protection_bounds", "bound
 log = logging.getLogger(__name__)
 
 _CLEAR_ALL = "userEnteredValue,userEnteredFormat,note,dataValidation,textFormatRuns"
+_CLEAR_VALUES = "userEnteredValue,note,textFormatRuns"  # an owned tab whose look is kept: its formats stay
 _MARK_FIELDS = "note,userEnteredFormat.backgroundColor"
 _EPOCH = datetime(1899, 12, 30)  # day 0 of spreadsheet serial dates
 PROTECTION_DESCRIPTION = "sheets-sync: только синхронизация и организаторы / only the sync and the organizers"
@@ -317,7 +318,17 @@ class _Planner:
         assert tab is not None
         sid = tab.sheet_id
         out = self.content
-        if w.owned or new:
+        if w.owned and not new and w.look_kept:
+            # the look the last sync drew is the one wanted (sheets_sync.sync.look_key): the values
+            # only, the formats, widths and panes left as they are — a fraction of the request
+            out.append({"updateCells": {"range": {"sheetId": sid}, "fields": _CLEAR_VALUES}})
+            if w.rows:
+                out.append({"updateCells": {
+                    "start": {"sheetId": sid, "rowIndex": 0, "columnIndex": 0},
+                    "rows": [{"values": [self.cell(v) for v in row]} for row in w.rows],
+                    "fields": "userEnteredValue",
+                }})
+        elif w.owned or new:
             if w.owned and not new:
                 out.append({"updateCells": {"range": {"sheetId": sid}, "fields": _CLEAR_ALL}})
                 self.sheet_properties(tab, w)
