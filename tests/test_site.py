@@ -212,3 +212,16 @@ def test_export_commands(tmp_path):
     r = CliRunner().invoke(main, ["export", "vk", str(workbook), "--out", str(tmp_path / "vk")])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "vk" / "vk-post.txt").exists() and (tmp_path / "vk" / "vk-post.png").exists()
+
+
+def test_no_template_calls_a_method_of_a_dict():
+    """The pages' environment finds ``row.name`` on a dict as its key first (render/templates.py);
+    a template calling ``.items()``, ``.get()`` … on a dict would find a key of that name instead."""
+    import re
+
+    from sheets_sync.render.templates import TEMPLATES
+
+    methods = "|".join(name for name in dir(dict) if not name.startswith("_"))
+    calls = [(p.name, m.group(0)) for p in sorted(TEMPLATES.rglob("*.html"))
+             for m in re.finditer(rf"\.(?:{methods})\s*\(", p.read_text(encoding="utf-8"))]
+    assert not calls

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined
 
@@ -19,6 +20,23 @@ __all__ = ["TEMPLATES", "environment", "slug"]
 TEMPLATES = shipped("templates")  # templates/ in the checkout, inside the package when installed
 
 
+class _Pages(Environment):
+    """Jinja2's environment, with ``row.place`` on a dict found as the key first.
+
+    Jinja2 looks for an attribute first and for the key only once that raised AttributeError; the
+    pages' rows and cells are dicts, so each ``{{ r.total }}`` raised and caught an exception — a
+    third of the time of rendering the site (0.69 s → 0.48 s for the 2,014 pages at 1000 players).
+    No template calls a dict's own methods (``items``, ``get``…), which a key of that name would hide."""
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     """The one Jinja2 environment: autoescaping, and an error for any undefined name.
@@ -26,7 +44,7 @@ def environment() -> Environment:
     Compiled templates are kept in Jinja2's own bytecode cache (a private folder in the system's
     temporary directory, keyed by each template's source checksum, so an edited template is
     compiled again): compiling the site's templates is a tenth of a small tournament's sync."""
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
+    env = _Pages(loader=FileSystemLoader(str(TEMPLATES)), autoescape=True, undefined=StrictUndefined,
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                       bytecode_cache=_bytecode_cache())
     return env
