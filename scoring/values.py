@@ -88,6 +88,8 @@ def text(value: object) -> str:
         return str(int(value)) if value.is_integer() else repr(value)
     if isinstance(value, (datetime, date)):
         return shown(value)
+    if type(value) is str and value.isprintable() and "  " not in value and value[:1] != " " != value[-1:]:
+        return value  # already what the rest makes of it: no control character, tab, newline or NBSP (not printable), no run of spaces
     return _CONTROL.sub("\ufffd", " ".join(str(value).replace("\u00a0", " ").split()))
 
 

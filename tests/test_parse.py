@@ -7,6 +7,8 @@ from decimal import Decimal
 
 import openpyxl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.model import Removal, Role, Team
 from scoring.parse import parse_tournament, read_settings
@@ -188,3 +190,15 @@ def test_the_preset_typed_keeps_its_case(typed, tmp_path):
         assert preset_path(settings.preset_id, base_dir=tmp_path) == tmp_path / "Presets" / "Cup.toml"
     elif typed == "GMO-2016":
         assert preset_path(settings.preset_id) == CONFIG_DIR / "gmo-2016.toml"
+
+
+@given(st.text(alphabet=st.sampled_from(" a\tб\n\u00a0\u2003\u3000\x00\x1f\x7f\x85.,"), max_size=12) | st.text(max_size=12))
+def test_cell_text_of_any_string_is_trimmed_collapsed_and_without_control_characters(raw):
+    """The shortcut for text that needs no cleaning (printable, no leading, trailing or double
+    space) gives exactly what the full cleaning gives."""
+    import re
+
+    from scoring.values import text
+
+    full = re.sub(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", "\ufffd", " ".join(raw.replace("\u00a0", " ").split()))
+    assert text(raw) == full
