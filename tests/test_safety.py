@@ -267,9 +267,9 @@ def test_a_written_workbook_that_reads_back_wrong_replaces_nothing(example, monk
 
     real = excel_write.write_patch
 
-    def buggy(data, patch, tabs, target):
+    def buggy(data, patch, tabs, target, **kw):
         bad = Patch(writes=(*patch.writes, TabWrite(title="Турнир", rows=((None, "garbled"),), owned=False)))
-        real(data, bad, tabs, target)
+        real(data, bad, tabs, target, **kw)
 
     backend = ExcelBackend(example)
     snap = backend.read()
