@@ -80,13 +80,17 @@ def remembered(snapshot: Snapshot) -> dict[str, Remembered]:
             for row in _state(snapshot) if row and row[0] == CONFIRMED}
 
 
-def previous_values(snapshot: Snapshot) -> dict[tuple[str, str], str] | None:
-    """(tab, cell) -> text at the last sync; None when no sync has remembered values yet (the
+# the typed values of the tabs people type into: tab -> cell (A1) -> text, as the state remembers them
+Values = dict[str, dict[str, str]]
+
+
+def previous_values(snapshot: Snapshot) -> Values | None:
+    """tab -> cell -> text at the last sync; None when no sync has remembered values yet (the
     first sync is the baseline: nothing is logged)."""
     grid = _state(snapshot)
     if not any(row and row[0] == VALUES for row in grid):
         return None
-    values: dict[tuple[str, str], str] = {}
+    values: Values = {}
     for row in grid:
         if not row:
             continue
@@ -97,9 +101,9 @@ def previous_values(snapshot: Snapshot) -> dict[tuple[str, str], str] | None:
             except ValueError:  # a hand-edited state: what cannot be read was not remembered
                 continue
             if isinstance(cells, dict):
-                values.update(((tab, str(cell)), str(text)) for cell, text in cells.items())
+                values.setdefault(tab, {}).update((str(cell), str(text)) for cell, text in cells.items())
         elif row[0] == VALUE:
-            values[(_text(row, 1), _text(row, 2))] = _text(row, 3)
+            values.setdefault(_text(row, 1), {})[_text(row, 2)] = _text(row, 3)
     return values
 
 
@@ -145,9 +149,9 @@ def typed_cells(snapshot: Snapshot, tabs: Iterable[str]) -> TypedCells:
     return cells
 
 
-def current_values(cells: TypedCells) -> dict[tuple[str, str], str]:
-    """(tab, cell) -> text: what the state tab remembers for the next sync's change log."""
-    return {(title, ref): shown for title, found in cells.items() for _, _, ref, shown in found}
+def current_values(cells: TypedCells) -> Values:
+    """tab -> cell -> text: what the state tab remembers for the next sync's change log."""
+    return {title: {ref: shown for _, _, ref, shown in found} for title, found in cells.items()}
 
 
 def fingerprints(cells: TypedCells, t: Tournament) -> dict[str, str]:
@@ -169,41 +173,37 @@ def fingerprints(cells: TypedCells, t: Tournament) -> dict[str, str]:
     return result
 
 
-def changes(previous: Mapping[tuple[str, str], str] | None, current: Mapping[tuple[str, str], str],
-            tab_order: Sequence[str], was_confirmed: Mapping[str, bool],
+def changes(previous: Values | None, current: Values, tab_order: Sequence[str], was_confirmed: Mapping[str, bool],
             games: GameIndex | None = None) -> tuple[Change, ...]:
     """Every (tab, cell) whose text differs from the last sync, in tab order then reading order.
     ``was_confirmed`` is keyed by game (``games`` says which game a cell is in; without it, by tab)."""
     if previous is None:
         return ()
     order = {title: i for i, title in enumerate(tab_order)}
-    # the items in one and not the other (a set operation in C over the 150,000 cells of 1000
-    # protocols), then only those compared as text
-    keys = {k for k, _ in previous.items() ^ current.items() if previous.get(k, "") != current.get(k, "")}
-
-    def sort_key(key: tuple[str, str]) -> tuple:
-        from scoring.cells import parse_a1
-
-        r, c = parse_a1(key[1])
-        return (order.get(key[0], len(order)), key[0], r, c)
-
-    def game(tab: str, cell: str) -> str | None:
-        return games.game_at(Location(tab, cell)) if games is not None else tab
-
-    return tuple(Change(tab=tab, cell=cell, old=previous.get((tab, cell), ""), new=current.get((tab, cell), ""),
-                        confirmed=was_confirmed.get(game(tab, cell) or ""))
-                 for tab, cell in sorted(keys, key=sort_key))
+    found: list[tuple[tuple, Change]] = []
+    for tab in previous.keys() | current.keys():
+        before, now = previous.get(tab, {}), current.get(tab, {})
+        if before == now:  # a tab nobody touched: one comparison in C (999 of 1,000 protocols after an edit)
+            continue
+        for cell in {cell for cell, _ in before.items() ^ now.items()}:  # a changed cell is in both
+            old, new = before.get(cell, ""), now.get(cell, "")
+            if old == new:
+                continue
+            r, c = parse_a1(cell)
+            game = games.game_at(Location(tab, cell)) if games is not None else tab
+            found.append(((order.get(tab, len(order)), tab, r, c),
+                          Change(tab=tab, cell=cell, old=old, new=new, confirmed=was_confirmed.get(game or ""))))
+    return tuple(change for _, change in sorted(found, key=lambda item: item[0]))
 
 
-def state_rows(remember: Mapping[str, Remembered], values: Mapping[tuple[str, str], str]) -> list[tuple]:
+def state_rows(remember: Mapping[str, Remembered], values: Values) -> list[tuple]:
     """The rows of the state tab below the marks."""
     rows: list[tuple] = [(CONFIRMED, sheet, r.fingerprint, r.checker, "edited" if r.edited else "")
                          for sheet, r in sorted(remember.items())]
     rows.append((VALUES, "", "", ""))
-    by_tab: dict[str, dict[str, str]] = {}
-    for (tab, cell), text in values.items():
-        by_tab.setdefault(tab, {})[cell] = text
-    for tab, cells in by_tab.items():
+    for tab, cells in values.items():
+        if not cells:
+            continue
         text = json.dumps(cells, ensure_ascii=False, separators=(",", ":"))
         rows.append((TAB_VALUES, tab, *(text[i:i + CHUNK] for i in range(0, len(text), CHUNK))))
     return rows

@@ -52,7 +52,7 @@ class Outcome:
     language: str
     # what the state tab remembers next (confirmations, typed values) and what changed since the last sync
     remember: Mapping[str, Remembered] = field(default_factory=dict)
-    values: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # tab -> cell -> text
     changes: tuple[Change, ...] = ()
     # who can still qualify for the cut being played: worked out once here, for every output of the sync
     live: Liveness | None = None

@@ -257,8 +257,8 @@ def test_remembered_values_are_one_state_row_per_tab_and_read_back_unchanged(tmp
     from sheets_sync.changelog import CHUNK, previous_values, state_rows
 
     long_note = "«Лёва» = " + "x" * (CHUNK + 5000) + " ="  # more than one cell's worth, '=' at the cut
-    values = {("Тур 1 Стол 1", "B3"): "Иван", ("Тур 1 Стол 1", "I10"): "0,5", ("Игроки", "C3"): long_note,
-              ("Игроки", "A1"): " ведущий пробел", ("Тур 1 Стол 1", "B4"): "=1+1"}
+    values = {"Тур 1 Стол 1": {"B3": "Иван", "I10": "0,5", "B4": "=1+1"},
+              "Игроки": {"C3": long_note, "A1": " ведущий пробел"}}
     rows = state_rows({}, values)
     tabs = [row for row in rows if row[0] == "§tab"]
     assert [row[1] for row in tabs] == ["Тур 1 Стол 1", "Игроки"]
@@ -274,4 +274,4 @@ def test_remembered_values_are_one_state_row_per_tab_and_read_back_unchanged(tmp
 
     older = (("sheet", "cell", "severity", "note"), ("§values", "", "", ""), ("§value", "Игроки", "C3", "Тверь"))
     snapshot.tabs[STATE_TAB] = older
-    assert previous_values(snapshot) == {("Игроки", "C3"): "Тверь"}
+    assert previous_values(snapshot) == {"Игроки": {"C3": "Тверь"}}
