@@ -356,6 +356,7 @@ def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
     qualifying is 10⁸ comparisons the other way (tests/test_liveness.py keeps the pairwise
     definition and compares)."""
     places = places or {}
+    bounds = _on_one_denominator(bounds)
     highs = sorted(h for _, h in bounds.values())
     lows = sorted(lo for lo, _ in bounds.values())
     # for an equal total the tiebreaks matter: the final places of those with each high / low
@@ -383,6 +384,16 @@ def decide(bounds: Mapping[str, tuple[Fraction, Fraction]], size: int,
             above += bisect_left(places_by_low.get(high, []), places[player])
         states[player] = State.THROUGH if reach < size else State.OUT if above >= size else State.OPEN
     return states
+
+
+def _on_one_denominator(bounds: Mapping[str, tuple[Fraction, Fraction]]) -> dict[str, tuple[int, int]]:
+    """The bounds as whole numbers of one common fraction (their denominators' least common
+    multiple): the same order and the same equalities, exactly, and integers compare in C where
+    Fractions compare in Python (decide makes 50,000 comparisons at 1000 players)."""
+    exact = {p: (Fraction(lo), Fraction(hi)) for p, (lo, hi) in bounds.items()}  # a Decimal too, exactly
+    common = math.lcm(*{x.denominator for pair in exact.values() for x in pair})
+    return {p: (lo.numerator * (common // lo.denominator), hi.numerator * (common // hi.denominator))
+            for p, (lo, hi) in exact.items()}
 
 
 @last_answer  # the tabs, the site, the VK post and standings.json of one sync ask for the same
