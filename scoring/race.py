@@ -30,7 +30,9 @@ class RacePoint:
     places: Mapping[str, int] = field(default_factory=dict)
     shown: Mapping[str, str] = field(default_factory=dict)  # "5" or "5–6"
     totals: Mapping[str, Decimal] = field(default_factory=dict)
-    exact: Mapping[str, Fraction] = field(default_factory=dict)
+    # exact totals: the Fraction where Ci makes one, else the Decimal total, which is exact too (and
+    # compares equal to the same Fraction) — 9,000 Fractions fewer for the collector at 1000 players
+    exact: Mapping[str, Fraction | Decimal] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -90,5 +92,6 @@ def _race(results: Results) -> Race:
                                 places={s.stats.player: s.place for s in standings},
                                 shown={s.stats.player: s.places for s in standings},
                                 totals={s.stats.player: s.stats.total for s in standings},
-                                exact={s.stats.player: s.stats.exact_total for s in standings}))
+                                exact={s.stats.player: s.stats.exact if s.stats.exact is not None else s.stats.total
+                                       for s in standings}))
     return Race(points=tuple(points))
