@@ -195,15 +195,18 @@ def _norm_value(value: object) -> object:
 
 
 def _same(current, rows) -> bool:
+    """The tab holds ``rows`` already (numbers compared as numbers, trailing empty cells and rows
+    ignored): compared row by row, so a tab that differs is known at its first differing row."""
     if current is None:
         return False
-    def trimmed(grid):
-        out = [tuple(_norm_value(v) for v in row) for row in grid]
-        out = [row[: max((i + 1 for i, v in enumerate(row) if v is not None), default=0)] for row in out]
-        while out and not out[-1]:
+
+    def row(grid, r: int) -> list:
+        out = [_norm_value(v) for v in grid[r]] if r < len(grid) else []
+        while out and out[-1] is None:
             out.pop()
         return out
-    return trimmed(current) == trimmed(rows)
+
+    return all(row(current, r) == row(rows, r) for r in range(max(len(current), len(rows))))
 
 
 @dataclass(kw_only=True)
