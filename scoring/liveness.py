@@ -185,8 +185,10 @@ def _bounds(standing: Standing, remaining: int, stage: str, results: Results, ga
     s = standing.stats
     k = preset.stage(stage).coefficient
     base = s.exact_total - s.ci_exact
-    low = base + Fraction(game.low * k) * remaining
-    high = base + Fraction(game.high * k) * remaining
+    low, high = base, base
+    if remaining:  # (nothing to add for a player whose games are all played: most of them, late in a stage)
+        low += Fraction(game.low * k) * remaining
+        high += Fraction(game.high * k) * remaining
     if rule.enabled:
         games_of = {st.key: st.games for st in preset.stages}
         group = rule.group_of(stage)
@@ -225,9 +227,11 @@ class _Reach:
 
 
 def _reach(high: Fraction, left: _Left, game: GameBounds, k: Decimal) -> _Reach:
-    per_game = Fraction(game.high * k)
-    return _Reach(high=high, base=high - per_game * len(left.seated) + Fraction(game.loss * k) * len(left.seated),
-                  seated=len(left.seated))
+    seated = len(left.seated)
+    if not seated:
+        return _Reach(high=high, base=high, seated=0)
+    return _Reach(high=high, base=high - Fraction(game.high * k) * seated + Fraction(game.loss * k) * seated,
+                  seated=seated)
 
 
 def _need(gap: Fraction, step: Fraction, other: Fraction, seated: int) -> int:
