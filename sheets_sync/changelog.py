@@ -143,7 +143,7 @@ def typed_cells(snapshot: Snapshot, tabs: Iterable[str]) -> TypedCells:
             for c, value in enumerate(row):
                 if value is None:
                     continue
-                shown = cell_text(value)
+                shown = value if type(value) is str else cell_text(value)  # most cells are text already
                 if shown.strip():
                     found.append((r, c, a1(r, c), shown))
     return cells
