@@ -224,6 +224,8 @@ def _header_map(row: Sequence[object], columns: Mapping[str, tuple[str, ...]]) -
     words = _words(columns)
     found: dict[str, int] = {}
     for c, value in enumerate(row):
+        if not isinstance(value, str):  # every label is text (words, «№», «#»): a number or an empty cell is none
+            continue
         key = words.get(L.norm(value))
         if key is not None and key not in found:
             found[key] = c
