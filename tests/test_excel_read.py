@@ -117,3 +117,20 @@ def test_random_cells_read_as_openpyxl_reads_them(rows):
     buf = io.BytesIO()
     wb.save(buf)
     assert_same(buf.getvalue())
+
+
+@pytest.mark.parametrize("xml, found", [
+    (b'<c r="A1"><f>1+1</f><v>2</v></c>', True),
+    (b'<c r="A1"><f t="shared" ref="A1:A3" si="0">B1</f></c><c r="A2"><f t="shared" si="0"/></c>', True),
+    (b'<x:c r="A1"><x:f>SUM(B1:B3)</x:f></x:c>', True),
+    (b'<x:c r="A1"><x:f t="array" ref="A1">B1</x:f></x:c>', True),
+    (b'<c r="A1" t="e"><v>#N/A</v></c>', True),
+    (b'<dataValidation type="list" sqref="C10:C19"><formula1>"d,m,s"</formula1></dataValidation>', False),
+    (b'<x:dataValidation sqref="B2"><x:formula1>$A$1:$A$3</x:formula1></x:dataValidation><font/>', False),
+    (b'<c r="A1" t="inlineStr"><is><t>of f &lt;f&gt;</t></is></c>', False),
+])
+def test_the_byte_search_finds_every_spelling_of_a_formula_or_error_and_no_dropdown(xml, found):
+    """Only a worksheet where this search finds something is scanned cell by cell (excel_read)."""
+    from sheets_sync.backends.excel_read import _may_hold_formulas_or_errors
+
+    assert _may_hold_formulas_or_errors(xml) is found
