@@ -411,9 +411,13 @@ def check_written(before: bytes, data: bytes, patch: Patch, order: tuple[str, ..
     from sheets_sync.backends.excel_write import expected_grid, same_value
 
     try:
-        _workbook_part_parses(data)
-        kept = _same_worksheets(before, data) - {w.title for w in patch.writes}
-        got_order, got = read_values(data, only=set(order) - kept | {w.title for w in patch.writes})
+        # the workbook part must be well-formed XML: a reader of values forgives what Excel and
+        # LibreOffice refuse, such as an attribute written twice
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            parts = worksheet_parts(z, strict=True)
+            written = {i.filename: (i.CRC, i.file_size) for i in z.infolist()}
+        kept = _same_worksheets(before, parts, written) - {w.title for w in patch.writes}
+        got_order, got = read_values(data, only=set(order) - kept | {w.title for w in patch.writes}, parts=parts)
     except (ReadFailed, KeyError, ValueError, OSError, zipfile.BadZipFile, SyntaxError) as exc:
         raise _write_failed(name, f"the written file cannot be read back ({exc})") from exc
     got.update({t: tabs[t] for t in kept if t in got_order})
@@ -434,27 +438,15 @@ def check_written(before: bytes, data: bytes, patch: Patch, order: tuple[str, ..
             raise _write_failed(name, f"the tab {title!r} would hold {where}")
 
 
-def _workbook_part_parses(data: bytes) -> None:
-    """The package's workbook part is well-formed XML (a reader of values forgives what Excel and
-    LibreOffice refuse, such as an attribute written twice); else ``xml.etree``'s ParseError."""
-    from xml.etree import ElementTree
-
-    with zipfile.ZipFile(io.BytesIO(data)) as z:
-        ElementTree.fromstring(z.read("xl/workbook.xml"))
-
-
-def _same_worksheets(before: bytes, after: bytes) -> set[str]:
-    """The tabs whose worksheet part (name, CRC-32 and size) is the same in both packages."""
+def _same_worksheets(before: bytes, parts: Mapping[str, str], written: Mapping[str, tuple[int, int]]) -> set[str]:
+    """The tabs whose worksheet part (name, CRC-32 and size) is the same in the package read
+    (``before``) and in the one written (its ``parts`` and members' CRC and size, ``written``)."""
     if not before:
         return set()
-
-    def parts(data: bytes) -> dict[str, tuple[str, int, int]]:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            infos = {i.filename: (i.CRC, i.file_size) for i in z.infolist()}
-            return {t: (p, *infos[p]) for t, p in worksheet_parts(z).items() if p in infos}
-
-    old, new = parts(before), parts(after)
-    return {t for t, part in new.items() if old.get(t) == part}
+    with zipfile.ZipFile(io.BytesIO(before)) as z:
+        infos = {i.filename: (i.CRC, i.file_size) for i in z.infolist()}
+        old = {t: (p, *infos[p]) for t, p in worksheet_parts(z).items() if p in infos}
+    return {t for t, p in parts.items() if p in written and old.get(t) == (p, *written[p])}
 
 
 def _prefilled(grid: Grid, rows) -> Grid:

@@ -63,9 +63,10 @@ class ReadFailed(Exception):
     """The bytes are not a workbook calamine can read."""
 
 
-def read_values(data: bytes, only=None) -> tuple[tuple[str, ...], dict[str, Grid]]:
+def read_values(data: bytes, only=None, *, parts: dict[str, str] | None = None) -> tuple[tuple[str, ...], dict[str, Grid]]:
     """(worksheet titles in order, each one's values: rows of raw values, trailing empties trimmed);
-    with ``only``, the values of those titles alone."""
+    with ``only``, the values of those titles alone (``parts``: :func:`worksheet_parts` of ``data``,
+    when the caller has them already)."""
     from python_calamine import CalamineError, CalamineWorkbook, SheetTypeEnum
 
     try:
@@ -77,7 +78,7 @@ def read_values(data: bytes, only=None) -> tuple[tuple[str, ...], dict[str, Grid
             tabs[title] = _tab(sheet.to_python(skip_empty_area=False), sheet.merged_cell_ranges or ())
     except (CalamineError, ValueError, OSError) as exc:
         raise ReadFailed(str(exc)) from exc
-    for title, cells in _formulas_and_errors(data, tuple(tabs)).items():
+    for title, cells in _formulas_and_errors(data, tuple(tabs), parts).items():
         tabs[title] = _overlay(tabs[title], cells)
     return titles, tabs
 
@@ -136,12 +137,13 @@ def _column(letters: bytes) -> int:
     return n - 1
 
 
-def _formulas_and_errors(data: bytes, titles: tuple[str, ...]) -> dict[str, dict[tuple[int, int], str]]:
+def _formulas_and_errors(data: bytes, titles: tuple[str, ...],
+                         parts: dict[str, str] | None = None) -> dict[str, dict[tuple[int, int], str]]:
     """Per tab, (row, column) → the text openpyxl reads for each formula (``=…``) and error cell."""
     found: dict[str, dict[tuple[int, int], str]] = {}
     formulas: list[tuple[str, str, tuple[int, int]]] = []
     with zipfile.ZipFile(io.BytesIO(data)) as z:
-        for title, part in worksheet_parts(z).items():
+        for title, part in (worksheet_parts(z) if parts is None else parts).items():
             if title not in titles:
                 continue
             xml = z.read(part)
@@ -169,12 +171,16 @@ def _formulas_and_errors(data: bytes, titles: tuple[str, ...]) -> dict[str, dict
     return found
 
 
-def worksheet_parts(z: zipfile.ZipFile) -> dict[str, str]:
-    """Tab title → the zip member holding its worksheet."""
+def worksheet_parts(z: zipfile.ZipFile, *, strict: bool = False) -> dict[str, str]:
+    """Tab title → the zip member holding its worksheet.  ``strict``: a workbook part or its
+    relationships missing or not well-formed XML raise (KeyError, ``ET.ParseError``) instead of
+    giving no parts — what the writer's read-back wants to know of the file it wrote."""
     try:
         root = ET.fromstring(z.read("xl/workbook.xml"))
         rels = ET.fromstring(z.read("xl/_rels/workbook.xml.rels"))
     except (KeyError, ET.ParseError):  # not where Excel, LibreOffice and excelize put them: values only
+        if strict:
+            raise
         return {}
     targets = {rel.get("Id"): rel.get("Target") for rel in rels.iter(_PKG_REL)}
     parts = {}
