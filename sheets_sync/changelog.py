@@ -234,7 +234,7 @@ def log_tab(snapshot: Snapshot, new: Sequence[Change], when: str, language: str,
                    language)
     shown = tab_title(name, ru_en("Журнал изменений", "Change log", language))
     return TabWrite(title=title, rows=(*heading(shown, status), _header(language), *rows),
-                    column_widths=(20, 18, 8, 24, 24, 12), frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW),
+                    column_widths=(23, 18, 8, 24, 24, 12), frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW),
                     row_heights=HEADER_HEIGHT, styles=header_styles(len(_header(language))), page=TABLE_PAGE)
 
 
