@@ -258,3 +258,36 @@ def test_watch_wakes_on_a_save_and_runs_one_cycle_for_it(book):
         events.close()
     ran = [r for r in cycles if r is not None]
     assert len(ran) == 1 and ran[0].written
+
+
+def test_the_vk_picture_is_drawn_again_only_when_what_it_shows_changed(book, monkeypatch):
+    """The picture is drawn from its texts alone (render/vk.py): a sync whose picture would show
+    the same texts, to the minute of «Обновлено», keeps the file; an edit of the top of the
+    standings, or another minute, draws it again."""
+    from sheets_sync.render import vk
+
+    drawn = []
+    real = vk._draw
+    monkeypatch.setattr(vk, "_draw", lambda picture: drawn.append(picture) or real(picture))
+    out = book.parent
+    sync_once(ExcelBackend(book, backups=0), out_dir=out)
+    assert len(drawn) == 1
+    picture = (out / "vk-post.png").read_bytes()
+    desk = ExcelDesk(book)
+    tab = protocol_tabs(book)[0]
+    from scoring.cells import a1
+
+    judge = next(a1(r, c + 1) for r, row in enumerate(desk.grid(tab)) for c, v in enumerate(row) if v == "Судья")
+    desk.type({(tab, judge): "Судья 7"})  # the protocol changes, no point does
+    assert sync_once(ExcelBackend(book, backups=0), out_dir=out).written
+    assert len(drawn) == 1 and (out / "vk-post.png").read_bytes() == picture
+    leader = table(ExcelDesk(book).grid("Итоги"))[1][1]
+    seat, tab = next((rec.seat, p.sheet) for p in compute(ExcelBackend(book).read()).results.tournament.protocols
+                     for rec in p.seats if rec.player == leader)
+    desk = ExcelDesk(book)
+    desk.type({(tab, edit_cell(desk, tab, seat - 1, "extra")): "0,7"})
+    sync_once(ExcelBackend(book, backups=0), out_dir=out)
+    assert len(drawn) == 2 and (out / "vk-post.png").read_bytes() != picture
+    monkeypatch.setenv("SHEETS_SYNC_NOW", "2026-12-01T14:06")
+    sync_once(ExcelBackend(book, backups=0), out_dir=out, remember=False)
+    assert len(drawn) == 3

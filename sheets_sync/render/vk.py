@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
@@ -30,9 +31,10 @@ from scoring.errors import SheetsSyncError
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
 from sheets_sync.render.json_out import points
-from sheets_sync.files import write_bytes_atomic, write_text_atomic
+from sheets_sync.files import reuse_output, write_bytes_atomic, write_text_atomic
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from sheets_sync.render import race as race_view
+from sheets_sync.render.page_keys import page_key
 from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.site import nominations
 from sheets_sync.render.words import plain_text, ru_en, ui
@@ -278,93 +280,138 @@ class _Columns(NamedTuple):
     name_w: int
     stages_x: int
     stage_w: int
-    keys: list[str]
+    stages: int
 
 
-def _draw_row(d: Any, st: Standing, cy: int, c: _Columns, f: _Fonts, results: Results, live: Liveness | None,
-              medal: dict[int, str]) -> None:
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One player's row of the picture, as it is drawn."""
+
+    place: int
+    places: str  # "5" or "5–6"
+    played: bool  # no place is shown before a counted game
+    name: str  # the nickname, with its ✓ / ✗ while a cut is played
+    club: str
+    stage_points: tuple[str | None, ...]  # per stage column; None: not in that stage
+    total: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Picture:
+    """Everything the picture draws, as text: the picture is drawn from this alone, so its key
+    (:func:`sheets_sync.render.page_keys.page_key`, salted with this module's code) says when the
+    last picture can be kept — as a site page's does."""
+
+    width: int
+    title: str
+    subtitle: str
+    player_word: str
+    total_word: str
+    stages: tuple[str, ...]
+    rows: tuple[_Row, ...]
+    medals: bool  # a finished tournament: the first three places on a medal
+    empty: str  # what a table without rows says
+    footer: str
+    fonts: tuple[str, str]  # the regular and the bold font file
+
+
+def _picture(results: Results, *, language: str, width: int, progress: Progress | None, updated: datetime | None,
+             live: Liveness | None | Ask) -> _Picture:
+    t = results.tournament
+    if progress is None:
+        progress = progress_of(results)
+    live = given_or_current(live, results)
+    keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
+    rows = []
+    for st in _picture_rows(results, progress):
+        s = st.stats
+        mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
+        rows.append(_Row(place=st.place, places=st.places, played=bool(s.games),
+                         name=plain_text(s.player) + (f" {mark}" if mark else ""), club=plain_text(s.club) if s.club else "",
+                         stage_points=tuple(points(s.stage_points.get(k, ZERO)) if s.player in results.participants.get(k, ())
+                                            else None for k in keys),
+                         total=points(s.total)))
+    chief = plain_text(t.chief_judge)
+    return _Picture(
+        width=width, title=plain_text(t.name),
+        subtitle=" · ".join(x for x in (plain_text(t.date), headline(progress, results.preset, language)) if x),
+        player_word=ui("player", language), total_word=ui("total", language),
+        stages=tuple(results.preset.stage(k).name(language) for k in keys), rows=tuple(rows), medals=progress.finished,
+        empty=headline(progress, results.preset, language),
+        footer=" · ".join([*([f"{ui('chief_judge', language)}: {chief}"] if chief else []),
+                           *status_lines(progress, updated, language)]),
+        fonts=(str(find_font(False)), str(find_font(True))))
+
+
+_MEDALS = {1: "#d4a017", 2: "#a8adb4", 3: "#b87333"}
+
+
+def _draw_row(d: Any, row: _Row, cy: int, c: _Columns, f: _Fonts, medals: bool) -> None:
     """One player's row of the picture, centred on the height ``cy``."""
-    s = st.stats
     pad, width, name_x, name_w = c.pad, c.width, c.name_x, c.name_w
-    if st.place in medal:
+    if medals and row.place in _MEDALS:
         r = 22
-        d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=medal[st.place])
-        d.text((pad + 24, cy), str(st.place), font=f.place, fill="#ffffff", anchor="mm")
-    elif s.games:  # no place before a counted game
-        d.text((pad + 24, cy), st.places, font=f.num if len(st.places) < 4 else f.small, fill="#1b1f24", anchor="mm")
-    mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
-    name = _fit(d, plain_text(s.player) + (f" {mark}" if mark else ""), f.name, name_w)
-    if s.club:
+        d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=_MEDALS[row.place])
+        d.text((pad + 24, cy), str(row.place), font=f.place, fill="#ffffff", anchor="mm")
+    elif row.played:
+        d.text((pad + 24, cy), row.places, font=f.num if len(row.places) < 4 else f.small, fill="#1b1f24", anchor="mm")
+    name = _fit(d, row.name, f.name, name_w)
+    if row.club:
         d.text((name_x, cy - 4), name, font=f.name, fill="#1b1f24", anchor="ls")
-        d.text((name_x, cy + 4), _fit(d, plain_text(s.club), f.club, name_w), font=f.club, fill="#5b6470", anchor="lt")
+        d.text((name_x, cy + 4), _fit(d, row.club, f.club, name_w), font=f.club, fill="#5b6470", anchor="lt")
     else:
         d.text((name_x, cy), name, font=f.name, fill="#1b1f24", anchor="lm")
-    for j, k in enumerate(c.keys):
-        if s.player in results.participants.get(k, ()):
-            value = points(s.stage_points.get(k, ZERO))
+    for j, value in enumerate(row.stage_points):
+        if value is not None:
             d.text((c.stages_x + c.stage_w * (j + 1) - 4, cy), value, font=f.num, fill="#3a424c", anchor="rm")
-    d.text((width - pad, cy), points(s.total), font=f.total, fill="#8a1c1c", anchor="rm")
+    d.text((width - pad, cy), row.total, font=f.total, fill="#8a1c1c", anchor="rm")
 
 
 def post_image(results: Results, *, language: str, width: int = 1080, progress: Progress | None = None,
                updated: datetime | None = None, live: Liveness | None | Ask = ASK) -> bytes:
     """A PNG of the top of the overall standings titled by the progress, readable on a phone;
     medals only for a finished tournament."""
+    return _draw(_picture(results, language=language, width=width, progress=progress, updated=updated, live=live))
+
+
+def _draw(m: _Picture) -> bytes:
     from PIL import Image, ImageDraw
 
-    t = results.tournament
-    if progress is None:
-        progress = progress_of(results)
-    rows = _picture_rows(results, progress)
-    live = given_or_current(live, results)
-    keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
-    stage_names = [results.preset.stage(k).name(language) for k in keys]
-    pad = 48
-    row_h = 66
+    width, pad, row_h = m.width, 48, 66
     fonts = _Fonts()
-    scale_title, f_sub, f_head = fonts.title, fonts.sub, fonts.head
-    f_name, f_small = fonts.name, fonts.small
-
     probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
-    title_lines = _wrap(probe, plain_text(t.name), scale_title, width - 2 * pad, 2)
+    title_lines = _wrap(probe, m.title, fonts.title, width - 2 * pad, 2)
     header_h = pad + len(title_lines) * 58 + 50 + 30
     table_top = header_h + 44
-    height = table_top + row_h * max(1, len(rows)) + 80
+    height = table_top + row_h * max(1, len(m.rows)) + 80
     img = Image.new("RGB", (width, height), "#ffffff")
     d = ImageDraw.Draw(img)
-    sub = " · ".join(x for x in (plain_text(t.date), headline(progress, results.preset, language)) if x)
-    picture_header(d, title_lines, sub, width=width, height=header_h, pad=pad, title_font=scale_title, sub_font=f_sub)
-
+    picture_header(d, title_lines, m.subtitle, width=width, height=header_h, pad=pad, title_font=fonts.title,
+                   sub_font=fonts.sub)
     # columns: place | player (club) | stage points… | total
     total_w = 170
-    stage_w = 145 if len(keys) <= 3 else 110
-    stages_x = width - pad - total_w - stage_w * len(keys)
+    stage_w = 145 if len(m.stages) <= 3 else 110
+    stages_x = width - pad - total_w - stage_w * len(m.stages)
     name_x = pad + 80
-    name_w = stages_x - name_x - 16
     hy = header_h + 12
-    d.text((pad, hy), "#", font=f_head, fill="#5b6470")
-    d.text((name_x, hy), ui("player", language), font=f_head, fill="#5b6470")
-    for i, name in enumerate(stage_names):
-        text = _fit(d, name, f_head, stage_w - 8)
-        d.text((stages_x + stage_w * (i + 1) - 4, hy), text, font=f_head, fill="#5b6470", anchor="ra")
-    d.text((width - pad, hy), ui("total", language), font=f_head, fill="#5b6470", anchor="ra")
+    d.text((pad, hy), "#", font=fonts.head, fill="#5b6470")
+    d.text((name_x, hy), m.player_word, font=fonts.head, fill="#5b6470")
+    for i, name in enumerate(m.stages):
+        d.text((stages_x + stage_w * (i + 1) - 4, hy), _fit(d, name, fonts.head, stage_w - 8), font=fonts.head,
+               fill="#5b6470", anchor="ra")
+    d.text((width - pad, hy), m.total_word, font=fonts.head, fill="#5b6470", anchor="ra")
     d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
-    medal = {1: "#d4a017", 2: "#a8adb4", 3: "#b87333"} if progress.finished else {}
-    if not rows:
-        d.text((pad, table_top + row_h // 2), headline(progress, results.preset, language), font=f_name, fill="#1b1f24",
-               anchor="lm")
-    columns = _Columns(pad, width, name_x, name_w, stages_x, stage_w, keys)
-    for i, st in enumerate(rows):
+    if not m.rows:
+        d.text((pad, table_top + row_h // 2), m.empty, font=fonts.name, fill="#1b1f24", anchor="lm")
+    columns = _Columns(pad, width, name_x, stages_x - name_x - 16, stages_x, stage_w, len(m.stages))
+    for i, row in enumerate(m.rows):
         top = table_top + i * row_h
         if i % 2:
             d.rectangle((0, top, width, top + row_h), fill="#f3f5f8")
-        _draw_row(d, st, top + row_h // 2, columns, fonts, results, live, medal)
+        _draw_row(d, row, top + row_h // 2, columns, fonts, m.medals)
     foot = height - 40
     d.line((pad, foot - 24, width - pad, foot - 24), fill="#d5dae0", width=1)
-    chief = plain_text(t.chief_judge)
-    foot_text = " · ".join([*( [f"{ui('chief_judge', language)}: {chief}"] if chief else []),
-                            *status_lines(progress, updated, language)])
-    d.text((pad, foot), _fit(d, foot_text, f_small, width - 2 * pad), font=f_small, fill="#5b6470", anchor="lm")
+    d.text((pad, foot), _fit(d, m.footer, fonts.small, width - 2 * pad), font=fonts.small, fill="#5b6470", anchor="lm")
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=6)  # optimize=True costs ~0.1 s for a few KB
     return buf.getvalue()
@@ -380,6 +427,9 @@ def write_vk(results: Results, out_dir: Path, *, language: str, link: str | None
     if write_text_atomic(text_path, post_text(results, language=language, link=link, progress=progress, updated=updated, live=live)):
         written.append(text_path)
     png_path = out_dir / "vk-post.png"
-    if write_bytes_atomic(png_path, post_image(results, language=language, progress=progress, updated=updated, live=live)):
+    picture = _picture(results, language=language, width=1080, progress=progress, updated=updated, live=live)
+    key = page_key("vk-post.png", picture)
+    # drawn from the same texts by the same code last time (the update time shown to the minute): kept
+    if not reuse_output(png_path, key) and write_bytes_atomic(png_path, _draw(picture), inputs=key):
         written.append(png_path)
     return written
