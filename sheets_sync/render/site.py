@@ -137,6 +137,8 @@ class _Site:
         for pr in sorted(problems, key=Problem.sort_key):
             self.problems_of[self.games.game_at(pr.location)].append(pr)
         self._line_points: dict[int, tuple[list[str], str]] = {}  # see line_points
+        self._navs: dict[tuple[str, str], list[dict]] = {}  # see nav
+        self.headline = headline(self.progress, self.preset, self.lang)
 
     def line_points(self, ln: GameLine) -> tuple[list[str], str]:
         """A game line's breakdown and total as the pages show them, made once: the player's page and
@@ -178,6 +180,14 @@ class _Site:
         return [k for k in self.keys if self.r.participants.get(k) and (k == self.keys[0] or self.r.stages.get(k))]
 
     def nav(self, root: str, current: str) -> list[dict]:
+        """The menu of a page in folder ``root`` whose own entry is ``current``: made once per
+        folder and entry (the 1,000 player pages share one), never changed by a template."""
+        key = (root, current)
+        if key not in self._navs:
+            self._navs[key] = self._nav(root, current)
+        return self._navs[key]
+
+    def _nav(self, root: str, current: str) -> list[dict]:
         items = [{"href": root + "index.html", "text": ui("standings", self.lang), "id": "index"}]
         for k in self.shown_stages():
             items.append({"href": root + stage_file(k), "text": self.stage_name(k), "id": "stage:" + k})
@@ -202,7 +212,7 @@ class _Site:
             "tournament": {"name": self.t.name, "date": self.t.date, "chief_judge": self.t.chief_judge},
             "ui": Words(self.lang, ui),
             # the lines that change with every sync («Обновлено», games counted) are in status.css
-            "progress_status": {"headline": headline(self.progress, self.preset, self.lang)},
+            "progress_status": {"headline": self.headline},
             **extra,
         }
 
