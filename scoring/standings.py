@@ -68,7 +68,7 @@ class Cut:
     complete: bool = False  # every game of ``after`` is counted
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True, weakref_slot=True)  # weakly held by scoring.memo
 class Results:
     tournament: Tournament
     preset: Preset
@@ -493,7 +493,7 @@ def hidden_sheets(results: Results) -> frozenset[str]:
     return frozenset(p.game_id for p in results.tournament.protocols if p.stage in hide)
 
 
-@last_answer  # the parent of a sync works it out before its rendering children are forked
+@last_answer  # the Standings tab and every public file of one sync ask for it
 def published(results: Results) -> Results:
     """The results the site, the VK post and standings.json may show.
 

@@ -283,3 +283,40 @@ def test_the_race_is_its_plain_definition(seed, preset_id, rounds, stop, hide):
     p, t = _three_stages(random.Random(seed), preset_id, rounds, stop)
     results = compute(t, p, validate(t, p), hide={"final"} if hide else ())
     assert race(results).points == _plain_race(results)
+
+
+def test_the_last_answers_go_with_their_argument():
+    """scoring.memo holds its arguments weakly: once a cycle's results are gone, so are the race
+    and the other answers worked out from them (a long watch keeps no earlier tournament alive);
+    an answer that is its argument itself keeps nothing alive either."""
+    import gc
+    import weakref
+    from dataclasses import dataclass
+
+    from scoring.memo import last_answer
+
+    @dataclass(frozen=True, slots=True, weakref_slot=True)
+    class Box:
+        n: int
+
+    calls = []
+
+    @last_answer
+    def doubled(box: Box) -> Box:
+        calls.append(box.n)
+        return Box(box.n * 2)
+
+    a, b = Box(1), Box(2)
+    first = doubled(a)
+    assert doubled(b) == Box(4) and doubled(a) is first and calls == [1, 2]  # the last two are remembered
+    answer = weakref.ref(first)
+    del first, a
+    gc.collect()
+    assert answer() is None and doubled(b) == Box(4) and calls == [1, 2]
+    same = last_answer(lambda box: box)
+    c = Box(3)
+    assert same(c) is c and same(c) is c
+    gone = weakref.ref(c)
+    del c
+    gc.collect()
+    assert gone() is None
