@@ -165,7 +165,7 @@ def fingerprints(cells: TypedCells, t: Tournament) -> dict[str, str]:
         checked_by = p.cells.get("checked_by")
         skip = parse_a1(checked_by.cell) if checked_by is not None else None
         found = cells.get(p.sheet, ())
-        first, last = p.rows if p.rows is not None else (0, len(found) and found[-1][0])
+        first, last = p.rows if p.rows is not None else (0, found[-1][0] if found else 0)
         # hashed as one string: the digest of the pieces fed one by one, at a fraction of the calls
         text = "".join(f"{ref if first == 0 else a1(r - first, c)}\x00{shown}\x00" for r, c, ref, shown in found
                        if first <= r <= last and (r, c) != skip)

@@ -41,6 +41,7 @@ _CELL = re.compile(rb"<(?:\w+:)?c\b([^>]*?)(?:/>|>(.*?)</(?:\w+:)?c>)", re.S)
 _REF = re.compile(rb'\br="([A-Z]+)(\d+)"')
 _ERROR = re.compile(rb'\bt="e"')
 _FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")  # not <formula1> of a dropdown, nor <font>
+_VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
 
 
 def _may_hold_formulas_or_errors(xml: bytes) -> bool:
@@ -56,7 +57,7 @@ def _may_hold_formulas_or_errors(xml: bytes) -> bool:
                 return True
             i = xml.find(start, i + 2)
     return False
-_VALUE = re.compile(rb"<(?:\w+:)?v>([^<]*)</(?:\w+:)?v>")
+
 
 
 class ReadFailed(Exception):

@@ -322,6 +322,7 @@ class _Site:
                        key=lambda ln: (self._stage_index(ln.stage), ln.round, ln.table))
         games = []
         for ln in lines:
+            parts, total = self.line_points(ln)
             games.append({
                 "stage": self.stage_name(ln.stage),
                 "round": ln.round,
@@ -331,9 +332,9 @@ class _Site:
                 "role": role_name(ln.role, self.lang),
                 "won": ln.won,
                 "result": ui("win" if ln.won else "loss", self.lang),
-                "parts": self.line_points(ln)[0],
+                "parts": parts,
                 "coefficient": points(ln.coefficient),
-                "total": self.line_points(ln)[1],
+                "total": total,
                 "substitute": ln.substitute,
             })
         penalties = []

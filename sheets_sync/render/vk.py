@@ -280,7 +280,6 @@ class _Columns(NamedTuple):
     name_w: int
     stages_x: int
     stage_w: int
-    stages: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,7 +402,7 @@ def _draw(m: _Picture) -> bytes:
     d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
     if not m.rows:
         d.text((pad, table_top + row_h // 2), m.empty, font=fonts.name, fill="#1b1f24", anchor="lm")
-    columns = _Columns(pad, width, name_x, stages_x - name_x - 16, stages_x, stage_w, len(m.stages))
+    columns = _Columns(pad, width, name_x, stages_x - name_x - 16, stages_x, stage_w)
     for i, row in enumerate(m.rows):
         top = table_top + i * row_h
         if i % 2:
