@@ -53,11 +53,12 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     results = o.results
     lang = language or o.language
     en = lang == "en"
-    table = Table(title=("Standings" if en else "Итоги") + f" — {results.tournament.name}", show_lines=False)
+    # names are as typed: «[/b]x» is a nickname, not rich markup
+    table = Table(title=("Standings" if en else "Итоги") + f" — {escape(results.tournament.name)}", show_lines=False)
     for col in (("Place", "Место"), ("Player", "Игрок"), ("Total", "Итого"), ("Games", "Игр")):
         table.add_column(col[0] if en else col[1], justify="right" if col[0] != "Player" else "left")
     for st in results.overall[:top]:
-        table.add_row(st.places, st.stats.player, points(st.stats.total), str(st.stats.games))
+        table.add_row(st.places, escape(st.stats.player), points(st.stats.total), str(st.stats.games))
     console.print(table)
     errors = [p for p in o.problems if p.severity is Severity.ERROR]
     warnings = [p for p in o.problems if p.severity is Severity.WARNING]

@@ -25,7 +25,7 @@ def main() -> None:
     parser.add_argument("--regenerate", action="store_true", help="replay the example tournament and rewrite the bundled workbook")
     parser.add_argument("--out", default="out/demo", help="folder for the synced copy and its outputs")
     args = parser.parse_args()
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     if args.regenerate or not EXAMPLE_PATH.exists():
         build_example()
         console.print(f"regenerated {EXAMPLE_PATH}")

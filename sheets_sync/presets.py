@@ -10,7 +10,6 @@ with another preset instead.
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from collections.abc import Sequence
@@ -58,6 +57,8 @@ def nearest_preset(ref: str) -> str | None:
     by_squashed = {_squashed(k): k for k in known_presets()}
     if _squashed(ref) in by_squashed:
         return by_squashed[_squashed(ref)]
+    import difflib  # only for a preset that was not found
+
     close = difflib.get_close_matches(_squashed(ref), list(by_squashed), n=1, cutoff=0.75)
     return by_squashed[close[0]] if close else None
 

@@ -172,13 +172,13 @@ class Watcher:
         changed = [t for t in tabs if t in self.last_tabs and tabs[t] != self.last_tabs[t]
                    and t in {p.sheet for p in outcome.results.tournament.protocols}]
         places = {st.stats.player: st.places for st in outcome.results.overall}
-        moved = [f"{p} {self.last_places[p]}→{places[p]}" for p in places
+        moved = [f"{escape(p)} {self.last_places[p]}→{places[p]}" for p in places  # «[/b]x» is a nickname
                  if p in self.last_places and self.last_places[p] != places[p]]
         errors = sum(1 for p in outcome.problems if p.severity is Severity.ERROR)
         stamp = time.strftime("%H:%M:%S")
         parts = []
         if changed:
-            parts.append(self.words("watch.changed", tabs=", ".join(changed[:8]) + (" …" if len(changed) > 8 else "")))
+            parts.append(self.words("watch.changed", tabs=escape(", ".join(changed[:8])) + (" …" if len(changed) > 8 else "")))
         if moved:
             parts.append(self.words("watch.moved", moves=", ".join(moved[:6]) + (" …" if len(moved) > 6 else "")))
         if not self.last_places:
@@ -196,7 +196,7 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
               workbook: str | None = None, language: str | None = None) -> Watcher:
     """Poll every ``interval`` seconds until Ctrl-C (or ``cycles`` polls).  A workbook that is
     missing or unreadable at the first poll ends the watch with its error (raised)."""
-    console = console or Console(highlight=False)
+    console = console or Console(highlight=False, emoji=False)  # a nickname «:fire:» as typed
     watcher = Watcher(backend, out_dir=out_dir, say=console.print, workbook=workbook or str(backend.source),
                       language=language)
     watcher.intro = (str(backend.source), interval)

@@ -48,6 +48,7 @@ HOSTILE_NAMES = [
     "😀🎲 Эмодзи",
     "&amp; &lt;b&gt;",
     "[b]bold[/b] @all #хэштег",
+    "[/i]:fire: [red]",  # a closing tag first and an emoji code: rich markup would fail or change it
     "Д" * 120,
 ]
 HOSTILE_TEXT = HOSTILE_NAMES + ["\t=tab first", "line1\nline2", "ctrl\x01\x07chars", "=" * 3, "'"]
@@ -161,6 +162,30 @@ def test_site_and_vk_renderers(tmp_path):
     backend.apply(hostile_patch(), base=None)
     sync_once(backend, out_dir=tmp_path / "out")
     check_site_and_vk(tmp_path / "out")
+
+
+def test_the_console_report_prints_names_as_typed(tmp_path):
+    """The terminal report of a sync (rich, with the CLI's console options) shows every nickname
+    and the tournament's name as typed: markup and emoji codes in them are text."""
+    import io
+
+    from rich.console import Console
+
+    from sheets_sync.cli.common import CONSOLE_OPTIONS
+    from sheets_sync.commands import print_report
+
+    book = tmp_path / "hostile.xlsx"
+    backend = ExcelBackend(book)
+    backend.apply(hostile_patch(), base=None)
+    report = sync_once(backend, out_dir=tmp_path / "out")
+    out = io.StringIO()
+    print_report(report, Console(file=out, width=400, **CONSOLE_OPTIONS), top=20)
+    printed = out.getvalue()
+    assert "=Кубок <b>«Hostile»</b> 😀" in printed
+    shown = [st.stats.player for st in report.outcome.results.overall]
+    assert "[/i]:fire: [red]" in shown and "[b]bold[/b] @all #хэштег" in shown
+    for name in shown:
+        assert name in printed, name
 
 
 # -- Excel ---------------------------------------------------------------------------------------

@@ -139,7 +139,11 @@ def write_patch(data: bytes | None, patch: Patch, tabs: Mapping[str, Sequence[Se
 
 def _hidden(path: Path, titles: Sequence[str]) -> None:
     """Mark the tabs ``titles`` hidden in the workbook part of the package at ``path`` (only that
-    part changes; every other member is copied as it is)."""
+    part changes; every other member keeps its content).
+
+    zipfile cannot copy a member without inflating and deflating it again: that is done at zlib's
+    fastest level (a first sync at 1000 players: 0.25 → 0.15 s; the file is about a sixth larger
+    until the next save, which excelize deflates again anyway)."""
     with zipfile.ZipFile(path) as z:
         infos = [(info, z.read(info)) for info in z.infolist()]
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
@@ -149,7 +153,7 @@ def _hidden(path: Path, titles: Sequence[str]) -> None:
                     name = _xml_attribute(title).encode()
                     element = rb'<(?:\w+:)?sheet\b[^>]*\bname="' + re.escape(name) + rb'"[^>]*>'
                     content = re.sub(element, _hide, content, count=1)
-            out.writestr(info, content)
+            out.writestr(info, content, compresslevel=1)
 
 
 def _xml_attribute(text: str) -> str:

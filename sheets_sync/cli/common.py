@@ -15,7 +15,7 @@ import click
 
 from sheets_sync.messages import LANGUAGES, system_language
 
-__all__ = ["console", "err_console", "escape", "open_backend", "CliState", "workbook_argument", "backups_option", "output_option",
+__all__ = ["CONSOLE_OPTIONS", "console", "err_console", "escape", "open_backend", "CliState", "workbook_argument", "backups_option", "output_option",
            "credentials_option", "protect_password_option", "language_option", "speaking", "pinned_language", "tournament_language",
            "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "EXIT_WORKBOOK_LOCKED"]
 
@@ -52,9 +52,11 @@ class _Console:
         self._real().__exit__(*exc)
 
 
-# soft wrap: a long line (a command to copy, a path) is never broken by inserted newlines
-console: Console = _Console(highlight=False, soft_wrap=True)  # type: ignore[assignment]
-err_console: Console = _Console(stderr=True, highlight=False, soft_wrap=True)  # type: ignore[assignment]
+# soft wrap: a long line (a command to copy, a path) is never broken by inserted newlines; no emoji
+# codes: a nickname «:fire:» is printed as typed (and rich's 4,000 emoji names are never loaded)
+CONSOLE_OPTIONS: dict[str, Any] = {"highlight": False, "soft_wrap": True, "emoji": False}
+console: Console = _Console(**CONSOLE_OPTIONS)  # type: ignore[assignment]
+err_console: Console = _Console(stderr=True, **CONSOLE_OPTIONS)  # type: ignore[assignment]
 
 
 def open_backend(workbook: str, **options: Any):

@@ -39,7 +39,7 @@ from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.site import nominations
 from sheets_sync.render.words import plain_text, ru_en, ui
 
-__all__ = ["post_text", "post_image", "picture_header", "find_font", "FontNotFound", "VK_LIMIT", "FIGURE_SPACE", "vk_safe",
+__all__ = ["post_text", "post_image", "png_bytes", "picture_header", "find_font", "FontNotFound", "VK_LIMIT", "FIGURE_SPACE", "vk_safe",
            "utf16_len", "write_vk"]
 
 VK_LIMIT = 16384
@@ -411,8 +411,15 @@ def _draw(m: _Picture) -> bytes:
     foot = height - 40
     d.line((pad, foot - 24, width - pad, foot - 24), fill="#d5dae0", width=1)
     d.text((pad, foot), _fit(d, m.footer, fonts.small, width - 2 * pad), font=fonts.small, fill="#5b6470", anchor="lm")
+    return png_bytes(img)
+
+
+def png_bytes(img: Any) -> bytes:
+    """The picture ``img`` as PNG bytes, at zlib's fastest level: VK re-encodes every picture it is
+    given, so a smaller PNG is of no use to anybody, and a 1080 px picture encodes in 19 ms instead
+    of 27 (level 6: 112 KB, level 1: 128 KB)."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)  # optimize=True costs ~0.1 s for a few KB
+    img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
 
 

@@ -9,7 +9,6 @@ evening's (the post a club writes after the evening, with the season's top below
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +18,7 @@ from scoring.season import Evening, Season, season
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
 from sheets_sync.render.json_out import points
 from sheets_sync.render.progress_text import evening_headline, season_headline, updated_line
-from sheets_sync.render.vk import FIGURE_SPACE, _decimal, _fit, _font, _hashtags, _num, _wrap, picture_header, vk_safe
+from sheets_sync.render.vk import FIGURE_SPACE, _decimal, _fit, _font, _hashtags, _num, _wrap, picture_header, png_bytes, vk_safe
 from sheets_sync.render.words import plain_text, ru_en, ui
 
 __all__ = ["evening_post_text", "season_post_text", "table_picture", "write_season_vk", "Row"]
@@ -133,9 +132,7 @@ def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_heade
         d.line((pad, height - 64, width - pad, height - 64), fill="#d5dae0", width=1)
         d.text((pad, height - 40), _fit(d, plain_text(foot), f_small, width - 2 * pad), font=f_small, fill="#5b6470",
                anchor="lm")
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return png_bytes(img)
 
 
 def _pictures(results, language: str, updated: datetime | None) -> dict[str, bytes]:

@@ -7,13 +7,12 @@ Pillow and a Cyrillic font, and the same seating gives the same bytes.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
 from sheets_sync.render.seating import Round
 from sheets_sync.render.templates import slug
-from sheets_sync.render.vk import FIGURE_SPACE, _fit, _font, _hashtags, _wrap, picture_header, vk_safe
+from sheets_sync.render.vk import FIGURE_SPACE, _fit, _font, _hashtags, _wrap, picture_header, png_bytes, vk_safe
 from sheets_sync.render.words import plain_text, ru_en, ui
 
 __all__ = ["seating_text", "seating_image", "write_seating_post", "seating_post_names"]
@@ -71,9 +70,7 @@ def seating_image(rnd: Round, *, tournament: str, language: str, width: int = 10
             d.text((x + 60, cy), str(i + 1), font=f_seat, fill="#8a1c1c", anchor="rm")
             d.text((x + 80, cy), _fit(d, plain_text(name) or "—", f_name, block_w - 100), font=f_name, fill="#1b1f24",
                    anchor="lm")
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return png_bytes(img)
 
 
 def seating_post_names(rnd: Round) -> tuple[str, str]:
