@@ -77,6 +77,15 @@ def run(backend: MemoryBackend) -> list[Problem]:
     return list(parsed.problems) + validate(parsed.tournament, preset, parsed.unplaced)
 
 
+def parse(backend_or_tabs):
+    """The protocol of the tab ``TAB`` under GMO 2016 and its reading problems as (rule, severity, cell)."""
+    snapshot = backend_or_tabs.read() if hasattr(backend_or_tabs, "read") else MemoryBackend(backend_or_tabs).read()
+    settings = read_settings(snapshot.tabs)
+    parsed = parse_tournament(snapshot.tabs, snapshot.order, load_preset("gmo-2016")[0], settings)
+    protocol = next((p for p in parsed.tournament.protocols if p.sheet == TAB), None)
+    return protocol, [(p.rule, p.severity.value, p.cell) for p in parsed.problems if p.sheet == TAB]
+
+
 def problems_in(problems: list[Problem], tab: str = TAB) -> list[tuple[str, str, str, str, str]]:
     """(rule, severity, cell, english, russian) of every problem pointing into ``tab``, in cell order."""
     return sorted(((p.rule, p.severity.value, p.cell, p.message("en"), p.message("ru"))

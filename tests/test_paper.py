@@ -20,8 +20,7 @@ from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.sync import sync_once
 from tests.google_support import ExcelBook, GoogleBook, google_backend, upload_tabs
 from tests.judge import ExcelDesk, GoogleDesk, table_tournament, write_xlsx
-from tests.rulebook import BLACK_GAME, problems_in, run, workbook
-from tests.test_parse import parse
+from tests.rulebook import BLACK_GAME, parse, problems_in, run, workbook
 from tests.helpers import table
 
 BLANK_ROLES = [""] * 10

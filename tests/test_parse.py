@@ -11,22 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.model import Removal, Role, Team
-from scoring.parse import parse_tournament, read_settings
+from scoring.parse import read_settings
 from scoring.values import read_decimal, read_int
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.presets import load_preset
-from tests.rulebook import NAMES, TAB, workbook
-
-GMO = load_preset("gmo-2016")[0]
-
-
-def parse(backend_or_tabs):
-    snapshot = backend_or_tabs.read() if hasattr(backend_or_tabs, "read") else MemoryBackend(backend_or_tabs).read()
-    settings = read_settings(snapshot.tabs)
-    parsed = parse_tournament(snapshot.tabs, snapshot.order, GMO, settings)
-    protocol = next((p for p in parsed.tournament.protocols if p.sheet == TAB), None)
-    return protocol, [(p.rule, p.severity.value, p.cell) for p in parsed.problems if p.sheet == TAB]
+from tests.rulebook import NAMES, TAB, parse, workbook
 
 
 @pytest.mark.parametrize("raw, expected", [

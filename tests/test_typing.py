@@ -199,8 +199,7 @@ def test_a_cell_formatted_as_plain_text_keeps_what_is_typed(fake_server, sa_key)
 # -- the digit-run decoder ------------------------------------------------------------------------------
 def _read_best_move(value) -> tuple[tuple[int, ...], list[str]]:
     """The best move the reader makes of ``value`` in seat 1's cell, and the reading problems there."""
-    from tests.rulebook import TAB, workbook
-    from tests.test_parse import parse
+    from tests.rulebook import parse, workbook
 
     protocol, problems = parse(workbook({"H10": value}))
     return protocol.seats[0].best_move, [rule for rule, _, cell in problems if cell == "H10"]
