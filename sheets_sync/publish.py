@@ -25,7 +25,6 @@ from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.render.site import write_site
 from sheets_sync.render.vk import FontNotFound, post_text, write_vk
-from sheets_sync.render.vk_season import write_season_vk
 
 if TYPE_CHECKING:
     from sheets_sync.outcome import Outcome
@@ -75,6 +74,8 @@ def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = Non
     cannot be drawn: ``text_without_font`` still writes the text (else :class:`FontNotFound`).
     A club season's posts are the last evening's and the season's (:mod:`sheets_sync.render.vk_season`)."""
     if public.results.tournament.season:
+        from sheets_sync.render.vk_season import write_season_vk  # loaded for a club season only
+
         try:
             return write_season_vk(public.results, folder, language=public.language, link=link, updated=public.updated)
         except FontNotFound:

@@ -57,7 +57,6 @@ from sheets_sync.outcome import (
 )
 from sheets_sync.protection import protection_changes, state_rows as protection_state_rows, wanted_protections
 from sheets_sync.refs import workbook_folder
-from sheets_sync.render.season_tabs import owned_season_tabs
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
 from sheets_sync.sync_memory import SyncKey, SyncMemory, file_version
@@ -116,7 +115,9 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     typed values and protections, and the protections the workbook lacks (``account``: the
     sync's own e-mail, an editor of every protection; :mod:`sheets_sync.protection`)."""
     language = outcome.language
-    if outcome.results.tournament.season:  # a club season: its own tabs
+    if outcome.results.tournament.season:  # a club season: its own tabs (their module loads only then)
+        from sheets_sync.render.season_tabs import owned_season_tabs
+
         writes = owned_season_tabs(outcome.results, outcome.problems, language, links=links)
     else:
         writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)

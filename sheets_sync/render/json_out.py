@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 from decimal import Decimal
 from fractions import Fraction
 
@@ -17,13 +18,15 @@ from scoring.model import GameIndex
 from scoring.liveness import ASK, Ask, Liveness, State, given_or_current
 from scoring.numbers import quantize
 from scoring.race import Race, race
-from scoring.season import PlayerSeason, Season, SeasonStanding, season
 from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, game_states, hidden_sheets, published
 from sheets_sync.render.progress_text import headline
 from sheets_sync.render.tabs import tiebreak_text
+
+if TYPE_CHECKING:
+    from scoring.season import PlayerSeason, Season, SeasonStanding
 
 __all__ = ["standings_document", "dumps", "points"]
 
@@ -207,6 +210,8 @@ def season_document(results: Results) -> dict | None:
     """None for a tournament; for a club season its ratings, evenings by date and players."""
     if not results.tournament.season:
         return None
+    from scoring.season import season  # a club season's modules load for a club season only
+
     s: Season = season(results)
     return {
         "ranking": s.ranking, "min_games": s.min_games, "evenings_played": len(s.evenings), "games": s.games,

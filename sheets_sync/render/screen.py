@@ -14,7 +14,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from scoring.progress import Progress, progress as progress_of
-from scoring.season import season
 from scoring.standings import Results
 from sheets_sync.render.json_out import points
 from sheets_sync.render.progress_text import (evening_headline, headline, season_headline, season_status_lines,
@@ -73,6 +72,8 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
 def _season_screen(results: Results, *, language: str, updated: datetime | None) -> dict[str, str]:
     """A club season's screen: the last evening's standings (``screen.html``), then the season's
     (``screen-2.html``), in turn."""
+    from scoring.season import season  # a club season's modules load for a club season only
+
     s = season(results)
     status = season_status_lines(s.games, updated, language)
     evening = s.evenings[-1] if s.evenings else None

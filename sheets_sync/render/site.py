@@ -34,7 +34,6 @@ from sheets_sync.files import reuse_output, write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
-from sheets_sync.render.season_site import SeasonPages
 from sheets_sync.render.progress_text import headline, season_status_lines, status_lines
 from sheets_sync.render.seating import SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
@@ -546,6 +545,8 @@ class _Site:
             yield game_file(*key), self.game(p)
 
     def _season_pages(self) -> Iterator[tuple[str, str | Page]]:
+        from sheets_sync.render.season_site import SeasonPages  # loaded for a club season only
+
         pages = SeasonPages(self)
         yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
         yield "status.css", status_css(season_status_lines(pages.season.games, self.updated, self.lang))
