@@ -69,3 +69,16 @@ def test_picture():
     assert hostile != data
     # the title band is dark and the table below is light: something was drawn in both
     assert img.convert("L").getpixel((5, 5)) < 80 and img.convert("L").getpixel((5, img.height - 5)) > 200
+
+
+def test_a_picture_is_a_png_made_with_pillows_png_plugin_alone():
+    """png_bytes names its buffer instead of passing a format, so that Pillow loads no other format
+    plugin (4 ms of each process); if a Pillow release stopped honouring the name, this says so."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from PIL import Image; from sheets_sync.render.vk import png_bytes; "
+            "data = png_bytes(Image.new('RGB', (30, 20), '#8a1c1c')); "
+            "print(data[:8] == b'\\x89PNG\\r\\n\\x1a\\n', sorted(m for m in sys.modules if m.endswith('ImagePlugin')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "['PIL.PngImagePlugin']"]
