@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -359,9 +361,9 @@ class _Site:
         return self.render("site/player.html", self.page(
             "../", "players", nickname, nickname=nickname, club=pl.club if pl else "", city=pl.city if pl else "",
             status=status, summary=summary, games=games, penalties=penalties,
-            # one stage: its name in every row says nothing the page does not, and on a phone the
-            # column pushed the result under the sticky points («поражени»)
-            one_stage=len({ln.stage for ln in lines}) <= 1,
+            # the games stage by stage, each stage's name once above its games (one stage: no name):
+            # a stage column pushed the result under the sticky points on a phone («поражени»)
+            game_groups=[{"stage": stage, "games": list(rows)} for stage, rows in groupby(games, itemgetter("stage"))],
             upcoming=[{"title": a.title, "table": a.table, "seat": a.seat, "anchor": f"{slug(a.stage, limit=16)}-{a.round}"}
                       for a in self.seating.schedule(nickname) if not a.counted],
             item_names=[i.name(self.lang) for i in self.items], sparkline=self.sparkline(nickname)))
