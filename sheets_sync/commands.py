@@ -6,17 +6,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from scoring.problems import Severity
 from sheets_sync.backends import open_backend
 from sheets_sync.messages import shell_word, text
 from sheets_sync.refs import is_google_ref
-from sheets_sync.render.json_out import points
 from sheets_sync.sync import SyncReport, sync_once
 from sheets_sync.sync_memory import skipped_line
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = ["run_sync", "print_report", "locked_message"]
 
@@ -49,6 +49,12 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     if report.outcome is None:  # skipped: the workbook is as the last sync left it
         console.print(skipped_line(report.summary, language), markup=False)
         return
+    # a table to draw: rich's and the results' modules (a sync that skipped prints one plain line)
+    from rich.markup import escape
+    from rich.table import Table
+
+    from sheets_sync.render.json_out import points
+
     o = report.outcome
     results = o.results
     lang = language or o.language
