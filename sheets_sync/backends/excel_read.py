@@ -59,7 +59,6 @@ def _may_hold_formulas_or_errors(xml: bytes) -> bool:
     return False
 
 
-
 class ReadFailed(Exception):
     """The bytes are not a workbook calamine can read."""
 

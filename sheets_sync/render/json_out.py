@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
 from decimal import Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from scoring.model import GameIndex
 from scoring.liveness import ASK, Ask, Liveness, State, given_or_current

@@ -423,6 +423,7 @@ class _Site:
                 bm = " ".join(str(x) for x in rec.best_move)
                 if counted and rec.killed_night == 1:
                     bm += f" ({blacks_named(p, rec)} {ui('blacks_named', self.lang)})"
+            parts, total = self.line_points(ln) if ln else (["" for _ in self.items], "")
             rows.append({
                 "seat": rec.seat,
                 "player": rec.player or "",
@@ -436,8 +437,8 @@ class _Site:
                 "best_move": bm,
                 "extra": _signed(rec.extra_points),
                 "comment": rec.comment,
-                "parts": self.line_points(ln)[0] if ln else ["" for _ in self.items],
-                "total": self.line_points(ln)[1] if ln else "",
+                "parts": parts,
+                "total": total,
                 "substitute": bool(ln and ln.substitute),
             })
         winner = ""

@@ -331,12 +331,13 @@ def _picture(results: Results, *, language: str, width: int, progress: Progress 
                                             else None for k in keys),
                          total=points(s.total)))
     chief = plain_text(t.chief_judge)
+    head = headline(progress, results.preset, language)
     return _Picture(
         width=width, title=plain_text(t.name),
-        subtitle=" · ".join(x for x in (plain_text(t.date), headline(progress, results.preset, language)) if x),
+        subtitle=" · ".join(x for x in (plain_text(t.date), head) if x),
         player_word=ui("player", language), total_word=ui("total", language),
         stages=tuple(results.preset.stage(k).name(language) for k in keys), rows=tuple(rows), medals=progress.finished,
-        empty=headline(progress, results.preset, language),
+        empty=head,
         footer=" · ".join([*([f"{ui('chief_judge', language)}: {chief}"] if chief else []),
                            *status_lines(progress, updated, language)]),
         fonts=(str(find_font(False)), str(find_font(True))))
