@@ -201,6 +201,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "serve.cannot_listen": ("не могу открыть {address} для сайта: {reason}. Укажите другой порт (--serve) или адрес (--bind)",
                             "cannot listen on {address} for the site: {reason}. Give another port (--serve) or address "
                             "(--bind)"),
+    "serve.bad_request": ("сайт: неверный адрес {path} от {client} — ответ 400", "site: a malformed address {path} from {client} — answered 400"),
+    "serve.full": ("сайт: открыто соединений столько, сколько можно; новые подождут, пока освободятся старые",
+                   "site: as many connections are open as allowed; new ones wait until old ones close"),
+    "serve.note": ("сайт: {note}", "site: {note}"),
     "watch.problems_tab": ("не удалось обновить вкладку Проверка:", "the Problems tab could not be updated:"),
 }
 
