@@ -205,6 +205,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "serve.full": ("сайт: открыто соединений столько, сколько можно; новые подождут, пока освободятся старые",
                    "site: as many connections are open as allowed; new ones wait until old ones close"),
     "serve.note": ("сайт: {note}", "site: {note}"),
+    # make demo
+    "demo.about": ("make demo: синхронизирует пример турнира и говорит, где итоги", "make demo: syncs the example "
+                   "tournament and says where the results are"),
+    "demo.regenerate_help": ("сыграть пример заново и переписать таблицу в examples/",
+                             "replay the example tournament and rewrite the bundled workbook"),
+    "demo.out_help": ("папка для копии таблицы и её итогов", "folder for the synced copy and its outputs"),
+    "demo.regenerated": ("пример сыгран заново: {path}", "regenerated {path}"),
+    "demo.results": ("Итоги: {path} (вкладки Итоги, Отбор, Полуфинал, Финал, Проверка)",
+                     "Results: {path} (tabs Итоги, Отбор, Полуфинал, Финал, Проверка)"),
+    "demo.mid": ("В середине турнира (после 3-го тура из 7): {path}", "Mid-tournament (after round 3 of 7): {path}"),
     "watch.problems_tab": ("не удалось обновить вкладку Проверка:", "the Problems tab could not be updated:"),
 }
 
