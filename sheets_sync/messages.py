@@ -192,6 +192,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch.counted": ("засчитано игр: {n}", "{n} games counted"),
     "watch.errors": ("ошибок: {n}", "{n} errors"),
     "watch.written": ("записано", "written"),
+    "watch.saving": ("жду, пока {name} сохранится…", "waiting for {name} to be saved…"),
     "watch.locked": ("{name} открыта в Excel или LibreOffice ({lock}): сайт и файлы обновлены, вкладки таблицы запишу, "
                      "когда файл закроют",
                      "{name} is open in Excel or LibreOffice ({lock}): the site and files are updated; the workbook's "
