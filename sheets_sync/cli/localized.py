@@ -224,19 +224,15 @@ class _Localized:
             ctx.meta[_META_KEY] = typed
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
-    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        if help_language(ctx) != "ru":
-            super().format_usage(ctx, formatter)  # type: ignore[misc]
-            return
-        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
-        formatter.write_usage(ctx.command_path, _russian_words(" ".join(pieces)), prefix=_WORDS["usage"] + " ")
-
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if help_language(ctx) != "ru":
             super().format_help(ctx, formatter)  # type: ignore[misc]
             return
         path = _path(ctx)
-        self.format_usage(ctx, formatter)
+        # the usage line in Russian here only: click's errors («Missing argument 'WORKBOOK'») are its own
+        # English, and their usage line stays with them
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, _russian_words(" ".join(pieces)), prefix=_WORDS["usage"] + " ")
         text = COMMANDS.get(path) or (self.help or "")  # type: ignore[attr-defined]
         if text:
             formatter.write_paragraph()
