@@ -92,6 +92,27 @@ def test_server_tells_browsers_to_revalidate(served):
     assert os.path.exists(served.folder / "index.html")  # nothing a request does touches the files
 
 
+def test_server_answers_an_unchanged_page_with_304_and_names_in_utf8(served):
+    (served.folder / "players" / "Пума.html").write_text("<p>Пума</p>", encoding="utf-8")
+    (served.folder / "stage").mkdir()
+    (served.folder / "stage" / "index.html").write_text("<p>этап</p>", encoding="utf-8")
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    try:
+        conn.request("GET", "/players/%D0%9F%D1%83%D0%BC%D0%B0.html")
+        resp = conn.getresponse()
+        assert (resp.status, resp.read().decode("utf-8")) == (200, "<p>Пума</p>")
+        assert resp.headers["Content-Type"] == "text/html; charset=utf-8"
+        etag = resp.headers["ETag"]
+        conn.request("GET", "/players/%D0%9F%D1%83%D0%BC%D0%B0.html", headers={"If-None-Match": etag})
+        resp = conn.getresponse()
+        assert (resp.status, resp.read()) == (304, b"")  # the screen's reload of a page that did not change
+        conn.request("GET", "/stage")
+        resp = conn.getresponse()
+        resp.read()
+        assert resp.status == 301 and resp.headers["Location"] == "/stage/"  # so the index's relative links work
+    finally:
+        conn.close()
+
 def test_server_binds_the_address_given(tmp_path):
     server = serve_site(tmp_path / "site", port=0, bind="127.0.0.1")
     try:
