@@ -94,8 +94,9 @@ def test_a_workbook_that_stays_unreadable_is_said_after_the_grace(example):
     assert watcher.poll() is None
     assert len(said) == 1 and "жду, пока cup.xlsx сохранится" in said[0], said  # one short note
     now[0] = SAVE_GRACE + 1
-    with pytest.raises(WorkbookUnreadable, match="not a readable .xlsx workbook"):
+    with pytest.raises(WorkbookUnreadable, match="not a readable .xlsx workbook") as err:
         watcher.poll()  # broken, not being saved: the error, said by the loop as before
+    assert "файл не читается как книга Excel .xlsx" in err.value.message("ru")  # and in the tournament's language
     now[0] = SAVE_GRACE + 2
     with pytest.raises(WorkbookUnreadable):
         watcher.poll()  # and it stays an error until the file can be read

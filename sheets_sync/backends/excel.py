@@ -252,7 +252,9 @@ class ExcelBackend:
         try:
             return read_values(data)
         except (ReadFailed, KeyError, ValueError, OSError) as exc:
-            raise WorkbookUnreadable(f"{self.path}: not a readable .xlsx workbook ({exc}){suffix}") from exc
+            raise WorkbookUnreadable(f"{self.path}: not a readable .xlsx workbook ({exc}){suffix}",
+                                     ru=f"{self.path}: файл не читается как книга Excel .xlsx ({exc}) — откройте его в "
+                                        f"Excel и сохраните заново{'; ничего не записано' if suffix else ''}") from exc
 
     # -- write ------------------------------------------------------------------------------
     def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
