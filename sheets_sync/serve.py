@@ -234,6 +234,7 @@ def serve_site(folder: Path, *, port: int, bind: str = "127.0.0.1", language: st
             # idle connections are looked for this often: a timeout of 30 s closes them within 30–40 s
             cleanup_interval=max(0.2, min(timeout / 3, 10.0)), asyncore_loop_timeout=min(1.0, timeout / 3),
             asyncore_use_poll=True,  # select() stops at 1024 descriptors
+            max_request_body_size=1 << 16,  # a read-only site takes no uploads: none is buffered to disk
             ident="sheets-sync", expose_tracebacks=False, log_socket_errors=False, clear_untrusted_proxy_headers=True)
     except (OSError, OverflowError, ValueError) as exc:
         logging.getLogger("waitress").removeHandler(handler)

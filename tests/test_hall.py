@@ -251,6 +251,14 @@ def test_clients_that_close_early_are_no_traceback(hall, capfd):
     assert len(err.splitlines()) + len(said) <= 200
 
 
+def test_a_large_upload_is_refused_unread(hall, tmp_path):
+    start, _said = hall
+    server = start()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+        conn.sendall(b"POST /index.html HTTP/1.1\r\nHost: hall\r\nContent-Length: 50000000\r\n\r\n")
+        assert conn.recv(100).startswith(b"HTTP/1.1 413")  # not 50 MB read into a temporary file first
+    assert _get(server) == 200
+
 @pytest.mark.parametrize("request_line, statuses", [
     (b"GET /%00 HTTP/1.1", {400}),
     (b"GET /index.html%00.txt HTTP/1.1", {400}),
