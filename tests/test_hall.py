@@ -202,15 +202,15 @@ def hall(tmp_path):
 
 def test_idle_connections_are_closed_after_the_timeout_and_do_not_block_a_get(hall, capfd):
     start, said = hall
-    server = start(timeout=1.0)
+    server = start(timeout=4.0)
     idle = _connect(server, 200)  # phones that connected and said nothing
     try:
         started = time.monotonic()
         assert _get(server) == 200
-        assert time.monotonic() - started < 2  # answered beside them, not after them
-        deadline = time.monotonic() + 10
+        assert time.monotonic() - started < 3  # answered beside them, not after their timeout
+        deadline = time.monotonic() + 15
         still_open = [c for c in idle if not _closed_by_server(c, deadline)]
-        assert still_open == [], f"{len(still_open)} of 200 idle connections still open after 10 s"
+        assert still_open == [], f"{len(still_open)} of 200 idle connections still open after 15 s"
     finally:
         for conn in idle:
             conn.close()
@@ -219,7 +219,7 @@ def test_idle_connections_are_closed_after_the_timeout_and_do_not_block_a_get(ha
 
 def test_connections_are_capped_and_a_waiting_one_is_answered_when_they_close(hall):
     start, said = hall
-    server = start(timeout=1.5, connection_limit=20)
+    server = start(timeout=3.0, connection_limit=20)
     idle = _connect(server, 20)  # the limit filled (the server's own sockets count too)
     try:
         time.sleep(0.3)  # the server accepts what it may
@@ -227,7 +227,7 @@ def test_connections_are_capped_and_a_waiting_one_is_answered_when_they_close(ha
         waiting.sendall(b"GET /index.html HTTP/1.1\r\nHost: hall\r\nConnection: close\r\n\r\n")
         with pytest.raises(TimeoutError):
             waiting.recv(100)  # not accepted while the limit is full
-        waiting.settimeout(10)  # the idle ones time out: then it is accepted and answered
+        waiting.settimeout(15)  # the idle ones time out: then it is accepted and answered
         assert waiting.recv(100).startswith(b"HTTP/1.1 200")
         waiting.close()
     finally:
