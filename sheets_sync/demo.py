@@ -17,25 +17,29 @@ from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.commands import print_report
 from sheets_sync.example import EXAMPLE_PATH, build_example, example_mid_qualifying
 from sheets_sync.export_commands import write_workbook_seating_post, write_workbook_seating_print
+from sheets_sync.messages import system_language, text
 from sheets_sync.sync import sync_once
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--regenerate", action="store_true", help="replay the example tournament and rewrite the bundled workbook")
-    parser.add_argument("--out", default="out/demo", help="folder for the synced copy and its outputs")
+    language = system_language()  # until the example's own (Russian) is read
+    parser = argparse.ArgumentParser(description=text("demo.about", language))
+    parser.add_argument("--regenerate", action="store_true", help=text("demo.regenerate_help", language))
+    parser.add_argument("--out", default="out/demo", help=text("demo.out_help", language))
     args = parser.parse_args()
-    console = Console(highlight=False, emoji=False)
+    console = Console(highlight=False, emoji=False, soft_wrap=True)  # a path is never broken
     if args.regenerate or not EXAMPLE_PATH.exists():
         build_example()
-        console.print(f"regenerated {EXAMPLE_PATH}")
+        console.print(text("demo.regenerated", language, path=EXAMPLE_PATH), markup=False)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     workbook = out / EXAMPLE_PATH.name
     shutil.copyfile(EXAMPLE_PATH, workbook)  # the bundled file stays pristine
     report = sync_once(ExcelBackend(workbook), out_dir=out)
     print_report(report, console)
-    console.print(f"\nResults: {workbook} (tabs Итоги, Отбор, Полуфинал, Финал, Проверка)")
+    # the example's language (Russian), as the report above speaks it
+    language = report.outcome.language if report.outcome is not None else language
+    console.print("\n" + text("demo.results", language, path=workbook), markup=False)
     console.print(f"         {out / 'standings.json'}")
     for extra in ("site/index.html", "vk-post.txt", "vk-post.png"):
         if (out / extra).exists():
@@ -43,7 +47,7 @@ def main() -> None:
 
     mid = example_mid_qualifying(out / "mid" / f"{EXAMPLE_PATH.stem}-mid.xlsx")
     sync_once(ExcelBackend(mid), out_dir=mid.parent)
-    console.print(f"\nMid-tournament (after round 3 of 7): {mid}")
+    console.print("\n" + text("demo.mid", language, path=mid), markup=False)
     for extra in ("site/index.html", "site/seating.html", "vk-post.txt", "vk-post.png"):
         console.print(f"         {mid.parent / extra}")
     printed = write_workbook_seating_print(str(mid), round_no=4, stage=None, out=None)

@@ -192,6 +192,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "watch.counted": ("засчитано игр: {n}", "{n} games counted"),
     "watch.errors": ("ошибок: {n}", "{n} errors"),
     "watch.written": ("записано", "written"),
+    "watch.saving": ("жду, пока {name} сохранится…", "waiting for {name} to be saved…"),
     "watch.locked": ("{name} открыта в Excel или LibreOffice ({lock}): сайт и файлы обновлены, вкладки таблицы запишу, "
                      "когда файл закроют",
                      "{name} is open in Excel or LibreOffice ({lock}): the site and files are updated; the workbook's "
@@ -201,6 +202,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "serve.cannot_listen": ("не могу открыть {address} для сайта: {reason}. Укажите другой порт (--serve) или адрес (--bind)",
                             "cannot listen on {address} for the site: {reason}. Give another port (--serve) or address "
                             "(--bind)"),
+    "serve.bad_request": ("сайт: неверный адрес {path} от {client} — ответ 400", "site: a malformed address {path} from {client} — answered 400"),
+    "serve.full": ("сайт: открыто соединений столько, сколько можно; новые подождут, пока освободятся старые",
+                   "site: as many connections are open as allowed; new ones wait until old ones close"),
+    "serve.note": ("сайт: {note}", "site: {note}"),
+    # make demo
+    "demo.about": ("make demo: синхронизирует пример турнира и говорит, где итоги", "make demo: syncs the example "
+                   "tournament and says where the results are"),
+    "demo.regenerate_help": ("сыграть пример заново и переписать таблицу в examples/",
+                             "replay the example tournament and rewrite the bundled workbook"),
+    "demo.out_help": ("папка для копии таблицы и её итогов", "folder for the synced copy and its outputs"),
+    "demo.regenerated": ("пример сыгран заново: {path}", "regenerated {path}"),
+    "demo.results": ("Итоги: {path} (вкладки Итоги, Отбор, Полуфинал, Финал, Проверка)",
+                     "Results: {path} (tabs Итоги, Отбор, Полуфинал, Финал, Проверка)"),
+    "demo.mid": ("В середине турнира (после 3-го тура из 7): {path}", "Mid-tournament (after round 3 of 7): {path}"),
     "watch.problems_tab": ("не удалось обновить вкладку Проверка:", "the Problems tab could not be updated:"),
 }
 

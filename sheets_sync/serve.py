@@ -1,119 +1,247 @@
 """`watch --serve`: the output site on the local network while the watch keeps it current.
 
-A stdlib HTTP server in a daemon thread, serving one folder read-only: GET and HEAD only
-(any other method is 405), no directory listings, and nothing outside the folder — neither
-through ``..`` nor through a symbolic link.  Pages are sent with ``Cache-Control: no-cache``
-so the hall's screen (``screen.html``, which reloads itself) shows the newest standings.
-Bound to 127.0.0.1 unless the organizer names another address (``--bind 0.0.0.0`` for the hall).
+Served by waitress (a pure-Python WSGI server made for this: one thread answers the sockets,
+a small pool runs the requests) in a daemon thread, so a hall's network full of phones is not
+a thread per connection: connections that send nothing are closed after ``timeout`` seconds,
+no more than ``connection_limit`` are open at once (the others wait in the listen queue), a
+client that goes away early is not news, and a malformed request is answered 400 with one
+line on stderr — never a traceback.  The same server can later carry a WSGI application (a
+Django site) instead of :func:`site_app`.
+
+:func:`site_app` serves one folder read-only: GET and HEAD only (any other method is 405), no
+directory listings, and nothing outside the folder — neither through ``..`` nor through a
+symbolic link.  Pages are sent with ``Cache-Control: no-cache`` (and an ETag, so a reload of an
+unchanged page is a 304) so the hall's screen (``screen.html``, which reloads itself) shows the
+newest standings.  Bound to 127.0.0.1 unless the organizer names another address
+(``--bind 0.0.0.0`` for the hall).
 """
 
 from __future__ import annotations
 
+import logging
+import mimetypes
 import os
+import sys
 import threading
-from functools import partial
-from http import HTTPStatus
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from urllib.parse import quote
 
 from scoring.errors import SheetsSyncError
-from sheets_sync.messages import fail
+from sheets_sync.messages import fail, text
 
-__all__ = ["SiteServer", "ServeError", "serve_site"]
+__all__ = ["SiteServer", "ServeError", "serve_site", "site_app", "IDLE_TIMEOUT", "CONNECTION_LIMIT"]
+
+IDLE_TIMEOUT = 30.0  # seconds a connection may stay open sending nothing (a screen's keep-alive reconnects)
+CONNECTION_LIMIT = 500  # open at once: a hall's screens and players' phones; far below the usual 1024 open files
+_THREADS = 4  # requests answered at once: files from the disk, each a few milliseconds
+
+_HTML_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+               ".js": "text/javascript; charset=utf-8", ".json": "application/json",
+               ".txt": "text/plain; charset=utf-8", ".svg": "image/svg+xml"}
 
 
 class ServeError(SheetsSyncError):
     """The address cannot be listened on (port taken, address not of this machine)."""
 
 
-class _ReadOnly(SimpleHTTPRequestHandler):
-    """GET/HEAD of files inside ``directory``; everything else is refused."""
+class _BadRequest(Exception):
+    """A path no file can have (a NUL, bytes that are not UTF-8): answered 400."""
 
-    server_version = "sheets-sync"
-    sys_version = ""
 
-    def _refuse(self) -> None:
-        self.send_response(HTTPStatus.METHOD_NOT_ALLOWED)
-        self.send_header("Allow", "GET, HEAD")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+Say = Callable[[str], None]
+StartResponse = Callable[[str, list[tuple[str, str]]], object]
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse
 
-    def send_head(self):  # noqa: ANN201 - the stdlib's signature
-        """The file asked for; 404 when its real path (links followed) leaves the folder."""
-        root = os.path.realpath(self.directory)
-        real = os.path.realpath(self.translate_path(self.path))
-        if real != root and not real.startswith(root + os.sep):
-            self.send_error(HTTPStatus.NOT_FOUND)
-            return None
-        return super().send_head()
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
-    def list_directory(self, path):  # noqa: ANN001 - the stdlib's signature
+
+def _headers(extra: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    return [("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff"), *extra]
+
+
+def _relative(environ: dict) -> str:
+    """PATH_INFO as the text the client meant (WSGI hands it over as latin-1 of the bytes)."""
+    try:
+        path = environ.get("PATH_INFO", "/").encode("latin-1").decode("utf-8")
+    except UnicodeError as exc:
+        raise _BadRequest from exc
+    if "\x00" in path or any(ord(c) < 32 for c in path):
+        raise _BadRequest
+    return path
+
+
+def _file_for(root: str, path: str) -> tuple[str | None, bool]:
+    """(the real file inside ``root`` for ``path``, or None; whether ``path`` is a folder without its
+    trailing slash).  ``..``, a drive or a backslash are no way out: the real path (links followed)
+    must still be inside the folder."""
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    if any(p == ".." or "\\" in p or ":" in p for p in parts):
+        return None, False
+    real = os.path.realpath(os.path.join(root, *parts))
+    if real != root and not real.startswith(root + os.sep):
+        return None, False
+    if os.path.isdir(real):
+        index = os.path.join(real, "index.html")
         # a folder without index.html is not listed: only the pages the site links to are served
-        self.send_error(HTTPStatus.NOT_FOUND)
-        return None
+        return (index if os.path.isfile(index) else None), not path.endswith("/")
+    return (real if os.path.isfile(real) else None), False
 
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        super().end_headers()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
-        pass  # the watch's own lines are what the organizer reads; requests are not news
+def _answer(start_response: StartResponse, status: str, extra: Iterable[tuple[str, str]] = ()) -> list[bytes]:
+    body = status.encode("ascii")
+    start_response(status, _headers([("Content-Type", "text/plain; charset=utf-8"),
+                                     ("Content-Length", str(len(body))), *extra]))
+    return [body]
+
+
+def site_app(folder: Path, *, say: Say = _stderr, language: str = "en"):
+    """The WSGI application serving ``folder`` read-only (see the module's docstring)."""
+    root = os.path.realpath(folder)
+
+    def app(environ: dict, start_response: StartResponse):
+        method = environ.get("REQUEST_METHOD", "GET")
+        if method not in ("GET", "HEAD"):
+            return _answer(start_response, "405 Method Not Allowed", [("Allow", "GET, HEAD")])
+        try:
+            path = _relative(environ)
+        except _BadRequest:
+            raw = quote(environ.get("PATH_INFO", "").encode("latin-1"), safe="/")[:200]
+            say(text("serve.bad_request", language, path=raw, client=environ.get("REMOTE_ADDR", "?")))
+            return _answer(start_response, "400 Bad Request")
+        real, bare_folder = _file_for(root, path)
+        if real is None:
+            return _answer(start_response, "404 Not Found")
+        if bare_folder:  # /players → /players/, so the index's relative links resolve
+            return _answer(start_response, "301 Moved Permanently", [("Location", environ.get("SCRIPT_NAME", "") + path + "/")])
+        return _send(environ, start_response, real, head=method == "HEAD")
+
+    return app
+
+
+def _send(environ: dict, start_response: StartResponse, real: str, *, head: bool):
+    try:
+        handle = open(real, "rb")  # noqa: SIM115 - handed to the server, which closes it
+    except OSError:  # gone between the look and the open (the sync replaced it): as if never there
+        return _answer(start_response, "404 Not Found")
+    info = os.fstat(handle.fileno())
+    etag = f'"{info.st_mtime_ns:x}-{info.st_size:x}"'
+    kind = _HTML_TYPES.get(os.path.splitext(real)[1].lower()) or mimetypes.guess_type(real)[0] or "application/octet-stream"
+    if etag in environ.get("HTTP_IF_NONE_MATCH", ""):
+        handle.close()
+        start_response("304 Not Modified", _headers([("ETag", etag)]))
+        return []
+    start_response("200 OK", _headers([("Content-Type", kind), ("Content-Length", str(info.st_size)), ("ETag", etag)]))
+    if head:
+        handle.close()
+        return []
+    wrapper = environ.get("wsgi.file_wrapper")
+    return wrapper(handle, 65536) if wrapper else _chunks(handle)
+
+
+def _chunks(handle) -> Iterable[bytes]:
+    with handle:
+        while chunk := handle.read(65536):
+            yield chunk
+
+
+class _OneLine(logging.Handler):
+    """waitress's own warnings as one line each (a full connection limit, a thread still busy at
+    the end), never a traceback: the organizer's console is for the watch's lines."""
+
+    def __init__(self, say: Say, language: str):
+        super().__init__(logging.WARNING)
+        self.say_line = say
+        self.language = language
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "connection limit" in message:
+            self.say_line(text("serve.full", self.language))
+        elif "dropped below the connection limit" not in message:
+            self.say_line(text("serve.note", self.language, note=message.splitlines()[0] if message else "?"))
+
+
+def _quiet_waitress(say: Say, language: str) -> logging.Handler:
+    logger = logging.getLogger("waitress")
+    handler = _OneLine(say, language)
+    logger.addHandler(handler)
+    logger.propagate = False
+    # «Task queue depth is N»: a burst of requests waiting a few milliseconds for a thread is not news
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    return handler
 
 
 class SiteServer:
-    """A running server; :meth:`close` stops it."""
+    """A running server; :meth:`close` stops it (and closes every connection)."""
 
-    def __init__(self, httpd: ThreadingHTTPServer, folder: Path):
-        self.httpd = httpd
+    def __init__(self, server, sockets: dict, folder: Path, handler: logging.Handler):
+        self.server = server
+        self.sockets = sockets  # waitress's map: the listening sockets, its trigger, every connection
         self.folder = folder
-        self.thread = threading.Thread(target=httpd.serve_forever, name="sheets-sync-serve", daemon=True)
+        self._handler = handler
+        self.thread = threading.Thread(target=server.run, name="sheets-sync-serve", daemon=True)
+
+    @property
+    def host(self) -> str:
+        return str(self.server.effective_host)
 
     @property
     def port(self) -> int:
-        return int(self.httpd.server_address[1])
+        return int(self.server.effective_port)
 
     @property
     def url(self) -> str:
-        host = str(self.httpd.server_address[0])
+        host = self.host
         if ":" in host:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/"
 
     def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
+        done = threading.Event()
+
+        def close_all() -> None:  # in the server's own thread: its map is not touched from outside
+            for dispatcher in list(self.sockets.values()):
+                dispatcher.close()
+            done.set()
+
+        trigger = next((d for d in self.sockets.values() if hasattr(d, "pull_trigger")), None)
+        if self.thread.is_alive() and trigger is not None:
+            trigger.pull_trigger(close_all)
+            done.wait(timeout=5)
+            self.thread.join(timeout=5)
+        else:
+            close_all()
+        self.server.task_dispatcher.shutdown(timeout=5)
+        logging.getLogger("waitress").removeHandler(self._handler)
 
 
-def serve_site(folder: Path, *, port: int, bind: str = "127.0.0.1", language: str = "en") -> SiteServer:
-    """Start serving ``folder`` (created if missing) on ``bind:port`` in a background thread."""
+def serve_site(folder: Path, *, port: int, bind: str = "127.0.0.1", language: str = "en", say: Say | None = None,
+               timeout: float = IDLE_TIMEOUT, connection_limit: int = CONNECTION_LIMIT) -> SiteServer:
+    """Start serving ``folder`` (created if missing) on ``bind:port`` in a background thread;
+    the server's few lines (a malformed request, a full limit) go to ``say`` (default: stderr)."""
+    from waitress.server import create_server
+
     folder.mkdir(parents=True, exist_ok=True)
-
-    class _Server(ThreadingHTTPServer):
-        daemon_threads = True
-        address_family = _family(bind)
-
-        def server_bind(self) -> None:
-            # the stdlib looks up the host's FQDN here, which can hang on a hall's network without DNS
-            import socketserver
-
-            socketserver.TCPServer.server_bind(self)
-            self.server_name, self.server_port = str(self.server_address[0]), int(self.server_address[1])
-
+    say = say or _stderr
+    handler = _quiet_waitress(say, language)
+    sockets: dict = {}
     try:
-        httpd = _Server((bind, port), partial(_ReadOnly, directory=str(folder)))
-    except (OSError, OverflowError) as exc:
+        server = create_server(
+            site_app(folder, say=say, language=language), map=sockets, host=bind, port=port, threads=_THREADS,
+            connection_limit=connection_limit, channel_timeout=timeout,
+            # idle connections are looked for this often: a timeout of 30 s closes them within 30–40 s
+            cleanup_interval=max(0.2, min(timeout / 3, 10.0)), asyncore_loop_timeout=min(1.0, timeout / 3),
+            asyncore_use_poll=True,  # select() stops at 1024 descriptors
+            max_request_body_size=1 << 16,  # a read-only site takes no uploads: none is buffered to disk
+            ident="sheets-sync", expose_tracebacks=False, log_socket_errors=False, clear_untrusted_proxy_headers=True)
+    except (OSError, OverflowError, ValueError) as exc:
+        logging.getLogger("waitress").removeHandler(handler)
         raise fail(ServeError, "serve.cannot_listen", language=language, address=f"{bind}:{port}",
                    reason=getattr(exc, "strerror", None) or str(exc)) from exc
-    server = SiteServer(httpd, folder)
-    server.thread.start()
-    return server
-
-
-def _family(bind: str) -> int:
-    import socket
-
-    return socket.AF_INET6 if ":" in bind else socket.AF_INET
+    if not hasattr(server, "effective_port"):  # a name with several addresses (localhost: IPv4 and IPv6)
+        server.effective_host, server.effective_port = server.effective_listen[0]
+    site = SiteServer(server, sockets, folder, handler)
+    site.thread.start()
+    return site

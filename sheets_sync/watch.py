@@ -9,6 +9,11 @@ ReadDirectoryChangesW) wake the loop as soon as it is saved — the interval is 
 longest wait; elsewhere the loop polls every interval.  Our own save wakes it too, but the
 fingerprint the write returned is the file's now, so one save is one cycle.
 
+A workbook caught in the middle of a save (Excel writes it in place or replaces it: for a
+moment it is empty, cut short, missing or locked) is waited for: read again a second later,
+quietly — one short note if it takes more than a few seconds, and the error only when the file
+stays unreadable for :data:`SAVE_GRACE` seconds (then it is broken, not being saved).
+
 A workbook open in Excel or LibreOffice is still read and its files (site, JSON, VK post)
 are written; the write of its tabs is retried on every poll until the file is closed.  A
 workbook that is not there when the watch starts (or cannot be read at all) ends it with
@@ -28,7 +33,15 @@ from rich.markup import escape
 from scoring.errors import SheetsSyncError
 from scoring.parse import read_settings
 from scoring.problems import Severity
-from sheets_sync.backends.base import STATE_TAB, Backend, PermissionDenied, Snapshot, TransientError, WorkbookNotFound
+from sheets_sync.backends.base import (
+    STATE_TAB,
+    Backend,
+    PermissionDenied,
+    Snapshot,
+    TransientError,
+    WorkbookNotFound,
+    WorkbookUnreadable,
+)
 from sheets_sync.messages import system_language, text
 from sheets_sync.outcome import read_workbook
 from sheets_sync.sync import (
@@ -39,7 +52,13 @@ from sheets_sync.sync import (
     tabs_fingerprint,
 )
 
-__all__ = ["Watcher", "run_watch"]
+__all__ = ["Watcher", "run_watch", "SAVE_GRACE", "SAVE_NOTE_AFTER"]
+
+SAVE_GRACE = 30.0  # seconds a workbook may stay unreadable (a save under way) before it is an error
+SAVE_NOTE_AFTER = 3.0  # a save that takes longer than this is mentioned, once
+SAVE_RETRY = 1.0  # seconds to the next look while a save is under way
+# what a save under way looks like: a file cut short or empty, gone for a moment (replaced), locked (Windows)
+_SAVING = (WorkbookUnreadable, WorkbookNotFound, PermissionDenied)
 
 
 class Watcher:
@@ -68,6 +87,11 @@ class Watcher:
         self.failed_input: str | None = None  # fingerprint of an input the sync failed on (a bug)
         self.last_internal: str | None = None
         self.log_path = Path("-")
+        self.clock = time.monotonic
+        self.read_once = False  # a read succeeded: a workbook missing or locked later is being saved
+        self.saving_since: float | None = None  # when the workbook was first found mid-save (None: it is not)
+        self.saving_noted = False
+        self.save_given_up = False
 
     @property
     def language(self) -> str:
@@ -101,6 +125,7 @@ class Watcher:
         snapshot = None
         try:
             snapshot = read_workbook(self.backend)
+            self.read_once, self.saving_since, self.saving_noted, self.save_given_up = True, None, False, False
             self.tournament_language = read_settings(snapshot.tabs).language
             if self.failed_input is not None and _failure_fingerprint(snapshot) == self.failed_input:
                 self.last_fingerprint = snapshot.fingerprint  # the input the sync failed on: do not fail on it again
@@ -112,6 +137,10 @@ class Watcher:
         except TransientError as exc:
             self.complain(f"[yellow]{self.words('watch.retry')}[/yellow] {escape(exc.message(self.language))}")
             return None
+        except _SAVING as exc:
+            if self._mid_save(exc):
+                return None
+            raise  # not a save: said by run_watch (or, at the start, ends the watch)
         except SheetsSyncError:
             raise  # the organizer's to fix (permissions, a workbook we must not write): said by run_watch
         except Exception as exc:  # noqa: BLE001 - a bug must not stop the hall's standings: say it, keep watching
@@ -133,6 +162,29 @@ class Watcher:
         self._report(report.snapshot.tabs, report)
         self.last_tabs = dict(report.snapshot.tabs)
         return report
+
+    @property
+    def saving(self) -> bool:
+        """The workbook was found mid-save at the last poll (the loop looks again soon)."""
+        return self.saving_since is not None
+
+    def _mid_save(self, exc: SheetsSyncError) -> bool:
+        """Whether ``exc`` is a save under way to wait for (quietly; a note once after a few seconds).
+        A file missing or locked before any read is not: there is nothing to watch.  After
+        :data:`SAVE_GRACE` seconds it is not either: the error is said as any other."""
+        if self.save_given_up or (not isinstance(exc, WorkbookUnreadable) and not self.read_once):
+            return False
+        now = self.clock()
+        if self.saving_since is None:
+            self.saving_since = now
+        waited = now - self.saving_since
+        if waited >= SAVE_GRACE:  # broken, not being saved: an error from now on, until the file is read again
+            self.saving_since, self.saving_noted, self.save_given_up = None, False, True
+            return False
+        if waited >= SAVE_NOTE_AFTER and not self.saving_noted:
+            self.saving_noted = True
+            self.say(f"[dim]{escape(self.words('watch.saving', name=Path(str(self.backend.source)).name))}[/dim]")
+        return True
 
     def _locked(self, report: SyncReport) -> SyncReport:
         """The files are written but the workbook is open in Excel: say so once, and keep
@@ -232,6 +284,8 @@ def _loop(watcher: Watcher, *, interval: float, cycles: int | None, sleep: Calla
         # the interval runs from the start of one poll to the next, so a slow cycle does not
         # add its own duration to how long an edit waits
         wait = max(0.0, interval - (time.monotonic() - started))
+        if watcher.saving:  # a save under way: look again in a moment rather than a whole interval
+            wait = min(wait, SAVE_RETRY)
         if events is not None and wait > 0:  # --interval 0 polls without pause, as before
             events.wait(wait)  # returns as soon as the workbook is saved (and its events settle)
         else:

@@ -1,4 +1,6 @@
 """The hall (issue 14 §5): `watch --serve` serves the site read-only; screen.html and screen-2.html.
+On a hall's network (issue 34 §8) idle connections are timed out and capped, and clients that go away
+early or send a malformed address cost one line at most, never a traceback.
 
 The server is exercised over real sockets (urllib, raw requests for what urllib will not send);
 the screen pages are rendered from the example tournament with the counted games cut back to
@@ -13,6 +15,8 @@ import http.client
 import os
 import re
 import socket
+import struct
+import time
 from pathlib import Path
 from urllib.error import HTTPError
 from urllib.request import Request, urlopen
@@ -88,10 +92,31 @@ def test_server_tells_browsers_to_revalidate(served):
     assert os.path.exists(served.folder / "index.html")  # nothing a request does touches the files
 
 
+def test_server_answers_an_unchanged_page_with_304_and_names_in_utf8(served):
+    (served.folder / "players" / "Пума.html").write_text("<p>Пума</p>", encoding="utf-8")
+    (served.folder / "stage").mkdir()
+    (served.folder / "stage" / "index.html").write_text("<p>этап</p>", encoding="utf-8")
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=10)
+    try:
+        conn.request("GET", "/players/%D0%9F%D1%83%D0%BC%D0%B0.html")
+        resp = conn.getresponse()
+        assert (resp.status, resp.read().decode("utf-8")) == (200, "<p>Пума</p>")
+        assert resp.headers["Content-Type"] == "text/html; charset=utf-8"
+        etag = resp.headers["ETag"]
+        conn.request("GET", "/players/%D0%9F%D1%83%D0%BC%D0%B0.html", headers={"If-None-Match": etag})
+        resp = conn.getresponse()
+        assert (resp.status, resp.read()) == (304, b"")  # the screen's reload of a page that did not change
+        conn.request("GET", "/stage")
+        resp = conn.getresponse()
+        resp.read()
+        assert resp.status == 301 and resp.headers["Location"] == "/stage/"  # so the index's relative links work
+    finally:
+        conn.close()
+
 def test_server_binds_the_address_given(tmp_path):
     server = serve_site(tmp_path / "site", port=0, bind="127.0.0.1")
     try:
-        assert server.httpd.server_address[0] == "127.0.0.1"
+        assert server.host == "127.0.0.1"
         assert server.url == f"http://127.0.0.1:{server.port}/"
         assert (tmp_path / "site").is_dir()  # made before the first sync writes into it
     finally:
@@ -122,6 +147,144 @@ def test_watch_serves_the_site_it_writes(example, tmp_path):
     # the watch ended: so did its server (the port is free again)
     with socket.socket() as s:
         s.bind(("127.0.0.1", int(m.group(1))))
+
+
+# -- a hall's network (issue 34 §8): idle, early-closing and malformed clients ------------------------------
+def _connect(server, n: int) -> list[socket.socket]:
+    conns = []
+    for _ in range(n):
+        conn = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        conns.append(conn)
+    return conns
+
+
+def _closed_by_server(conn: socket.socket, deadline: float) -> bool:
+    """True when the server closed ``conn`` (an empty read or a reset) before ``deadline``."""
+    conn.settimeout(max(0.01, deadline - time.monotonic()))
+    try:
+        return conn.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def _get(server, path: str = "/index.html", timeout: float = 5) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
+    try:
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        resp.read()
+        return resp.status
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def hall(tmp_path):
+    """A served site with a short idle timeout; what the server says is collected."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("<p>Итоги</p>", encoding="utf-8")
+    (site / "big.png").write_bytes(os.urandom(2 << 20))  # larger than the sockets' buffers
+    said: list[str] = []
+    servers = []
+
+    def start(**options):
+        server = serve_site(site, port=0, say=said.append, **options)
+        servers.append(server)
+        return server
+
+    yield start, said
+    for server in servers:
+        server.close()
+
+
+def test_idle_connections_are_closed_after_the_timeout_and_do_not_block_a_get(hall, capfd):
+    start, said = hall
+    server = start(timeout=4.0)
+    idle = _connect(server, 200)  # phones that connected and said nothing
+    try:
+        started = time.monotonic()
+        assert _get(server) == 200
+        assert time.monotonic() - started < 3  # answered beside them, not after their timeout
+        deadline = time.monotonic() + 15
+        still_open = [c for c in idle if not _closed_by_server(c, deadline)]
+        assert still_open == [], f"{len(still_open)} of 200 idle connections still open after 15 s"
+    finally:
+        for conn in idle:
+            conn.close()
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_connections_are_capped_and_a_waiting_one_is_answered_when_they_close(hall):
+    start, said = hall
+    server = start(timeout=3.0, connection_limit=20)
+    idle = _connect(server, 20)  # the limit filled (the server's own sockets count too)
+    try:
+        time.sleep(0.3)  # the server accepts what it may
+        waiting = socket.create_connection(("127.0.0.1", server.port), timeout=0.5)
+        waiting.sendall(b"GET /index.html HTTP/1.1\r\nHost: hall\r\nConnection: close\r\n\r\n")
+        with pytest.raises(TimeoutError):
+            waiting.recv(100)  # not accepted while the limit is full
+        waiting.settimeout(15)  # the idle ones time out: then it is accepted and answered
+        assert waiting.recv(100).startswith(b"HTTP/1.1 200")
+        waiting.close()
+    finally:
+        for conn in idle:
+            conn.close()
+    assert any("соединений" in line or "connections" in line for line in said), said
+
+
+def test_clients_that_close_early_are_no_traceback(hall, capfd):
+    start, said = hall
+    server = start(timeout=5)
+    for _ in range(200):  # a phone asks for a picture and is gone (a reset, not a polite close)
+        conn = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        conn.sendall(b"GET /big.png HTTP/1.1\r\nHost: hall\r\n\r\n")
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()
+    assert _get(server) == 200  # still serving
+    time.sleep(0.5)  # the server's threads finish writing to the sockets that went away
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Error" not in err, err[:2000]
+    assert len(err.splitlines()) + len(said) <= 200
+
+
+def test_a_large_upload_is_refused_unread(hall, tmp_path):
+    start, _said = hall
+    server = start()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+        conn.sendall(b"POST /index.html HTTP/1.1\r\nHost: hall\r\nContent-Length: 50000000\r\n\r\n")
+        assert conn.recv(100).startswith(b"HTTP/1.1 413")  # not 50 MB read into a temporary file first
+    assert _get(server) == 200
+
+@pytest.mark.parametrize("request_line, statuses", [
+    (b"GET /%00 HTTP/1.1", {400}),
+    (b"GET /index.html%00.txt HTTP/1.1", {400}),
+    (b"GET /%ff%fe HTTP/1.1", {400}),  # not UTF-8
+    (b"GET /a%0d%0ab HTTP/1.1", {400}),  # a line break inside the path
+    (b"GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1", {404}),
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1", {404}),  # a name too long for the file system
+    (b"GET nothing-like-a-path HTTP/1.1", {400, 404}),
+    (b"\x00\x01\x02 garbage", {400}),
+])
+def test_a_malformed_request_is_answered_with_one_line_and_no_traceback(hall, capfd, request_line, statuses):
+    start, said = hall
+    server = start()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as conn:
+        conn.sendall(request_line + b"\r\nHost: hall\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    status = int(answer.split(b" ", 2)[1]) if answer.startswith(b"HTTP/") else None
+    assert status in statuses, answer[:300]
+    assert _get(server) == 200  # the server goes on
+    err = capfd.readouterr().err
+    assert "Traceback" not in err, err
+    assert len(said) <= 1 and len(err.splitlines()) <= 1, (said, err)
+    if status == 400 and b"%" in request_line:
+        assert len(said) == 1 and "400" in said[0], said
 
 
 # -- the screen pages ---------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import pytest
 
 from scoring.model import Player, Tournament
 from scoring.problems import MESSAGES, Severity
+from scoring.rule_names import RULE_NAMES, rule_name
 from scoring.rules import validate
 from scoring.simulate import simulate_game
 from sheets_sync.presets import load_preset
@@ -271,6 +272,35 @@ def test_every_rule_has_both_languages_and_no_unfilled_placeholder():
         assert set(re.findall(r"{(\w+)}", ru)) == set(re.findall(r"{(\w+)}", en)), rule_id
         assert re.search("[а-яА-Я]", ru), rule_id
 
+
+
+def test_every_rule_has_a_name_in_both_languages():
+    """The Проверка tab's «Правило» column names the rule for an organizer, never its id."""
+    missing = sorted(set(MESSAGES) - set(RULE_NAMES))
+    assert missing == [], f"rules without a name in scoring/rule_names.py: {missing}"
+    assert sorted(set(RULE_NAMES) - set(MESSAGES)) == []  # a name of a rule that is gone
+    for rule_id, (ru, en) in RULE_NAMES.items():
+        assert re.search("[а-яА-ЯёЁ]", ru) and not re.search("[a-zA-Z]{4,}", ru.replace("MWT", "")), (rule_id, ru)
+        assert en and not re.search("[а-яА-ЯёЁ]", en), (rule_id, en)
+        assert rule_name(rule_id, "ru") == ru and rule_name(rule_id, "en") == en
+    assert len({ru for ru, _ in RULE_NAMES.values()}) == len(RULE_NAMES)  # two rules are never one name
+
+
+@pytest.mark.parametrize("language, column, name", [("ru", "Правило", "Доп. баллы вне диапазона"),
+                                                     ("en", "Rule", "Extra points out of range")])
+def test_the_problems_tab_names_the_rule(language, column, name):
+    from scoring.model import Location
+    from scoring.problems import problem
+    from sheets_sync.render.tabs import problems_tab
+
+    found = [problem("extra.range", Severity.ERROR, Location("Тур 1 Стол 1", "F12"), seat=3, value="2.5", low=-1, high=1),
+             problem("player.unknown", Severity.ERROR, Location("Тур 1 Стол 1", "B13"), seat=4, player="Кто-то", hint="")]
+    rows = problems_tab(found, language, links=False).rows
+    header = next(r for r in rows if column in r)
+    at = header.index(column)
+    shown = [r[at] for r in rows[rows.index(header) + 1:]]
+    assert shown == [name, rule_name("player.unknown", language)]
+    assert not any(r in ("extra.range", "player.unknown") for r in shown)
 
 def test_reserve_substitute_is_a_warning_and_the_game_counts():
     problems = run(workbook({"B19": RESERVE}))

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from scoring.model import Removal, Team
 from scoring.parse import seat_readings
+from scoring.rule_names import rule_name
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.sync import sync_once
 from tests.google_support import ExcelBook, GoogleBook, google_backend, upload_tabs
@@ -158,7 +159,7 @@ def _check(desk: str, book, report, language: str) -> None:
         else:
             message = expected.en if language == "en" else expected.ru
             severity = expected.severity if language == "en" else {"error": "ошибка", "warning": "предупреждение"}[expected.severity]
-            want = ((expected.severity, message), [(tab(k), cell, severity, message, expected.rule)],
+            want = ((expected.severity, message), [(tab(k), cell, severity, message, rule_name(expected.rule, language))],
                     expected.severity != "error")
             got = (marks.get((tab(k), cell)), listed, tab(k) in counted)
             if got != want:

@@ -27,6 +27,7 @@ from scoring.cells import a1, column_letter, parse_a1  # noqa: F401  (re-exporte
 __all__ = [
     "BackendError",
     "WorkbookNotFound",
+    "WorkbookUnreadable",
     "PermissionDenied",
     "TransientError",
     "WorkbookChanged",
@@ -57,6 +58,10 @@ class BackendError(SheetsSyncError):
 
 class WorkbookNotFound(BackendError):
     """The file or spreadsheet does not exist (or is not visible to us)."""
+
+
+class WorkbookUnreadable(BackendError):
+    """The file is there but is not a workbook we can read (broken, or half-written by a save under way)."""
 
 
 class PermissionDenied(BackendError):

@@ -59,6 +59,7 @@ from sheets_sync.backends.base import (
     WorkbookChanged,
     WorkbookLocked,
     WorkbookNotFound,
+    WorkbookUnreadable,
 )
 from sheets_sync.backends.excel_read import ReadFailed, read_values, worksheet_parts
 from sheets_sync.files import new_file_mode
@@ -251,7 +252,9 @@ class ExcelBackend:
         try:
             return read_values(data)
         except (ReadFailed, KeyError, ValueError, OSError) as exc:
-            raise BackendError(f"{self.path}: not a readable .xlsx workbook ({exc}){suffix}") from exc
+            raise WorkbookUnreadable(f"{self.path}: not a readable .xlsx workbook ({exc}){suffix}",
+                                     ru=f"{self.path}: файл не читается как книга Excel .xlsx ({exc}) — откройте его в "
+                                        f"Excel и сохраните заново{'; ничего не записано' if suffix else ''}") from exc
 
     # -- write ------------------------------------------------------------------------------
     def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:

@@ -33,6 +33,7 @@ from sheets_sync.cli.common import (
     tournament_language,
 )
 from sheets_sync.cli.evening import evening
+from sheets_sync.cli.localized import Group
 from sheets_sync.cli.publish import export, print_protocols, print_seating
 from sheets_sync.cli.stages import advance, draw, replace
 from sheets_sync.cli.workbook import init, sync, watch
@@ -46,7 +47,7 @@ _REFUSED = {"draw": "refused.draw", "advance": "refused.advance", "replace": "re
             "evening": "refused.evening"}
 
 
-class RootGroup(click.Group):
+class RootGroup(Group):
     """The root group: runs a command and turns whatever escapes it into a message and an exit code."""
 
     def invoke(self, ctx: click.Context):

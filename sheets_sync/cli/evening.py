@@ -7,6 +7,7 @@ from datetime import date
 import click
 
 from sheets_sync.cli.common import console, credentials_option, escape, language_option, open_backend, speaking, workbook_argument
+from sheets_sync.cli.localized import Command
 from sheets_sync.messages import text
 
 __all__ = ["evening"]
@@ -19,7 +20,7 @@ def _day(_ctx: click.Context, _param: click.Parameter, value: str) -> date:
         raise click.BadParameter(f"{value!r}: write the date as YYYY-MM-DD, e.g. 2026-12-05") from None
 
 
-@click.command()
+@click.command(cls=Command)
 @workbook_argument
 @click.option("--date", "day", required=True, callback=_day, metavar="YYYY-MM-DD", help="The evening's date.")
 @click.option("--games", type=click.IntRange(min=1, max=60), required=True, help="Protocol blocks to add.")

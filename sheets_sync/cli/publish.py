@@ -16,12 +16,13 @@ from sheets_sync.cli.common import (
     speaking,
     workbook_argument,
 )
+from sheets_sync.cli.localized import Command, Group
 from sheets_sync.messages import text
 
 __all__ = ["export", "print_protocols", "print_seating"]
 
 
-@click.group()
+@click.group(cls=Group)
 def export() -> None:
     """Write the results: the HTML site, the VK post, or the games for the MWT / FIIM rating."""
 
@@ -110,7 +111,7 @@ def _print_pdf(path, language: str) -> None:
         console.print(f"[yellow]{escape(text('blanks.pdf_failed', language))}[/yellow]")
 
 
-@click.command("print-protocols")
+@click.command("print-protocols", cls=Command)
 @workbook_argument
 @click.option("--round", "round_no", type=int, required=True, help="Round (game) number.")
 @click.option("--stage", default=None, help="Stage key or name (default: the latest stage seated for the round).")
@@ -131,7 +132,7 @@ def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | 
         _print_pdf(path, language)
 
 
-@click.command("print-seating")
+@click.command("print-seating", cls=Command)
 @workbook_argument
 @click.option("--round", "round_no", type=int, required=True, help="Round (game) number.")
 @click.option("--stage", default=None, help="Stage key or name (default: the latest stage seated for the round).")

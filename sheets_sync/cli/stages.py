@@ -14,12 +14,13 @@ from sheets_sync.cli.common import (
     speaking,
     workbook_argument,
 )
+from sheets_sync.cli.localized import Command
 from sheets_sync.messages import text
 
 __all__ = ["draw", "advance", "replace"]
 
 
-@click.command()
+@click.command(cls=Command)
 @workbook_argument
 @click.option("--seed", type=int, default=1, show_default=True, help="Same seed, same draw.")
 @click.option("--time-limit", type=float, default=None, help="Stop optimising after this many seconds.")
@@ -57,7 +58,7 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, creden
                       soft_wrap=True)
 
 
-@click.command()
+@click.command(cls=Command)
 @workbook_argument
 @click.option("--stage", default=None, help="Stage key to seat (default: the next one not seated yet).")
 @click.option("--seed", type=int, default=1, show_default=True)
@@ -74,7 +75,7 @@ def advance(workbook: str, stage: str | None, seed: int, force: bool, credential
                               games=len(result.entries), names=", ".join(players))), soft_wrap=True)
 
 
-@click.command("replace")
+@click.command("replace", cls=Command)
 @workbook_argument
 @click.argument("player")
 @click.option("--stage", default=None, help="Stage key (default: the latest stage the player is seated in).")

@@ -21,6 +21,7 @@ from sheets_sync.cli.common import (
     speaking,
     workbook_argument,
 )
+from sheets_sync.cli.localized import Command
 from sheets_sync.files import out_dir_for
 from sheets_sync.messages import shell_word
 
@@ -59,7 +60,7 @@ def _init_command(ctx: click.Context, workbook: str):
     return command
 
 
-@click.command()
+@click.command(cls=Command)
 @workbook_argument
 @click.option("--players", "players_csv", required=True, type=click.Path(exists=True, dir_okay=False),
               help="CSV with the Players tab's columns (Игрок/Player, Клуб/Club, Город/City, Статус/Status, Пропуск/Excused).")
@@ -110,7 +111,7 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
                   protect_password=protect_password)
 
 
-@click.command()
+@click.command(cls=Command)
 @workbook_argument
 @click.option("--out", default=None, help="Folder for standings.json, the site and the VK post (default: beside the workbook).")
 @click.option("--dry-run", is_flag=True, help="Compute and report, write nothing.")
@@ -133,7 +134,7 @@ def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, out
     sys.exit(EXIT_WORKBOOK_LOCKED if report.locked is not None else 0)
 
 
-@click.command()
+@click.command(cls=Command)
 @workbook_argument
 @click.option("--interval", type=float, default=10.0, show_default=True, help="Seconds between polls.")
 @click.option("--out", default=None, help="Folder for standings.json, the site and the VK post.")

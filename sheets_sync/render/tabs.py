@@ -20,6 +20,7 @@ from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
 from scoring.progress import progress, scheduled_games
+from scoring.rule_names import rule_name
 from scoring.standings import Results, Standing, game_states
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
@@ -371,7 +372,7 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool, nam
         cell: object = cell_names(p.locations, p.sheet) or None
         if links and p.location is not None:
             cell = Link(text=str(cell), sheet=p.sheet, cell=reading_order(p.locations, p.sheet)[0].cell)
-        rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), p.rule))
+        rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), rule_name(p.rule, language)))
     if len(rows) == TOP_ROWS:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
     return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, 80, 22),
