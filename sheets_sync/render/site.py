@@ -268,9 +268,13 @@ class _Site:
     def race_page(self) -> str:
         top = 20
         title = race_view.word("place_per_round", self.lang)
-        chart = race_view.race_chart(
-            self.race, top=top, title=title, href=self.player_href,
-            labels=race_view.round_labels(self.race, lambda k: self.stage_name(k)[:1] if len(self.keys) > 1 else ""))
+        labels = race_view.round_labels(self.race, lambda k: self.stage_name(k)[:1] if len(self.keys) > 1 else "")
+        # two drawings of one chart: the wide one for screens and paper, the narrow one for a phone,
+        # whose type a 720-unit drawing would shrink to 6 px (style.css shows one of them)
+        chart = "\n".join(race_view.race_chart(self.race, top=top, title=title, href=self.player_href, labels=labels,
+                                                box=box, css=css)
+                           for box, css in ((race_view.WIDE, "race-chart race-wide"),
+                                            (race_view.NARROW, "race-chart race-narrow")))
         return self.render("site/race.html", self.page(
             "", "race", race_view.word("race", self.lang), chart=chart,
             intro=race_view.word("race_intro", self.lang, n=top), empty=race_view.word("race_empty", self.lang)))
