@@ -28,6 +28,7 @@ from scoring.model import GameIndex, PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.numbers import quantize
+from scoring.collation import name_key
 from scoring.race import race, rounds_played
 from scoring.problems import Problem, Severity
 from scoring.progress import Progress, progress as progress_of
@@ -37,7 +38,7 @@ from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.progress_text import headline, season_status_lines, status_lines
-from sheets_sync.render.seating import SeatingViews
+from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
 from sheets_sync.render.templates import TEMPLATES, environment, slug
@@ -394,9 +395,16 @@ class _Site:
                    "current": r is current,
                    "tables": [{"table": t.table,
                                "seats": [{"player": n, "href": self.player_href.get(n, "")} for n in t.seats]}
-                              for t in r.tables]}
+                              for t in r.tables],
+                   "by_name": self._seated_by_name(r)}
                   for r in self.seating.rounds]
         return self.render("site/seating.html", self.page("", "seating", ui("seating", self.lang), rounds=rounds))
+
+    def _seated_by_name(self, r: Round) -> list[dict]:
+        """«where do I sit»: every player of the round, in Russian alphabetical order, with table and seat."""
+        seated = [(name, t.table, seat) for t in r.tables for seat, name in enumerate(t.seats, start=1) if name]
+        return [{"player": name, "href": self.player_href.get(name, ""), "table": table, "seat": seat}
+                for name, table, seat in sorted(seated, key=lambda x: name_key(x[0]))]
 
     def players_index(self) -> str:
         rows = []

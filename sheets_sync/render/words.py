@@ -125,6 +125,9 @@ UI: dict[str, tuple[str, str]] = {
     "played_round": ("сыгран", "played"),
     "current_round": ("текущий", "current"),
     "seating_none": ("Рассадки пока нет", "No seating yet"),
+    # the seating page: «where do I sit», a list by name (issue 34 §10)
+    "seat_lookup": ("Где я сижу: игроки по алфавиту", "Where do I sit: players by name"),
+    "table_seat": ("стол {table}, место {seat}", "table {table}, seat {seat}"),
     "black": ("Мафия", "Black"),
 }
 
