@@ -21,6 +21,8 @@ __all__ = ["points_sparkline", "MARK", "mark", "mark_title", "legend", "cut_line
            "WORDS", "word"]
 
 MARK = {State.THROUGH: "✓", State.OUT: "✗", State.OPEN: ""}
+# «может пройти и без новых очков» is said to a player with at most this many games of the stage left
+LATE_GAMES = 1
 
 # words of the race and the marks: key -> (ru, en)
 WORDS: dict[str, tuple[str, str]] = {
@@ -71,12 +73,18 @@ def legend(live: Liveness | None, stage_name: str, language: str, shown: Iterabl
 
 def cut_line(live: Liveness | None, player: str, language: str) -> str:
     """The points an open player still needs: to have a chance (at equal points the tiebreaks
-    decide) and, where a total he can reach does it, to be sure; "" once decided."""
+    decide) and, where a total he can reach does it, to be sure; "" once decided.  That he may go
+    through without another point is said only when at most one game of the stage is left to him:
+    earlier it is true of nearly everybody (after round 1, of every player on 0) and tells nothing."""
     chance = live.chances.get(player) if live else None
     if chance is None or chance.to_get_in is None:
         return ""
     get_in = chance.to_get_in
-    parts = [word("get_in", language, points=f"{quantize(get_in):.2f}") if get_in else word("get_in_now", language)]
+    parts = []
+    if get_in:
+        parts.append(word("get_in", language, points=f"{quantize(get_in):.2f}"))
+    elif chance.remaining <= LATE_GAMES:
+        parts.append(word("get_in_now", language))
     if chance.to_be_sure is not None:
         parts.append(word("sure", language, points=f"{quantize(chance.to_be_sure):.2f}"))
     return ", ".join(parts)
