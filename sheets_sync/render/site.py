@@ -42,7 +42,7 @@ from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
 from sheets_sync.render.templates import TEMPLATES, environment, slug
-from sheets_sync.render.words import role_name, state_words, ui
+from sheets_sync.render.words import item_full, role_name, state_words, ui
 
 __all__ = ["slug", "player_file", "game_file", "stage_file", "site_files", "write_site", "nominations"]
 
@@ -203,6 +203,11 @@ class _Site:
         for it in items:
             it["current"] = it["id"] == current
         return items
+
+    def item_heads(self) -> list[dict]:
+        """The points breakdown's column heads: the item's short name and, for «ДБ», «ЛХ», «Ci», what it
+        stands for (an <abbr title> and the legend under the table)."""
+        return [{"name": i.name(self.lang), "full": item_full(i.key, self.lang)} for i in self.items]
 
     def page(self, root: str, current: str, title: str, **extra: Any) -> dict:
         return {
@@ -371,7 +376,7 @@ class _Site:
             game_groups=[{"stage": stage, "games": list(rows)} for stage, rows in groupby(games, itemgetter("stage"))],
             upcoming=[{"title": a.title, "table": a.table, "seat": a.seat, "anchor": f"{slug(a.stage, limit=16)}-{a.round}"}
                       for a in self.seating.schedule(nickname) if not a.counted],
-            item_names=[i.name(self.lang) for i in self.items], sparkline=self.sparkline(nickname)))
+            item_names=self.item_heads(), sparkline=self.sparkline(nickname)))
 
     def sparkline(self, nickname: str) -> dict | None:
         places = self.race.places(nickname)
@@ -466,7 +471,7 @@ class _Site:
         return self.render("site/game.html", self.page(
             "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
             round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
-            winner=winner, counted=counted, rows=rows, item_names=[i.name(self.lang) for i in self.items],
+            winner=winner, counted=counted, rows=rows, item_names=self.item_heads(),
             coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.game_id, ()), self.lang),
             errors=p.game_id in self.broken_sheets))
 
