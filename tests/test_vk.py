@@ -166,3 +166,26 @@ def test_init_writes_the_link_row_empty_with_a_hint(tmp_path):
     grid[tab.rows.index(row)][1] = " " + SITE + " "
     settings = read_settings({tab.title: grid})
     assert settings.link == SITE and not settings.problems
+
+
+
+def test_a_finished_tournament_has_nobody_still_to_play(tmp_path):
+    """The example, finished, with one more player on the Players tab who never played (he withdrew):
+    he is not listed, and the post does not say anybody has «not played yet»."""
+    import shutil
+
+    import openpyxl
+
+    from sheets_sync.backends.excel import ExcelBackend
+    from sheets_sync.example import EXAMPLE_PATH
+    from sheets_sync.outcome import compute, read_workbook
+
+    book = tmp_path / "cup.xlsx"
+    shutil.copyfile(EXAMPLE_PATH, book)
+    wb = openpyxl.load_workbook(book)
+    wb["Игроки"].append(["Новичок"])
+    wb.save(book)
+    outcome = compute(read_workbook(ExcelBackend(book)), base_dir=tmp_path)
+    text = post_text(outcome.results, language="ru", top=0)
+    assert "Победители:" in text and "Новичок" not in text
+    assert "не играли" not in text

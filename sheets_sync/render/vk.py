@@ -161,7 +161,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
         if left_out:
             body.append(ru_en(f"… и ещё {left_out}", f"… and {left_out} more", language)
                         + (ru_en(" — полная таблица по ссылке ниже", " — full table at the link below", language) if link else ""))
-        if waiting:
+        if waiting and not progress.finished:  # after the last game nobody is «yet» to play
             body.append(ru_en(f"Ещё не играли: {waiting}", f"Not played yet: {waiting}", language))
         return "\n".join(head + body + tail) + "\n"
 
