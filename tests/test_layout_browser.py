@@ -295,3 +295,43 @@ def test_a_laptop_has_one_scrollbar_and_a_phone_keeps_its_sticky_columns(site):
     shot.unlink(missing_ok=True)
     _run(["--screenshot=" + str(shot), "--window-size=1280,800", (site / "index.html").as_uri()])
     assert shot.exists()
+
+
+CARDS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<iframe src="seating.html" style="width:390px;height:844px;border:0;display:block"></iframe>
+<pre id="measure"></pre>
+<script>
+window.addEventListener("load", function () {
+  var f = document.querySelector("iframe"), d = f.contentDocument, w = f.contentWindow;
+  var names = Array.prototype.map.call(d.querySelectorAll(".seating-card .seat-who"), function (el) {
+    // a Range per word: its rects are the lines it lies on (a name may wrap between its words, not inside one)
+    var broken = [], walk = d.createTreeWalker(el, NodeFilter.SHOW_TEXT), node;
+    while ((node = walk.nextNode())) {
+      var re = /\\S+/g, m;
+      while ((m = re.exec(node.data))) {
+        var r = d.createRange(), tops = {};
+        r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        Array.prototype.forEach.call(r.getClientRects(), function (q) { if (q.width > 0) tops[Math.round(q.top)] = 1; });
+        if (Object.keys(tops).length > 1) broken.push(m[0]);
+      }
+    }
+    return {text: el.textContent.trim(), broken: broken, right: el.getBoundingClientRect().right};
+  });
+  document.getElementById("measure").textContent = JSON.stringify({inner: w.innerWidth,
+    scroll: d.documentElement.scrollWidth, names: names});
+});
+</script></body></html>"""
+
+
+def test_seating_cards_keep_long_nicknames_whole_on_a_phone(site):
+    """«Константинопольский», «Достопримечательность»: a card grows to the longest name (then takes the
+    row to itself); no name is broken, none runs off the 390 px screen."""
+    harness = site / "__cards.html"
+    harness.write_text(CARDS, encoding="utf-8")
+    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=600,900", harness.as_uri()])
+    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
+    assert m and m.group(1), f"no measurement: {dom[:300]}"
+    r = json.loads(html.unescape(m.group(1)))
+    assert r["scroll"] <= r["inner"] == 390
+    assert "Достопримечательность" in {n["text"] for n in r["names"]}
+    assert [n["text"] for n in r["names"] if n["broken"] or n["right"] > r["inner"] + 1] == []
