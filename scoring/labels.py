@@ -57,6 +57,8 @@ TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "confirmed": ("Этап подтверждён", "Stage confirmed", "Подтверждено", "Confirmed"),
     "released": ("Финал опубликован", "Final released", "Опубликовано", "Released"),
     "format": ("Формат", "Format"),
+    # the address of the full results (the site), put into every VK post
+    "link": ("Ссылка", "Link", "Ссылка на результаты", "Results link", "Сайт", "Site"),
     "mwt_tournament_id": ("ID турнира MWT", "MWT tournament ID", "MWT ID турнира", "ID турнира в MWT"),
     # e-mails: who may edit the sync's tabs of a Google Sheet, and who may confirm protocols («Проверил»)
     "organizers": ("Организаторы", "Organizers", "Организатор", "Organizer"),

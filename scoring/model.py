@@ -289,6 +289,7 @@ class Tournament:
     language: str
     chief_judge: str = ""
     date: str = ""
+    link: str = ""  # the Tournament tab's «Ссылка»: where the full results are (every VK post ends with it)
     season: bool = False  # a club season (the Tournament tab's «Формат: сезон»): evenings, no stages, no draw
     players: tuple[Player, ...] = ()
     seating: tuple[SeatingEntry, ...] = ()

@@ -90,6 +90,7 @@ class Settings:
     season: bool = False  # «Формат: сезон»: a club season
     confirmed: frozenset[str] = frozenset()  # stage names/keys the chief judge confirmed
     released: frozenset[str] = frozenset()
+    link: str = ""  # «Ссылка»: the full results' address, put into every VK post
     mwt_tournament_id: int | None = None  # «ID турнира MWT»: the tournament in the world tour (export mwt)
     organizers: tuple[str, ...] = ()  # «Организаторы»: e-mails that may edit the sync's tabs (Google)
     chief_judges: tuple[str, ...] = ()  # «Главные судьи»: e-mails that may write «Проверил» (Google)
@@ -155,6 +156,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         language=language,
         chief_judge=values.get("chief_judge", ""),
         date=values.get("date", ""),
+        link=values.get("link", "").strip(),
         season=season,
         confirmed=_flags("confirmed"),
         released=_flags("released"),
@@ -1240,6 +1242,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             language=settings.language,
             chief_judge=settings.chief_judge,
             date=settings.date,
+            link=settings.link,
             season=settings.season,
             players=players,
             seating=seating,

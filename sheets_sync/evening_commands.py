@@ -28,10 +28,20 @@ class EveningAdded:
     games: tuple[tuple[int, int | None], ...]  # (game number, table) of each block, top to bottom
     language: str
 
+    @property
+    def rounds(self) -> int:
+        """The time slots: the games of all tables together, ``tables`` at a time (6 at 2 tables: 3)."""
+        return max((game for game, _ in self.games), default=0)
+
+    @property
+    def tables(self) -> int | None:
+        return max((t for _, t in self.games if t is not None), default=None)
+
 
 def add_evening(backend: Backend, *, day: date, games: int, tables: int | None = None) -> EveningAdded:
-    """Add the tab of the evening ``day`` with ``games`` empty protocol blocks (tables 1…``tables``
-    taking the games of each time slot in turn).  Refused when the workbook already has that
+    """Add the tab of the evening ``day`` with ``games`` empty protocol blocks: ``games`` counts the
+    evening's games at all tables together, one block each (tables 1…``tables`` taking the games of
+    each time slot in turn: 6 games at 2 tables are 3 rounds).  Refused when the workbook already has that
     evening: a tab of that title, or an evening tab whose date cell says that day."""
     snapshot = read_workbook(backend)
     outcome = compute(snapshot, base_dir=workbook_folder(backend.source))

@@ -64,18 +64,20 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
     when ``init --organizer`` named some.  ``season``: a club season's tab, with the row «Формат |
     сезон» and no stage rows."""
     T = L.TOURNAMENT_LABELS
-    rows: tuple[tuple[str, object], ...] = (
+    rows: tuple[tuple[object, ...], ...] = (
         (_lbl(T["name"], language), name),
         (_lbl(T["preset"], language), preset_id),
         (_lbl(T["language"], language), language),
         (_lbl(T["chief_judge"], language), chief_judge),
         (_lbl(T["date"], language), date),
+        (_lbl(T["link"], language), None, ru_en("адрес сайта с результатами: он будет в каждом посте VK",
+                                                "the results site's address: every VK post ends with it", language)),
         (_lbl(T["confirmed"], language), None),
         (_lbl(T["released"], language), None),
     )
     if season:
         season_word = L.SEASON_WORDS[0] if language == "ru" else L.SEASON_WORDS[1]
-        rows = (*rows[:2], (_lbl(T["format"], language), season_word), *rows[2:5])
+        rows = (*rows[:2], (_lbl(T["format"], language), season_word), *rows[2:6])  # and «Ссылка»
     if organizers:
         rows += ((_lbl(T["organizers"], language), ", ".join(organizers)),)
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),

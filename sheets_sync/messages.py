@@ -32,7 +32,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "refused.advance": ("следующий этап не рассажен", "not advanced"),
     "refused.replace": ("замена не сделана", "not replaced"),
     "refused.evening": ("вечер не добавлен", "evening not added"),
-    "evening.added": ("добавлена вкладка «{tab}»: протоколов {games}", "tab '{tab}' added: {games} protocols"),
+    "evening.added": ("добавлена вкладка «{tab}»: игр {games}, протокол на каждую", "tab '{tab}' added: {games} games, a protocol each"),
+    # --games counts the games of all tables together (issue 34 §11): 6 at 2 tables are 3 rounds
+    "evening.added_tables": ("добавлена вкладка «{tab}»: игр {games} — туров {rounds} за {tables} столами, протокол на каждую игру",
+                             "tab '{tab}' added: {games} games — {rounds} rounds at {tables} tables, a protocol each"),
     "stopped": ("остановлено", "stopped"),
     # what WORKBOOK is
     "ref.folder": ("{path} — это папка, а не файл таблицы: укажите файл .xlsx (например, {example})",

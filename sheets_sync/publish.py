@@ -72,7 +72,9 @@ def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = Non
                   text_without_font: bool = False) -> list[Path]:
     """``vk-post.txt`` and ``vk-post.png`` in ``folder``.  Without a Cyrillic font the picture
     cannot be drawn: ``text_without_font`` still writes the text (else :class:`FontNotFound`).
+    ``link`` (``export vk --link``) goes before the Tournament tab's «Ссылка»; with neither, no link line.
     A club season's posts are the last evening's and the season's (:mod:`sheets_sync.render.vk_season`)."""
+    link = link or public.results.tournament.link or None  # the Tournament tab's «Ссылка» when not given
     if public.results.tournament.season:
         from sheets_sync.render.vk_season import write_season_vk  # loaded for a club season only
 

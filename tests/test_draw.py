@@ -474,3 +474,29 @@ def test_draw_modules_are_pure(path):
             assert (node.module or "").split(".")[0] not in FORBIDDEN
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id != "open"
+
+
+# ------------------------------------------------ the report's words (issue 34 §11: «разведённых пар»)
+
+@pytest.mark.parametrize("keep_apart, lang, said, row", [
+    ((), "ru", None, None),  # nobody asked to sit apart: not a word about such pairs
+    ((), "en", None, None),
+    ((("p1", "p2"),), "ru", "игр за одним столом у пар «не сажать вместе» (пар: 1): 1",
+     "Игр за одним столом у пар «не сажать вместе»"),
+    ((("p1", "p2"), ("p2", "p1"), ("p1", "p12")), "en", "games together of the 2 pair(s) asked to sit apart: 1",
+     "Games together of pairs asked to sit apart"),
+])
+def test_the_report_names_the_pairs_kept_apart_plainly(keep_apart, lang, said, row):
+    """The pairs organizers ask never to seat together were «разведённые пары» — read as «divorced
+    couples»; now named for what they are, and only when there are some."""
+    players = [f"p{i}" for i in range(1, 21)]
+    rounds = [[players[:10], players[10:]], [players[::2], players[1::2]]]  # p1, p2 together once; p1, p12 never
+    rep = evaluate(players, rounds, keep_apart=keep_apart)
+    text = "\n".join(rep.text_lines(lang))
+    heads = [r[0] for r in rep.rows(lang) if r]
+    assert "разведённых" not in text and "разведённых" not in " ".join(map(str, heads))
+    assert "keep-apart" not in text.lower()
+    if said is None:
+        assert "вместе" not in text and "apart" not in text and rep.keep_apart_pairs == 0
+    else:
+        assert said in text and row in heads

@@ -238,3 +238,100 @@ def test_a4_print_repeats_headers_and_keeps_nicknames_whole(site):
             subprocess.run(["pdftoppm", "-f", str(page), "-l", str(page), "-r", "70", "-png", "-singlefile",
                             str(jobs[name]), str(target)], check=True, capture_output=True)
             assert target.with_suffix(".png").stat().st_size > 1000
+
+
+# -- issue 34 §11: on a laptop the standings are part of the page (one scrollbar), on a phone as before -----
+SCROLLERS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+%s
+<pre id="measure"></pre>
+<script>
+window.addEventListener("load", function () {
+  var out = Array.prototype.map.call(document.querySelectorAll("iframe"), function (f) {
+    var d = f.contentDocument, w = f.contentWindow;
+    var boxes = Array.prototype.map.call(d.querySelectorAll(".table-box"), function (b) {
+      var s = w.getComputedStyle(b), head = b.querySelector("thead th"), name = b.querySelector("tbody .name");
+      var before = b.scrollTop;
+      b.scrollTop = 50;  // a box that scrolls down by itself: a second scrollbar beside the page's
+      var down = b.scrollTop > before;
+      b.scrollTop = before;
+      return {down: down, sideways: s.overflowX !== "visible" && b.scrollWidth > b.clientWidth + 1,
+              wider: b.firstElementChild.scrollWidth > w.innerWidth, overflow: s.overflowX + " " + s.overflowY,
+              tall: b.scrollHeight > w.innerHeight, name: name ? w.getComputedStyle(name).position : ""};
+    });
+    return {page: f.dataset.page, width: +f.dataset.width, inner: w.innerWidth, scroll: d.documentElement.scrollWidth,
+            boxes: boxes};
+  });
+  document.getElementById("measure").textContent = JSON.stringify(out);
+});
+</script></body></html>"""
+
+
+def test_a_laptop_has_one_scrollbar_and_a_phone_keeps_its_sticky_columns(site):
+    widths = {"laptop": (1280, 800), "phone": (390, 844)}
+    frames = [f'<iframe src="{rel}" data-page="{rel}" data-width="{w}" style="width:{w}px;height:{h}px;border:0;display:block">'
+              f'</iframe>' for rel in pages() for w, h in widths.values()]
+    harness = site / "__scrollers.html"
+    harness.write_text(SCROLLERS % "\n".join(frames), encoding="utf-8")
+    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=1400,900", harness.as_uri()], timeout=120)
+    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
+    assert m and m.group(1), f"no measurement: {dom[:300]}"
+    results = json.loads(html.unescape(m.group(1)))
+    assert len(results) == len(pages()) * len(widths)
+    failures = []
+    for r in results:
+        where = f"{r['page']} ({r['inner']} px)"
+        if r["scroll"] > r["inner"]:
+            failures.append(f"{where}: the page scrolls sideways")
+        if r["width"] == 1280:  # no box scrolls down inside the page; sideways only a table wider than the screen
+            failures += [f"{where}: a table scrolls down in a box of its own ({b['overflow']})" for b in r["boxes"] if b["down"]]
+            failures += [f"{where}: a table that fits scrolls sideways" for b in r["boxes"] if b["sideways"] and not b["wider"]]
+        else:  # the phone: the box scrolls under the sticky place and name, as before
+            failures += [f"{where}: {b['overflow']}, name {b['name']}" for b in r["boxes"]
+                         if b["overflow"] != "auto auto" or b["name"] not in ("sticky", "")]
+    assert not failures, "\n".join(failures)
+    index = next(r for r in results if r["page"] == "index.html" and r["width"] == 1280)
+    assert index["boxes"] and index["boxes"][0]["tall"], "the standings are taller than a laptop's screen"
+    shot = ARTIFACTS / "laptop-1280-index.png"
+    shot.unlink(missing_ok=True)
+    _run(["--screenshot=" + str(shot), "--window-size=1280,800", (site / "index.html").as_uri()])
+    assert shot.exists()
+
+
+CARDS = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+<iframe src="seating.html" style="width:390px;height:844px;border:0;display:block"></iframe>
+<pre id="measure"></pre>
+<script>
+window.addEventListener("load", function () {
+  var f = document.querySelector("iframe"), d = f.contentDocument, w = f.contentWindow;
+  var names = Array.prototype.map.call(d.querySelectorAll(".seating-card .seat-who"), function (el) {
+    // a Range per word: its rects are the lines it lies on (a name may wrap between its words, not inside one)
+    var broken = [], walk = d.createTreeWalker(el, NodeFilter.SHOW_TEXT), node;
+    while ((node = walk.nextNode())) {
+      var re = /\\S+/g, m;
+      while ((m = re.exec(node.data))) {
+        var r = d.createRange(), tops = {};
+        r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+        Array.prototype.forEach.call(r.getClientRects(), function (q) { if (q.width > 0) tops[Math.round(q.top)] = 1; });
+        if (Object.keys(tops).length > 1) broken.push(m[0]);
+      }
+    }
+    return {text: el.textContent.trim(), broken: broken, right: el.getBoundingClientRect().right};
+  });
+  document.getElementById("measure").textContent = JSON.stringify({inner: w.innerWidth,
+    scroll: d.documentElement.scrollWidth, names: names});
+});
+</script></body></html>"""
+
+
+def test_seating_cards_keep_long_nicknames_whole_on_a_phone(site):
+    """«Константинопольский», «Достопримечательность»: a card grows to the longest name (then takes the
+    row to itself); no name is broken, none runs off the 390 px screen."""
+    harness = site / "__cards.html"
+    harness.write_text(CARDS, encoding="utf-8")
+    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=600,900", harness.as_uri()])
+    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
+    assert m and m.group(1), f"no measurement: {dom[:300]}"
+    r = json.loads(html.unescape(m.group(1)))
+    assert r["scroll"] <= r["inner"] == 390
+    assert "Достопримечательность" in {n["text"] for n in r["names"]}
+    assert [n["text"] for n in r["names"] if n["broken"] or n["right"] > r["inner"] + 1] == []

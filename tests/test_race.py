@@ -106,7 +106,8 @@ def test_one_round_before_the_cut_every_bound_holds_the_total(synced):
     bounds = tab[0].index("Итог этапа: от … до …")
     assert all(re.fullmatch(r"от -?[\d.]+ до -?[\d.]+", row[bounds]) for row in tab[1:1 + len(doc["standings"])])
     line = tab[0].index("До черты (без новых штрафов и пропусков)")
-    assert all(row[line] is None or re.fullmatch(r"(до черты: ещё [\d.]+|может пройти и без новых очков)(, наверняка — больше [\d.]+)?",
+    assert all(row[line] is None or re.fullmatch(r"(до черты: ещё [\d.]+|может пройти и без новых очков)(, наверняка — больше [\d.]+)?"
+                                                 r"|наверняка — больше [\d.]+",
                                                  row[line]) for row in tab[1:1 + len(doc["standings"])])
 
 
@@ -320,3 +321,31 @@ def test_the_last_answers_go_with_their_argument():
     del c
     gc.collect()
     assert gone() is None
+
+
+# -- issue 34 §11: «может пройти и без новых очков» only where it tells something ------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("rounds", [1, 6])
+def test_without_another_point_is_said_only_with_one_game_left(tmp_path, rounds):
+    """Through the CLI on the example after round ``rounds`` of 7: the Standings tab's «До черты» and the
+    site say it to an open player needing no points only when his stage has at most one game left for him
+    (after round 1 it was said to everybody on 0 points: true, of no use)."""
+    from sheets_sync.render.race import LATE_GAMES
+
+    book = _qualifying_up_to(tmp_path, rounds)
+    result = CliRunner().invoke(main, ["sync", str(book)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((tmp_path / "standings.json").read_text(encoding="utf-8"))
+    tab = table([c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows())
+    column = tab[0].index("До черты (без новых штрафов и пропусков)")
+    said = {row[1] for row in tab[1:] if row[column] and "без новых очков" in row[column]}
+    players = {row[1] for row in tab[1:]}
+    free = {s["player"] for s in doc["standings"] if (s.get("qualification") or {}).get("to_get_in") == "0.00"
+            and s["player"] in players}
+    late = {s["player"] for s in doc["standings"] if s["player"] in free
+            and s["qualification"]["remaining_games"] <= LATE_GAMES}
+    assert free, "the example has players who need no more points for a chance"
+    assert said == late
+    assert (said == set()) == (rounds == 1)
+    pages = {p: (tmp_path / "site" / player_file(p)).read_text(encoding="utf-8") for p in free}
+    assert {p for p, page in pages.items() if "без новых очков" in page} == said  # the player's page says the same

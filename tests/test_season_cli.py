@@ -193,3 +193,26 @@ def test_init_season_xlsx_tabs(tmp_path):
     assert settings["Формат"] == "сезон"
     standings = [[c.value for c in r] for r in wb["Итоги"].iter_rows()]
     assert [r[1] for r in standings if r[-1] == "ещё 4"] == ["Анна", "Борис"]
+
+
+# -- issue 34 §11: `evening --games N` makes N games (all tables together), and says so -------------------
+@pytest.mark.parametrize("games, tables, said, heads", [
+    (6, 2, "игр 6 — туров 3 за 2 столами", [(g, t) for g in (1, 2, 3) for t in (1, 2)]),
+    (5, 2, "игр 5 — туров 3 за 2 столами", [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)]),
+    (6, None, "игр 6, протокол на каждую", [(g, None) for g in range(1, 7)]),
+])
+def test_evening_games_are_the_games_of_all_tables(tmp_path, games, tables, said, heads):
+    """The README's `evening club.xlsx --date 2026-12-05 --games 6 --tables 2`: six protocol blocks, the
+    six games of three rounds at two tables, and the command says it in those words."""
+    from tests.test_blocks import _club_xlsx, _top
+
+    book = _club_xlsx(tmp_path / "club.xlsx")
+    args = ["evening", str(book), "--date", "2026-12-05", "--games", str(games)] + (["--tables", str(tables)] if tables else [])
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert said in " ".join(result.output.split())
+    ws = openpyxl.load_workbook(book)["05.12.2026"]
+    found = [(ws.cell(_top(i), 2).value, ws.cell(_top(i), 4).value) for i in range(games + 1)]
+    assert found == [*heads, (None, None)]  # as many blocks as games, no more
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "--games 6 --tables 2   # a club evening: tab «05.12.2026», 6 games = 3 rounds at 2 tables" in readme

@@ -18,6 +18,7 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
+from scoring.collation import name_key
 from sheets_sync.cli import main
 from sheets_sync.clock import ENV
 from sheets_sync.render.protocols import find_chromium
@@ -135,3 +136,71 @@ def test_vk_seating_post(mid, tmp_path):
     again = tmp_path / "again"
     CliRunner().invoke(main, ["export", "vk", str(mid), "--seating", "4", "--stage", "Отбор", "--out", str(again)])
     assert (again / "vk-seating-qualifying-4.png").read_bytes() == png  # deterministic
+
+
+# -- issue 34 §10: «where do I sit» on a phone (390 px), in Chromium ---------------------------------------
+ON_SCREEN = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0">
+<iframe src="%s" style="width:390px;height:844px;border:0;display:block"></iframe>
+<pre id="measure"></pre>
+<script>
+window.addEventListener("load", function () {
+  var f = document.querySelector("iframe"), d = f.contentDocument, w = f.contentWindow;
+  // a box is seen when it is laid out and lies inside the screen's width and every box that clips it
+  function seen(el) {
+    var r = el.getBoundingClientRect();
+    if (!el.getClientRects().length || r.width === 0 || r.left < -0.5 || r.right > w.innerWidth + 0.5) return false;
+    for (var a = el.parentElement; a && a !== d.body; a = a.parentElement) {
+      var s = w.getComputedStyle(a), b = a.getBoundingClientRect();
+      if (s.display === "none" || s.visibility === "hidden") return false;
+      if (s.overflowX !== "visible" && (r.left < b.left - 0.5 || r.right > b.right + 0.5)) return false;
+    }
+    return true;
+  }
+  var section = d.querySelector("section.seating-round");
+  var shown = {};
+  Array.prototype.forEach.call(section.querySelectorAll("a, td, li span"), function (el) {
+    var name = el.textContent.trim();
+    if (name && seen(el)) shown[name] = true;
+  });
+  var lookup = Array.prototype.filter.call(section.querySelectorAll(".seat-list li"), seen).map(function (li) {
+    return li.textContent.replace(/\\s+/g, " ").trim();
+  });
+  document.getElementById("measure").textContent = JSON.stringify({
+    inner: w.innerWidth, scroll: d.documentElement.scrollWidth, shown: Object.keys(shown), lookup: lookup});
+});
+</script></body></html>"""
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(find_chromium() is None, reason="needs Chromium")
+def test_where_do_i_sit_on_a_phone(mid, tmp_path):
+    """At 390 px every player of the current round sees his name on the screen without scrolling
+    sideways (the tables as cards, seat under seat), and the list by name says his table and seat."""
+    import json
+
+    from tests.test_browser import _run
+
+    page = mid.parent / "site" / "seating.html"
+    harness = tmp_path / "harness.html"
+    harness.write_text(ON_SCREEN % page.as_uri(), encoding="utf-8")
+    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=600,900", harness.as_uri()])
+    found = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
+    assert found and found.group(1), "the harness measured nothing"
+    m = json.loads(unescape(found.group(1)))
+    assert m["scroll"] <= m["inner"] == 390, "the seating page scrolls sideways on a phone"
+    seating = {k: v for k, v in seating_tab(mid).items() if k[:2] == ("Отбор", 4)}  # the current round
+    players = {name for seats in seating.values() for name in seats if name}
+    assert len(players) == 40
+    assert sorted(players - set(m["shown"])) == [], "players of the current round not on the screen"
+    expected = sorted(((name, t, seats.index(name) + 1) for (_, _, t), seats in seating.items() for name in seats if name),
+                      key=lambda x: name_key(x[0]))
+    assert m["lookup"] == [f"{name} — стол {t}, место {s}" for name, t, s in expected]
+    shot = ARTIFACTS / "phone-390-seating.png"
+    shot.unlink(missing_ok=True)
+    _run(["--screenshot=" + str(shot), "--window-size=390,844", page.as_uri()])
+    assert shot.exists() and shot.stat().st_size > 1000
+    # and further down: the current round's tables as cards
+    long_shot = ARTIFACTS / "phone-390-seating-cards.png"
+    long_shot.unlink(missing_ok=True)
+    _run(["--screenshot=" + str(long_shot), "--window-size=390,2400", page.as_uri()])
+    assert long_shot.exists()

@@ -225,3 +225,22 @@ def test_no_template_calls_a_method_of_a_dict():
     calls = [(p.name, m.group(0)) for p in sorted(TEMPLATES.rglob("*.html"))
              for m in re.finditer(rf"\.(?:{methods})\s*\(", p.read_text(encoding="utf-8"))]
     assert not calls
+
+
+# -- issue 34 §11: a game page names each column once, and explains its short heads -------------------------
+@pytest.mark.parametrize("page, short, full", [
+    ("game", "ДБ", "очки за доп. баллы"),
+    ("game", "ЛХ", "очки за лучший ход"),
+    ("player", "ДБ", "очки за доп. баллы"),
+    ("player", "ЛХ", "очки за лучший ход"),
+])
+def test_the_breakdowns_short_heads_are_explained(files, page, short, full):
+    """The protocol's «Доп. баллы» and «Лучший ход» (what the judge typed) beside the breakdown's «ДБ» and
+    «ЛХ» (the points they gave): each short head is an <abbr> saying what it is, and a legend under the
+    table says it in words (consistent with the printed protocol, where «ЛХ» is the best move)."""
+    html = files[game_file("qualifying", 1, 1) if page == "game" else player_file("Жасмин")]
+    heads = re.findall(r'<th scope="col"[^>]*>(.*?)</th>', html)
+    assert f'<abbr title="{full}">{short}</abbr>' in heads
+    assert short not in [h for h in heads if "<abbr" not in h], f"«{short}» unexplained"
+    legend = re.search(r'<p class="meta items-legend">(.*?)</p>', html)
+    assert legend and f"{short} — {full}" in legend.group(1)

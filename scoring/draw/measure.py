@@ -25,6 +25,7 @@ def evaluate(players: Sequence[str], rounds: Sequence[Sequence[Sequence[str]]],
     schedule errors are listed in `problems` rather than raised.  `seed` and `seconds`
     (measured by the caller, who has a clock) are carried into the report."""
     clubs = dict(clubs or {})
+    keep_apart = tuple(keep_apart)
     names = list(players)
     n = len(names)
     R = len(rounds)
@@ -44,7 +45,8 @@ def evaluate(players: Sequence[str], rounds: Sequence[Sequence[Sequence[str]]],
         seat_repeats=sum(p.seat_repeats for p in per_player),
         same_club_meetings=tally.club_meetings,
         same_club_minimum=same_club_minimum(tally.playing, clubs, T),
-        keep_apart_meetings=tally.keep_apart_meetings, players=tuple(per_player),
+        keep_apart_meetings=tally.keep_apart_meetings, keep_apart_pairs=len({frozenset(p) for p in keep_apart}),
+        players=tuple(per_player),
         problems=tuple(problems), seed=seed, seconds=seconds)
 
 

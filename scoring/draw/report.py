@@ -45,11 +45,12 @@ class FairnessReport:
     seat_repeats: int
     same_club_meetings: int
     same_club_minimum: int
-    keep_apart_meetings: int
+    keep_apart_meetings: int                  # games together of the pairs asked to sit apart
     players: tuple[PlayerFairness, ...]
     problems: tuple[str, ...]                 # schedule errors (hand-edited seatings)
     seed: int | None = None
     seconds: float | None = None
+    keep_apart_pairs: int = 0                 # pairs asked to sit apart: none, no line about them
 
     @property
     def gap(self) -> int:
@@ -87,8 +88,9 @@ class FairnessReport:
             L["never"].format(never=self.pairs_never_met, three=self.pairs_met_3plus,
                               mx=self.max_meetings),
             L["seats"].format(rep=self.seat_repeats),
-            L["clubs"].format(got=self.same_club_meetings, min=self.same_club_minimum,
-                              keep=self.keep_apart_meetings),
+            L["clubs"].format(got=self.same_club_meetings, min=self.same_club_minimum)
+            + (L["keep"].format(keep=self.keep_apart_meetings, pairs=self.keep_apart_pairs)
+               if self.keep_apart_pairs else ""),
         ]
         if self.square_field_gap:
             lines.insert(2, L["square"])
@@ -122,7 +124,7 @@ class FairnessReport:
             [L["r_seatrep"], self.seat_repeats],
             [L["r_club"], self.same_club_meetings],
             [L["r_clubmin"], self.same_club_minimum],
-            [L["r_keep"], self.keep_apart_meetings],
+            *([[L["r_keep"], self.keep_apart_meetings]] if self.keep_apart_pairs else []),
             [L["r_seed"], self.seed if self.seed is not None else ""],
             [L["r_time"], round(self.seconds, 2) if self.seconds is not None else ""],
             [],
@@ -157,7 +159,8 @@ _LABELS = {
         "hist": "Pairs by games together: {hist}",
         "never": "Pairs never meeting: {never}; meeting 3+ times: {three}; most: {mx}",
         "seats": "Seat repeats: {rep}",
-        "clubs": "Same-club meetings: {got} (minimum possible {min}); keep-apart meetings: {keep}",
+        "clubs": "Same-club meetings: {got} (minimum possible {min})",
+        "keep": "; games together of the {pairs} pair(s) asked to sit apart: {keep}",
         "square": "Why the gap: with 10 tables of 10, no known seating keeps more than 4 "
                   "rounds free of repeated meetings (a 5th needs three mutually orthogonal "
                   "Latin squares of order 10, an open problem; 10 would make an affine plane "
@@ -173,7 +176,7 @@ _LABELS = {
         "r_never": "Pairs never meeting", "r_three": "Pairs meeting 3+ times",
         "r_max": "Most games together", "r_seatrep": "Seat repeats",
         "r_club": "Same-club meetings", "r_clubmin": "Same-club minimum",
-        "r_keep": "Keep-apart meetings", "r_seed": "Seed", "r_time": "Seconds",
+        "r_keep": "Games together of pairs asked to sit apart", "r_seed": "Seed", "r_time": "Seconds",
         "r_hist_c": "Games together", "r_hist_n": "Pairs", "r_problem": "Problem",
         "r_head": ("Player", "Club", "Games", "Rests", "Distinct opponents",
                    "Most repeated opponent", "Times", "Seats", "Seat repeats",
@@ -186,8 +189,9 @@ _LABELS = {
         "hist": "Пар по числу совместных игр: {hist}",
         "never": "Ни разу не встретились: {never} пар; 3 и более раз: {three}; максимум: {mx}",
         "seats": "Повторов места: {rep}",
-        "clubs": "Встреч одноклубников: {got} (минимально возможно {min}); "
-                 "встреч разведённых пар: {keep}",
+        "clubs": "Встреч одноклубников: {got} (минимально возможно {min})",
+        # pairs the organizers asked never to seat at one table («развести» read as «divorced»: issue 34 §11)
+        "keep": "; игр за одним столом у пар «не сажать вместе» (пар: {pairs}): {keep}",
         "square": "Почему разрыв: при 10 столах по 10 игроков ни одна известная рассадка не "
                   "даёт больше 4 туров без повторных встреч (для 5-го нужны три взаимно "
                   "ортогональных латинских квадрата порядка 10 — открытая задача; 10 таких "
@@ -204,7 +208,7 @@ _LABELS = {
         "r_never": "Пар без встреч", "r_three": "Пар с 3+ встречами",
         "r_max": "Максимум встреч пары", "r_seatrep": "Повторов места",
         "r_club": "Встреч одноклубников", "r_clubmin": "Минимум встреч одноклубников",
-        "r_keep": "Встреч разведённых пар", "r_seed": "Зерно", "r_time": "Секунд",
+        "r_keep": "Игр за одним столом у пар «не сажать вместе»", "r_seed": "Зерно", "r_time": "Секунд",
         "r_hist_c": "Совместных игр", "r_hist_n": "Пар", "r_problem": "Ошибка",
         "r_head": ("Игрок", "Клуб", "Игр", "Отдых", "Разных соперников",
                    "Чаще всего с", "Раз", "Места", "Повторов места",

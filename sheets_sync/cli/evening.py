@@ -23,15 +23,17 @@ def _day(_ctx: click.Context, _param: click.Parameter, value: str) -> date:
 @click.command(cls=Command)
 @workbook_argument
 @click.option("--date", "day", required=True, callback=_day, metavar="YYYY-MM-DD", help="The evening's date.")
-@click.option("--games", type=click.IntRange(min=1, max=60), required=True, help="Protocol blocks to add.")
+@click.option("--games", type=click.IntRange(min=1, max=60), required=True,
+              help="Games of the evening at all tables together, a protocol block each (--games 6 --tables 2: 3 rounds).")
 @click.option("--tables", type=click.IntRange(min=1, max=20), default=None,
               help="Tables playing at once: the blocks take them in turn (game 1 at tables 1, 2, then game 2 …).")
 @credentials_option
 @language_option()
 def evening(workbook: str, day: date, games: int, tables: int | None, credentials: str | None) -> None:
-    """Add the tab of an evening of a club season: GAMES empty protocols stacked, titled by the date."""
+    """Add the tab of an evening of a club season: a protocol for each of its games, stacked, titled by the date."""
     from sheets_sync.evening_commands import add_evening
 
     added = add_evening(open_backend(workbook, credentials=credentials), day=day, games=games, tables=tables)
-    console.print(escape(text("evening.added", speaking(added.language), tab=added.title, games=len(added.games))),
-                  soft_wrap=True)
+    key = "evening.added_tables" if added.tables else "evening.added"
+    console.print(escape(text(key, speaking(added.language), tab=added.title, games=len(added.games), rounds=added.rounds,
+                              tables=added.tables)), soft_wrap=True)

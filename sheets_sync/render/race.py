@@ -17,10 +17,12 @@ from scoring.race import Race
 from scoring.numbers import quantize
 from sheets_sync.render.words import ru_en
 
-__all__ = ["points_sparkline", "MARK", "mark", "mark_title", "legend", "cut_line", "race_chart", "sparkline", "round_labels",
+__all__ = ["points_sparkline", "MARK", "mark", "mark_title", "legend", "cut_line", "race_chart", "WIDE", "NARROW", "sparkline", "round_labels",
            "WORDS", "word"]
 
 MARK = {State.THROUGH: "✓", State.OUT: "✗", State.OPEN: ""}
+# «может пройти и без новых очков» is said to a player with at most this many games of the stage left
+LATE_GAMES = 1
 
 # words of the race and the marks: key -> (ru, en)
 WORDS: dict[str, tuple[str, str]] = {
@@ -71,12 +73,18 @@ def legend(live: Liveness | None, stage_name: str, language: str, shown: Iterabl
 
 def cut_line(live: Liveness | None, player: str, language: str) -> str:
     """The points an open player still needs: to have a chance (at equal points the tiebreaks
-    decide) and, where a total he can reach does it, to be sure; "" once decided."""
+    decide) and, where a total he can reach does it, to be sure; "" once decided.  That he may go
+    through without another point is said only when at most one game of the stage is left to him:
+    earlier it is true of nearly everybody (after round 1, of every player on 0) and tells nothing."""
     chance = live.chances.get(player) if live else None
     if chance is None or chance.to_get_in is None:
         return ""
     get_in = chance.to_get_in
-    parts = [word("get_in", language, points=f"{quantize(get_in):.2f}") if get_in else word("get_in_now", language)]
+    parts = []
+    if get_in:
+        parts.append(word("get_in", language, points=f"{quantize(get_in):.2f}"))
+    elif chance.remaining <= LATE_GAMES:
+        parts.append(word("get_in_now", language))
     if chance.to_be_sure is not None:
         parts.append(word("sure", language, points=f"{quantize(chance.to_be_sure):.2f}"))
     return ", ".join(parts)
@@ -84,12 +92,23 @@ def cut_line(live: Liveness | None, player: str, language: str) -> str:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class _Box:
+    """The chart's geometry, in SVG units: the SVG scales to its column, so a unit is a CSS pixel only
+    where the chart is drawn as wide as its ``width``."""
+
     left: int = 34
     right: int = 170  # the names at the end of the lines
     top: int = 28
     bottom: int = 34
     width: int = 720
     row: int = 18  # pixels per place
+    font: int = 11  # the axes' and the names' type
+    name_chars: int = 0  # a longer name is cut with «…» (its line's title keeps it whole); 0: never
+    label_room: int = 0  # the least units between two round labels shown (fewer are shown when it is tight)
+
+
+WIDE = _Box()
+# a phone (390 px; the column 374 px): drawn about as wide as its 360 units, so its type is ≥ 11 px there
+NARROW = _Box(left=24, right=132, top=22, bottom=30, width=360, row=17, font=12, name_chars=13, label_room=30)
 
 
 # 10 colours that stay apart on paper in grey too (alternating dark and light), then dashed for 11–20
@@ -101,17 +120,38 @@ def round_labels(race: Race, stage_short: Callable[[str], str]) -> list[str]:
     return [f"{stage_short(p.stage)}{p.round}" for p in race.points]
 
 
-def race_chart(race: Race, *, top: int, labels: Sequence[str], href: Mapping[str, str], title: str) -> str:
+def _label_centres(wanted: Sequence[float], gap: float) -> list[float]:
+    """Where the names at the lines' ends go: at their line's end, pushed down just enough that two
+    never overlap (players tied on a place, or places closer than a line of text)."""
+    out: list[float] = []
+    for y in wanted:  # best first: the order of the places
+        out.append(max(y, out[-1] + gap) if out else y)
+    return out
+
+
+def _shown_rounds(n: int, spacing: float, room: int) -> set[int]:
+    """The rounds whose label is written: all, or every k-th counted back from the last (always
+    shown) when the labels would touch."""
+    step = max(1, -(-room // int(spacing))) if room and spacing else 1
+    return {i for i in range(n) if (n - 1 - i) % step == 0}
+
+
+def _cut(name: str, chars: int) -> str:
+    return name if not chars or len(name) <= chars else name[: chars - 1].rstrip() + "…"
+
+
+def race_chart(race: Race, *, top: int, labels: Sequence[str], href: Mapping[str, str], title: str,
+               box: _Box = WIDE, css: str = "race-chart") -> str:
     """An inline SVG: the place after every round of the ``top`` players of the last round,
-    one labelled line each (the name and the place now at the right end, linked to the player's page)."""
+    one labelled line each (the name and the place now at the right end, linked to the player's page;
+    names that would overlap are stacked, each joined to its line by a stroke).  ``box``: the wide
+    chart (:data:`WIDE`, screens and paper) or the phone's (:data:`NARROW`); ``css``: its class."""
     leaders = race.leaders(top)
     if not leaders:
         return ""
-    box = _Box()
     places = {p: race.places(p) for p in leaders}
     deepest = max([len(leaders), *(x for seq in places.values() for x in seq if x is not None)])
     n = len(race.points)
-    height = box.top + box.bottom + box.row * (deepest - 1)
     plot_w = box.width - box.left - box.right
 
     def x(i: int) -> float:
@@ -120,13 +160,32 @@ def race_chart(race: Race, *, top: int, labels: Sequence[str], href: Mapping[str
     def y(place: int) -> float:
         return box.top + box.row * (place - 1)
 
-    out = [f'<svg class="race-chart" viewBox="0 0 {box.width} {height}" '
-           f'role="img" aria-labelledby="race-title" font-family="sans-serif" font-size="11">',
-           f'<title id="race-title">{escape(title)}</title>']
-    # the grid: a line per round, a place number every row
+    ends = _label_centres([y(places[p][-1] or deepest) for p in leaders], box.font + 3)
+    height = max(box.top + box.bottom + box.row * (deepest - 1), round(ends[-1]) + box.bottom)
+    title_id = f"{css.split()[-1]}-title"
+    out = [f'<svg class="{css}" viewBox="0 0 {box.width} {height}" '
+           f'role="img" aria-labelledby="{title_id}" font-family="sans-serif" font-size="{box.font}">',
+           f'<title id="{title_id}">{escape(title)}</title>']
+    out += _grid(race, labels, box, x, y, height, deepest)
+    for rank, player in enumerate(reversed(leaders)):  # the leader drawn last: on top
+        index = len(leaders) - 1 - rank
+        out += _line(player, places[player], index, ends[index], box, x, y, href.get(player, ""))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _grid(race: Race, labels: Sequence[str], box: _Box, x: Callable[[int], float], y: Callable[[int], float],
+          height: int, deepest: int) -> list[str]:
+    """A line per round with its label below, a dashed line where a stage begins, a place number every
+    fifth row."""
+    n = len(race.points)
+    shown = _shown_rounds(n, x(1) - x(0) if n > 1 else 0, box.label_room)
+    out = []
     for i, label in enumerate(labels):
         out.append(f'<line x1="{x(i):.1f}" y1="{box.top - 8}" x2="{x(i):.1f}" y2="{height - box.bottom + 8}" stroke="#ddd"/>')
-        out.append(f'<text x="{x(i):.1f}" y="{height - box.bottom + 22}" text-anchor="middle" fill="#555">{escape(label)}</text>')
+        if i in shown:
+            out.append(f'<text x="{x(i):.1f}" y="{height - box.bottom + 22}" text-anchor="middle" fill="#555">'
+                       f'{escape(label)}</text>')
     for i in range(1, n):  # where a stage begins
         if race.points[i].stage != race.points[i - 1].stage:
             mid = (x(i - 1) + x(i)) / 2
@@ -135,27 +194,34 @@ def race_chart(race: Race, *, top: int, labels: Sequence[str], href: Mapping[str
     for place in range(1, deepest + 1):
         if place == 1 or place % 5 == 0 or place == deepest:
             out.append(f'<text x="{box.left - 8}" y="{y(place) + 4:.1f}" text-anchor="end" fill="#555">{place}</text>')
-    for rank, player in enumerate(reversed(leaders)):  # the leader drawn last: on top
-        index = len(leaders) - 1 - rank
-        colour = _COLOURS[index % len(_COLOURS)]
-        dash = ' stroke-dasharray="5 3"' if index >= len(_COLOURS) else ""
-        seq = places[player]
-        pts = [(x(i), y(pl)) for i, pl in enumerate(seq) if pl is not None]
-        name = escape(player)
-        out.append(f'<g class="race-line"><title>{name}: {", ".join("–" if pl is None else str(pl) for pl in seq)}</title>')
-        if len(pts) > 1:
-            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
-            out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
-        for px, py in pts:
-            out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.5" fill="{colour}"/>')
-        last = seq[-1]
-        if last is not None:
-            link = escape(href.get(player, ""), quote=True)
-            out.append(f'<a href="{link}"><text x="{x(n - 1) + 8:.1f}" y="{y(last) + 4:.1f}" fill="{colour}">'
-                       f'{last}. {name}</text></a>')
-        out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out)
+    return out
+
+
+def _line(player: str, seq: Sequence[int | None], index: int, label_y: float, box: _Box, x: Callable[[int], float],
+          y: Callable[[int], float], href: str) -> list[str]:
+    """One player's line, its dots and, at its end, the place now and the name (at ``label_y``)."""
+    colour = _COLOURS[index % len(_COLOURS)]
+    dash = ' stroke-dasharray="5 3"' if index >= len(_COLOURS) else ""
+    n = len(seq)
+    pts = [(x(i), y(pl)) for i, pl in enumerate(seq) if pl is not None]
+    name = escape(player)
+    out = [f'<g class="race-line"><title>{name}: {", ".join("–" if pl is None else str(pl) for pl in seq)}</title>']
+    if len(pts) > 1:
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+        out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
+    for px, py in pts:
+        out.append(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="2.5" fill="{colour}"/>')
+    last = seq[-1]
+    if last is not None:
+        end_x, end_y = x(n - 1), y(last)
+        if abs(label_y - end_y) > 0.5:  # stacked below a tie: a stroke from the line's end to its name
+            out.append(f'<polyline points="{end_x + 3:.1f},{end_y:.1f} {end_x + 6:.1f},{label_y:.1f} '
+                       f'{end_x + 7:.1f},{label_y:.1f}" fill="none" stroke="{colour}" stroke-width="1"/>')
+        link = escape(href, quote=True)
+        out.append(f'<a href="{link}"><text class="race-name" x="{end_x + 8:.1f}" y="{label_y + box.font * 0.35:.1f}" '
+                   f'fill="{colour}">{last}. {escape(_cut(player, box.name_chars))}</text></a>')
+    out.append("</g>")
+    return out
 
 
 def sparkline(places: Sequence[int | None], *, field: int, title: str) -> str:

@@ -28,6 +28,7 @@ from scoring.model import GameIndex, PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.numbers import quantize
+from scoring.collation import name_key
 from scoring.race import race, rounds_played
 from scoring.problems import Problem, Severity
 from scoring.progress import Progress, progress as progress_of
@@ -37,11 +38,11 @@ from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.progress_text import headline, season_status_lines, status_lines
-from sheets_sync.render.seating import SeatingViews
+from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
 from sheets_sync.render.templates import TEMPLATES, environment, slug
-from sheets_sync.render.words import role_name, state_words, ui
+from sheets_sync.render.words import item_full, role_name, state_words, ui
 
 __all__ = ["slug", "player_file", "game_file", "stage_file", "site_files", "write_site", "nominations"]
 
@@ -203,6 +204,11 @@ class _Site:
             it["current"] = it["id"] == current
         return items
 
+    def item_heads(self) -> list[dict]:
+        """The points breakdown's column heads: the item's short name and, for «ДБ», «ЛХ», «Ci», what it
+        stands for (an <abbr title> and the legend under the table)."""
+        return [{"name": i.name(self.lang), "full": item_full(i.key, self.lang)} for i in self.items]
+
     def page(self, root: str, current: str, title: str, **extra: Any) -> dict:
         return {
             "lang": self.lang,
@@ -268,9 +274,13 @@ class _Site:
     def race_page(self) -> str:
         top = 20
         title = race_view.word("place_per_round", self.lang)
-        chart = race_view.race_chart(
-            self.race, top=top, title=title, href=self.player_href,
-            labels=race_view.round_labels(self.race, lambda k: self.stage_name(k)[:1] if len(self.keys) > 1 else ""))
+        labels = race_view.round_labels(self.race, lambda k: self.stage_name(k)[:1] if len(self.keys) > 1 else "")
+        # two drawings of one chart: the wide one for screens and paper, the narrow one for a phone,
+        # whose type a 720-unit drawing would shrink to 6 px (style.css shows one of them)
+        chart = "\n".join(race_view.race_chart(self.race, top=top, title=title, href=self.player_href, labels=labels,
+                                                box=box, css=css)
+                           for box, css in ((race_view.WIDE, "race-chart race-wide"),
+                                            (race_view.NARROW, "race-chart race-narrow")))
         return self.render("site/race.html", self.page(
             "", "race", race_view.word("race", self.lang), chart=chart,
             intro=race_view.word("race_intro", self.lang, n=top), empty=race_view.word("race_empty", self.lang)))
@@ -366,7 +376,7 @@ class _Site:
             game_groups=[{"stage": stage, "games": list(rows)} for stage, rows in groupby(games, itemgetter("stage"))],
             upcoming=[{"title": a.title, "table": a.table, "seat": a.seat, "anchor": f"{slug(a.stage, limit=16)}-{a.round}"}
                       for a in self.seating.schedule(nickname) if not a.counted],
-            item_names=[i.name(self.lang) for i in self.items], sparkline=self.sparkline(nickname)))
+            item_names=self.item_heads(), sparkline=self.sparkline(nickname)))
 
     def sparkline(self, nickname: str) -> dict | None:
         places = self.race.places(nickname)
@@ -390,9 +400,16 @@ class _Site:
                    "current": r is current,
                    "tables": [{"table": t.table,
                                "seats": [{"player": n, "href": self.player_href.get(n, "")} for n in t.seats]}
-                              for t in r.tables]}
+                              for t in r.tables],
+                   "by_name": self._seated_by_name(r)}
                   for r in self.seating.rounds]
         return self.render("site/seating.html", self.page("", "seating", ui("seating", self.lang), rounds=rounds))
+
+    def _seated_by_name(self, r: Round) -> list[dict]:
+        """«where do I sit»: every player of the round, in Russian alphabetical order, with table and seat."""
+        seated = [(name, t.table, seat) for t in r.tables for seat, name in enumerate(t.seats, start=1) if name]
+        return [{"player": name, "href": self.player_href.get(name, ""), "table": table, "seat": seat}
+                for name, table, seat in sorted(seated, key=lambda x: name_key(x[0]))]
 
     def players_index(self) -> str:
         rows = []
@@ -454,7 +471,7 @@ class _Site:
         return self.render("site/game.html", self.page(
             "../", "games", self.game_label(p.stage, p.round, p.table), sheet=p.sheet, stage=self.stage_name(p.stage),
             round_word=self.round_word(p.stage), round=p.round, table=p.table, judge=p.judge, checked_by=p.checked_by,
-            winner=winner, counted=counted, rows=rows, item_names=[i.name(self.lang) for i in self.items],
+            winner=winner, counted=counted, rows=rows, item_names=self.item_heads(),
             coefficient=coefficient, problems=probs, states=state_words(self.states.get(p.game_id, ()), self.lang),
             errors=p.game_id in self.broken_sheets))
 

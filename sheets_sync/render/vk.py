@@ -91,6 +91,30 @@ def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str =
     return f"{place} {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
 
 
+def _tail(results: Results, progress: Progress, updated: datetime | None, language: str, link: str) -> list[str]:
+    """The post below the table: awaiting confirmation, nominations (finished), the status, the link, hashtags."""
+    tail: list[str] = []
+    if results.awaiting_confirmation:
+        tail.append("")
+        tail.append(f"⏳ {ui('awaiting', language)}: {results.awaiting_confirmation}")
+    noms = nominations(results, language) if progress.finished else []
+    if noms:
+        tail.append("")
+        tail.append(ru_en("Номинации:", "Nominations:", language))
+        for n in noms:
+            value = f" ({n.value})" if n.value else ""
+            tail.append(f"🏅 {vk_safe(n.title)}: {', '.join(vk_safe(p) for p in n.players)}{value}")
+    tail.append("")
+    tail.extend("🕒 " + line if i == 0 and updated else line for i, line in enumerate(status_lines(progress, updated, language)))
+    if link:  # no link: no line (a placeholder would be published as it is by sync and watch)
+        tail.append("")
+        tail.append(ru_en("🔗 Полные результаты, протоколы и статистика: ", "🔗 Full results, protocols and statistics: ",
+                          language) + plain_text(link))
+    tail.append("")
+    tail.append(_hashtags(results.tournament.name, language))
+    return tail
+
+
 def post_text(results: Results, *, language: str, top: int = 20, link: str | None = None, limit: int = VK_LIMIT,
               progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK) -> str:
     """The post: name, date, podium (finished), the top of the standings titled by the progress,
@@ -110,9 +134,13 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
         for st in podium:
             head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total)}")
         head.append("")
-    shown = overall[:top] if top else overall
-    table_title = (title + ru_en(f" (первые {len(shown)} из {len(overall)}):", f" (top {len(shown)} of {len(overall)}):",
-                                 language) if len(shown) < len(overall) else title + (":" if overall else ""))
+    # only who has played: a player without a counted game has no place, and ten «0.00» after round 1
+    # would fill the post with nothing (they are counted in a line of their own instead)
+    ranked = [st for st in overall if st.stats.games]
+    waiting = len(overall) - len(ranked)
+    shown = ranked[:top] if top else ranked
+    table_title = (title + ru_en(f" (первые {len(shown)} из {len(ranked)}):", f" (top {len(shown)} of {len(ranked)}):",
+                                 language) if len(shown) < len(ranked) else title + (":" if ranked else ""))
     place_w = max((len(st.places) for st in shown), default=1)
     totals = [points(st.stats.total).partition(".") for st in shown]
     int_w = max((len(w) for w, _, _ in totals), default=1)
@@ -120,24 +148,8 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     live = given_or_current(live, results)
     table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player)) for st in shown]
 
-    tail: list[str] = []
-    if results.awaiting_confirmation:
-        tail.append("")
-        tail.append(f"⏳ {ui('awaiting', language)}: {results.awaiting_confirmation}")
-    noms = nominations(results, language) if progress.finished else []
-    if noms:
-        tail.append("")
-        tail.append(ru_en("Номинации:", "Nominations:", language))
-        for n in noms:
-            value = f" ({n.value})" if n.value else ""
-            tail.append(f"🏅 {vk_safe(n.title)}: {', '.join(vk_safe(p) for p in n.players)}{value}")
-    tail.append("")
-    tail.extend("🕒 " + line if i == 0 and updated else line for i, line in enumerate(status_lines(progress, updated, language)))
-    tail.append("")
-    tail.append(ru_en("🔗 Полные результаты, протоколы и статистика: ", "🔗 Full results, protocols and statistics: ", language)
-                + (link or ru_en("[вставьте ссылку]", "[insert link]", language)))
-    tail.append("")
-    tail.append(_hashtags(t.name, language))
+    link = (link or t.link).strip()  # `export vk --link`, else the Tournament tab's «Ссылка»
+    tail = _tail(results, progress, updated, language, link)
 
     def assemble(rows: list[str], left_out: int) -> str:
         body = [table_title, *rows]
@@ -147,15 +159,17 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
             if legend:
                 body.append(legend)
         if left_out:
-            body.append(ru_en(f"… и ещё {left_out} — полная таблица по ссылке ниже",
-                              f"… and {left_out} more — full table at the link below", language))
+            body.append(ru_en(f"… и ещё {left_out}", f"… and {left_out} more", language)
+                        + (ru_en(" — полная таблица по ссылке ниже", " — full table at the link below", language) if link else ""))
+        if waiting and not progress.finished:  # after the last game nobody is «yet» to play
+            body.append(ru_en(f"Ещё не играли: {waiting}", f"Not played yet: {waiting}", language))
         return "\n".join(head + body + tail) + "\n"
 
     rows = list(table)
-    text = assemble(rows, len(overall) - len(shown))
+    text = assemble(rows, len(ranked) - len(shown))
     while utf16_len(text) > limit and rows:
         rows.pop()
-        text = assemble(rows, len(overall) - len(rows))
+        text = assemble(rows, len(ranked) - len(rows))
     if utf16_len(text) > limit:  # absurdly long name or nominations: hard cut on a line boundary
         kept: list[str] = []
         for line in text.split("\n"):

@@ -125,8 +125,27 @@ UI: dict[str, tuple[str, str]] = {
     "played_round": ("сыгран", "played"),
     "current_round": ("текущий", "current"),
     "seating_none": ("Рассадки пока нет", "No seating yet"),
+    # the seating page: «where do I sit», a list by name (issue 34 §10)
+    "seat_lookup": ("Где я сижу: игроки по алфавиту", "Where do I sit: players by name"),
+    "table_seat": ("стол {table}, место {seat}", "table {table}, seat {seat}"),
     "black": ("Мафия", "Black"),
 }
+
+
+# what a short header of the points breakdown (scoring.items' names: «ДБ», «ЛХ») stands for, in the
+# legend under the table and its <abbr title> (issue 34 §11: «Доп. баллы» typed, «ДБ» the points)
+ITEM_FULL: dict[str, tuple[str, str]] = {
+    "extra": ("очки за доп. баллы", "points of the extra points"),
+    "auto_extra": ("автоматические доп. баллы", "automatic extra points"),
+    "best_move": ("очки за лучший ход", "points of the best move"),
+    "ci": ("компенсация за отстрел в первую ночь", "compensation for being shot on the first night"),
+}
+
+
+def item_full(key: str, language: str) -> str:
+    """What the breakdown's column of the point item ``key`` stands for ("" when its name says it)."""
+    words = ITEM_FULL.get(key)
+    return ru_en(*words, language) if words else ""
 
 
 def ui(key: str, language: str) -> str:
