@@ -191,6 +191,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Шапка ({stage} тур {round} стол {table}) не совпадает с названием вкладки",
         "Header ({stage} round {round} table {table}) does not match the tab's name",
     ),
+    "protocol.other_table": (
+        "Похоже, это протокол {game}: здесь игроки, которых рассадка посадила за тот стол ({matched} из 10), "
+        "а не за стол {table}. Игра не засчитана, пока её не перенесут на свою вкладку или не исправят стол в шапке",
+        "This looks like the protocol of {game}: it holds the players the seating put at that table ({matched} of 10), "
+        "not those of table {table}. The game does not count until it is moved to its own tab or the header's table is fixed",
+    ),
     "protocol.no_seating": (
         "Нет рассадки для {stage} тур {round} стол {table}",
         "No seating for {stage} round {round} table {table}",

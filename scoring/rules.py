@@ -455,6 +455,8 @@ def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
     first: dict[tuple, Protocol] = {}
     marked: set[str] = set()
     for p in protocols:
+        if p.blank:
+            continue  # not a game: a typed copy of its game is the only one
         key = (p.date, *p.key)
         if key not in first:
             first[key] = p
@@ -475,6 +477,8 @@ def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
     where: dict[tuple[object, str, int, str], Protocol] = {}
     reported: set[tuple[str, str]] = set()
     for p in protocols:
+        if p.blank:
+            continue  # its pre-filled players (perhaps of a seating changed since) play nowhere yet
         for rec in p.seats:
             if not rec.player:
                 continue
@@ -497,12 +501,47 @@ def _two_games_problem(p: Protocol, seat: int, player: str, other: Protocol) -> 
     return problem("player.two_games", E, _loc(p, seat, "player"), player=player, round=p.round, other=other.game_id)
 
 
+_WRONG_TAB_MATCH = 8  # of the ten typed players, at least this many seated at the other table
+
+
+def _seated_elsewhere(p: Protocol, entry: SeatingEntry, ctx: Context) -> Problem | None:
+    """The game of another table of the same round typed into this tab: the typed players are
+    (at least eight of ten, allowing for substitutes) those the seating put at that table, and
+    fewer of them are this table's.  One problem saying which game it looks like, instead of a
+    seating mismatch at every seat."""
+    typed = {rec.player for rec in p.seats if rec.player}
+    own = len(typed & set(entry.players))
+    if own == len(typed):
+        return None  # the usual case: this table's players (looked at before the other tables)
+    best: tuple[int, SeatingEntry] | None = None
+    for other in ctx.tournament.seating:
+        if (other.stage, other.round) != (p.stage, p.round) or other.table == p.table:
+            continue
+        shared = len(typed & set(other.players))
+        if shared >= _WRONG_TAB_MATCH and shared > own and (best is None or shared > best[0]):
+            best = (shared, other)
+    if best is None:
+        return None
+    shared, other = best
+    tab = next((q.sheet for q in ctx.tournament.protocols if q.key == (other.stage, other.round, other.table)
+                and q.date is None), None)
+    stage = _stage_name(ctx.preset, p.stage)
+    game = tab or Text(f"{stage} тур {other.round} стол {other.table}",
+                       f"{stage.en if isinstance(stage, Text) else stage} round {other.round} table {other.table}")
+    return problem("protocol.other_table", E, p.cells.get("table_number") or p.cells.get("round") or _loc(p, None, "stage"),
+                   game=game, matched=shared, table=p.table)
+
+
 def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
     entry: SeatingEntry | None = ctx.by_key.get(p.key)
     if entry is None:
         if ctx.tournament.seating and any(rec.player for rec in p.seats):
             yield problem("protocol.no_seating", W, p.cells.get("round") or _loc(p, None, "stage"),
                           stage=_stage_name(ctx.preset, p.stage), round=p.round, table=p.table)
+        return
+    elsewhere = _seated_elsewhere(p, entry, ctx)
+    if elsewhere is not None:
+        yield elsewhere
         return
     for rec in p.seats:
         expected = entry.players[rec.seat - 1] if rec.seat - 1 < len(entry.players) else None
@@ -558,12 +597,14 @@ def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -
                   reserves=t.reserves)
     problems: list[Problem] = list(_seating(t.seating, known))
     for p in t.protocols:
-        if p.stage not in preset.stage_keys:
+        if p.stage not in preset.stage_keys or p.blank:  # a blank tab is not a game: nothing to check yet
             continue
         for fn in RULES.values():
             problems.extend(fn(p, ctx))
         problems.extend(_against_seating(p, ctx))
     for p in unplaced:
+        if p.blank:
+            continue
         for name in _OWN_CELL_RULES:
             problems.extend(RULES[name](p, ctx))
     problems.extend(_duplicates(t.protocols))

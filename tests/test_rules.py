@@ -31,6 +31,9 @@ CASES = [
     pytest.param(dict(), {'C13': None}, [
         ('roles.missing', 'error', 'C13', 'Seat 4: no role', 'Место 4: роль не указана'),
     ], id='roles.missing'),
+    pytest.param(dict(), {'B10': 'Мираж', 'B11': 'Нептун', 'B12': 'Оникс', 'B13': 'Пилот', 'B14': 'Рубин', 'B15': 'Сапфир', 'B16': 'Тайфун', 'B17': 'Ураган', 'B18': 'Феникс', 'B19': 'Цезарь'}, [
+        ('protocol.other_table', 'error', 'B4', "This looks like the protocol of Qualifying round 1 table 2: it holds the players the seating put at that table (10 of 10), not those of table 1. The game does not count until it is moved to its own tab or the header's table is fixed", 'Похоже, это протокол Отбор тур 1 стол 2: здесь игроки, которых рассадка посадила за тот стол (10 из 10), а не за стол 1. Игра не засчитана, пока её не перенесут на свою вкладку или не исправят стол в шапке'),
+    ], id='protocol.other_table'),
     pytest.param(dict(), {'C14': None, 'C10': '', 'C19': '-'}, [
     ], id='roles.empty_is_civilian'),
     pytest.param(dict(), {'C13': None, 'C14': None}, [

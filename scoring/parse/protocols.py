@@ -50,6 +50,8 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
     if head.ok and evening is None:
         _check_tab_name(rd, stages, preset, stage, round_no, table, head.cells.get("round"), several=several)
     cells = dict(head.cells)
+    if "table" in head.cells:  # the header's «Стол» value (``cells["table"]`` is the seat table's corner)
+        cells["table_number"] = head.cells["table"]
     cells["table"] = rd.loc(block.table_row, block.cols.get("seat", block.cols["player"]))
     protocol = Protocol(
         sheet=title,
@@ -65,8 +67,26 @@ def _parse_block(title: str, grid: Grid, block: _Block, stages: Mapping[str, str
         winner_text=winner_text,
         seats=tuple(seats),
         cells=cells,
+        blank=_is_blank_block(grid, block),
     )
     return protocol, head.ok, rd.problems
+
+
+_PRE_FILLED_COLUMNS = ("seat", "player")  # what the draw writes into a seat row; a judge types the rest
+_TYPED_LABELS = ("judge", "winner", "checked_by")  # header values only a judge types
+
+
+def _is_blank_block(grid: Grid, block: _Block) -> bool:
+    """The block holds nothing a judge typed: its «Судья», «Победа» and «Проверил» are empty and
+    every cell of its seat rows but the seat number and the player is empty — a tab as the draw
+    pre-filled it (even with the players of a seating changed since).  Such a block is not a game
+    yet: the rules leave it alone, so an untouched tab never turns red (docs/workbook.md)."""
+    if block.extra_rows or block.summary_row is not None:
+        return False
+    if any(not is_blank(_cell(grid, *block.labels[k])) for k in _TYPED_LABELS if k in block.labels):
+        return False
+    kept = {block.cols[k] for k in _PRE_FILLED_COLUMNS if k in block.cols}
+    return all(is_blank(v) for r in block.seat_rows for c, v in enumerate(grid[r]) if c not in kept)
 
 
 def _with_summary(rd: _Reader, r: int, seats: list[SeatRecord]) -> list[SeatRecord]:
