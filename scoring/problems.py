@@ -205,6 +205,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Роли: {don} дон, {mafia} мафии, {sheriff} шериф, {civilian} мирных; нужно 1, 2, 1, 6",
         "Roles: {don} don, {mafia} mafia, {sheriff} sheriff, {civilian} civilians; need 1, 2, 1, 6",
     ),
+    "roles.composition_marked": (
+        "Роли: {roles}, а в игре один дон, две мафии, один шериф и шесть мирных. Поэтому пустые роли ({empty}) "
+        "не прочитаны как «мирный» — так их читают, только когда отмечены ровно один дон, две мафии и один шериф",
+        "Roles: {roles}, but a game has one don, two mafia, one sheriff and six civilians. So the empty roles ({empty}) "
+        "are not read as civilians — they are only when exactly one don, two mafia and one sheriff are marked",
+    ),
     "roles.missing": ("Место {seat}: роль не указана", "Seat {seat}: no role"),
     "player.missing": ("Место {seat}: игрок не указан", "Seat {seat}: no player"),
     "player.unknown": (

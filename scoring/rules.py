@@ -100,9 +100,12 @@ def roles(p: Protocol, ctx: Context) -> Iterator[Problem]:
     if not any(rec.role for rec in p.seats) and not p.finished:
         return  # a blank pre-filled protocol: nothing typed yet
     counts = Counter(rec.role for rec in p.seats if rec.role)
-    for rec in p.seats:
-        if rec.role is None and rec.player:
-            yield problem("roles.missing", E, _loc(p, rec.seat, "role"), seat=rec.seat)
+    empty = [rec.seat for rec in p.seats if rec.role is None and rec.player]
+    if empty and any(counts.get(r, 0) > n for r, n in _WANT.items()):
+        yield _marked_composition(p, counts, empty)  # the composition, not the empty cells, is the mistake
+        return
+    for seat in empty:
+        yield problem("roles.missing", E, _loc(p, seat, "role"), seat=seat)
     if any(counts.get(r, 0) != n for r, n in _WANT.items()) and all(rec.role for rec in p.seats):
         # the cells of every role there are too many of: any one of them may be the mistake
         surplus = _cells(p, (rec.seat for rec in p.seats if counts[rec.role] > _WANT[rec.role]), "role")
@@ -110,6 +113,44 @@ def roles(p: Protocol, ctx: Context) -> Iterator[Problem]:
         yield problem("roles.composition", E, where[0], related=where, don=counts.get(Role.DON, 0),
                       mafia=counts.get(Role.MAFIA, 0), sheriff=counts.get(Role.SHERIFF, 0),
                       civilian=counts.get(Role.CIVILIAN, 0))
+
+
+# how many of a role, as a message says it: (ru, en) by count; beyond the table, the number
+_HOW_MANY = {
+    Role.DON: {0: ("нет дона", "no don"), 2: ("два дона", "two dons"), 3: ("три дона", "three dons"),
+               4: ("четыре дона", "four dons")},
+    Role.MAFIA: {0: ("нет мафии", "no mafia"), 1: ("одна мафия", "one mafia"), 3: ("три мафии", "three mafia"),
+                 4: ("четыре мафии", "four mafia")},
+    Role.SHERIFF: {0: ("нет шерифа", "no sheriff"), 2: ("два шерифа", "two sheriffs"), 3: ("три шерифа", "three sheriffs"),
+                   4: ("четыре шерифа", "four sheriffs")},
+    Role.CIVILIAN: {},
+}
+_MANY = {Role.DON: ("{n} донов", "{n} dons"), Role.MAFIA: ("{n} мафий", "{n} mafia"),
+         Role.SHERIFF: ("{n} шерифов", "{n} sheriffs"), Role.CIVILIAN: ("{n} мирных", "{n} civilians")}
+_ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.CIVILIAN)
+
+
+def _how_many(role: Role, n: int, seats: Sequence[int]) -> Text:
+    ru, en = _HOW_MANY[role].get(n) or (_MANY[role][0].format(n=n), _MANY[role][1].format(n=n))
+    if not seats:
+        return Text(ru, en)
+    listed = ", ".join(map(str, seats))
+    return Text(f"{ru} (места {listed})", f"{en} (seats {listed})")
+
+
+def _marked_composition(p: Protocol, counts: Counter, empty: Sequence[int]) -> Problem:
+    """More dons, mafia, sheriffs or civilians marked than a game has, with some role cells empty:
+    one error at the cells of every role there are too many of (any may be the mistake) that also
+    says what is missing and why the empty cells were not read as civilians."""
+    parts = [_how_many(role, counts[role], [rec.seat for rec in p.seats if rec.role is role])
+             for role in _ROLE_ORDER if counts.get(role, 0) > _WANT[role]]
+    # a role none is marked of may be one of the empty cells: said, not marked
+    parts += [_how_many(role, 0, ()) for role in _ROLE_ORDER if role is not Role.CIVILIAN and not counts.get(role, 0)]
+    where = _cells(p, (rec.seat for rec in p.seats if rec.role is not None and counts[rec.role] > _WANT[rec.role]), "role")
+    return problem("roles.composition_marked", E, where[0] if where else _loc(p, 1, "role"), related=where,
+                   roles=Text(", ".join(t.ru for t in parts), ", ".join(t.en for t in parts)),
+                   empty=Text(f"{'место' if len(empty) == 1 else 'места'} {', '.join(map(str, empty))}",
+                              f"{'seat' if len(empty) == 1 else 'seats'} {', '.join(map(str, empty))}"))
 
 
 @rule

@@ -233,7 +233,8 @@ _MARKED_ROLES = {Role.DON: 1, Role.MAFIA: 2, Role.SHERIFF: 1}
 def _empty_roles_are_civilians(seats: list[SeatRecord], empty_role: Sequence[bool]) -> list[SeatRecord]:
     """The paper protocol's convention («Роль: пусто — мирный»): when exactly one don, two mafia
     and one sheriff are marked, a seat whose role cell is empty is a civilian.  With any other
-    marked roles the empty cells stay unknown (and the roles rule reports them)."""
+    marked roles the empty cells stay unknown (the roles rule reports them, or — when too many of
+    a role are marked — the composition, saying why they were not read as civilians)."""
     marked = Counter(rec.role for rec in seats if rec.role is not None)
     if any(marked[role] != n for role, n in _MARKED_ROLES.items()):
         return seats
