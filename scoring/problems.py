@@ -140,6 +140,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Rows {rows}: a game's seats without a header above them (Game, Table, Judge, Winner) — the game does "
         "not count until its header is back; they are not part of the game above",
     ),
+    "protocol.unread_rows": (
+        "Строки {rows} под протоколом (непустых: {count}) не читаются как часть протокола и не учтены; "
+        "если они попали сюда случайно, удалите их",
+        "Rows {rows} below the protocol ({count} not empty) are not read as part of it and count for nothing; "
+        "if they got here by mistake, delete them",
+    ),
     "protocol.duplicate_evening": (
         "Игра {round} стола {table} этого вечера записана дважды: она же в блоке «{other}»; исправьте номер "
         "игры или стола одной из них",

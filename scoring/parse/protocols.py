@@ -17,7 +17,7 @@ from scoring.preset import Preset
 from scoring.problems import Problem, Text, problem
 from scoring.values import is_blank, is_dash, read_decimal, read_int, shown, text
 from scoring.parse.best_move import _read_best_move
-from scoring.parse.blocks import _Block, _Blocks, _split_blocks, _summary_key
+from scoring.parse.blocks import _Block, _Blocks, _is_label_row, _split_blocks, _summary_key
 from scoring.parse.evenings import _evening_date
 from scoring.parse.grid import E, Grid, W, _Reader, _cell, _rows_text, _words
 from scoring.parse.kinds import _tab_kind
@@ -338,6 +338,22 @@ def _orphan_problems(title: str, found: _Blocks) -> list[Problem]:
             for first, last in found.orphans]
 
 
+def _unread_rows(title: str, grid: Grid, found: _Blocks) -> list[Problem]:
+    """Rows below a protocol that no block reads (below the last one, or between two): one
+    warning for each such stretch, at its first cell, never one for each row — ten thousand rows
+    pasted under a protocol are said once, and not taken in silence either."""
+    spans = sorted([(b.first, b.end) for b in found.blocks] + list(found.orphans))
+    gaps = [(end + 1, nxt[0]) for (_, end), nxt in zip(spans, spans[1:])] + [(spans[-1][1] + 1, len(grid))]
+    problems: list[Problem] = []
+    for top, bottom in gaps:
+        filled = [r for r in range(top, bottom) if not _is_label_row(grid[r]) and any(not is_blank(v) for v in grid[r])]
+        if filled:
+            first = next(c for c, v in enumerate(grid[filled[0]]) if not is_blank(v))
+            problems.append(problem("protocol.unread_rows", W, Location(title, a1(filled[0], first)),
+                                    rows=_rows_text((filled[0], filled[-1])), count=len(filled)))
+    return problems
+
+
 def _protocols_of_tab(title: str, grid: Grid, stages: Mapping[str, str],
                       preset: Preset) -> tuple[list[tuple[Protocol, bool]], list[Problem]] | None:
     """The protocols of one tab (each with whether it is placed) and the tab's problems; None when
@@ -359,4 +375,4 @@ def _protocols_of_tab(title: str, grid: Grid, stages: Mapping[str, str],
                                                         several=several)
         protocols.append((protocol, placed and (evening is not None or not evening_tab)))
         problems += block_problems
-    return protocols, problems + _orphan_problems(title, found)
+    return protocols, problems + _orphan_problems(title, found) + _unread_rows(title, grid, found)
