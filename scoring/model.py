@@ -189,6 +189,8 @@ class Protocol:
     winner_text: str = ""  # what the winner cell holds (kept so an unreadable winner is not "not finished")
     seats: tuple[SeatRecord, ...] = ()
     cells: dict[str, Location] = field(default_factory=dict, compare=False, hash=False)
+    # a blank tab (docs/workbook.md): nothing but the pre-filled header and players — not a game yet
+    blank: bool = False
 
     @property
     def key(self) -> tuple[str, int, int]:

@@ -140,6 +140,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Rows {rows}: a game's seats without a header above them (Game, Table, Judge, Winner) — the game does "
         "not count until its header is back; they are not part of the game above",
     ),
+    "protocol.unread_rows": (
+        "Строки {rows} под протоколом (непустых: {count}) не читаются как часть протокола и не учтены; "
+        "если они попали сюда случайно, удалите их",
+        "Rows {rows} below the protocol ({count} not empty) are not read as part of it and count for nothing; "
+        "if they got here by mistake, delete them",
+    ),
     "protocol.duplicate_evening": (
         "Игра {round} стола {table} этого вечера записана дважды: она же в блоке «{other}»; исправьте номер "
         "игры или стола одной из них",
@@ -191,6 +197,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Шапка ({stage} тур {round} стол {table}) не совпадает с названием вкладки",
         "Header ({stage} round {round} table {table}) does not match the tab's name",
     ),
+    "protocol.other_table": (
+        "Похоже, это протокол {game}: здесь игроки, которых рассадка посадила за тот стол ({matched} из 10), "
+        "а не за стол {table}. Игра не засчитана, пока её не перенесут на свою вкладку или не исправят стол в шапке",
+        "This looks like the protocol of {game}: it holds the players the seating put at that table ({matched} of 10), "
+        "not those of table {table}. The game does not count until it is moved to its own tab or the header's table is fixed",
+    ),
     "protocol.no_seating": (
         "Нет рассадки для {stage} тур {round} стол {table}",
         "No seating for {stage} round {round} table {table}",
@@ -198,6 +210,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "roles.composition": (
         "Роли: {don} дон, {mafia} мафии, {sheriff} шериф, {civilian} мирных; нужно 1, 2, 1, 6",
         "Roles: {don} don, {mafia} mafia, {sheriff} sheriff, {civilian} civilians; need 1, 2, 1, 6",
+    ),
+    "roles.composition_marked": (
+        "Роли: {roles}, а в игре один дон, две мафии, один шериф и шесть мирных. Поэтому пустые роли ({empty}) "
+        "не прочитаны как «мирный» — так их читают, только когда отмечены ровно один дон, две мафии и один шериф",
+        "Roles: {roles}, but a game has one don, two mafia, one sheriff and six civilians. So the empty roles ({empty}) "
+        "are not read as civilians — they are only when exactly one don, two mafia and one sheriff are marked",
     ),
     "roles.missing": ("Место {seat}: роль не указана", "Seat {seat}: no role"),
     "player.missing": ("Место {seat}: игрок не указан", "Seat {seat}: no player"),

@@ -59,6 +59,8 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "protocol.header_mismatch": ("Шапка не совпадает с вкладкой", "Header does not match the tab"),
     "protocol.no_seating": ("Нет рассадки для игры", "No seating for the game"),
     "protocol.round_range": ("Тур вне этапа", "Round outside the stage"),
+    "protocol.other_table": ("Протокол другого стола", "Another table's protocol"),
+    "protocol.unread_rows": ("Лишние строки под протоколом", "Unread rows below a protocol"),
     "evening.date_unreadable": ("Непонятная дата вечера", "Unreadable evening date"),
     "evening.date_form": ("Дата вечера не полностью", "Evening date incomplete"),
     "evening.date_mismatch": ("Дата вечера не как в названии", "Evening date differs from the title"),
@@ -66,6 +68,7 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "dispute.bad_status": ("Неизвестный статус спора", "Unknown dispute status"),
     # roles and players
     "roles.composition": ("Неверный состав ролей", "Wrong set of roles"),
+    "roles.composition_marked": ("Лишние роли при пустых", "Too many of a role, others empty"),
     "roles.missing": ("Нет роли", "Role missing"),
     "player.missing": ("Нет игрока", "Player missing"),
     "player.unknown": ("Неизвестный игрок", "Unknown player"),

@@ -100,9 +100,12 @@ def roles(p: Protocol, ctx: Context) -> Iterator[Problem]:
     if not any(rec.role for rec in p.seats) and not p.finished:
         return  # a blank pre-filled protocol: nothing typed yet
     counts = Counter(rec.role for rec in p.seats if rec.role)
-    for rec in p.seats:
-        if rec.role is None and rec.player:
-            yield problem("roles.missing", E, _loc(p, rec.seat, "role"), seat=rec.seat)
+    empty = [rec.seat for rec in p.seats if rec.role is None and rec.player]
+    if empty and any(counts.get(r, 0) > n for r, n in _WANT.items()):
+        yield _marked_composition(p, counts, empty)  # the composition, not the empty cells, is the mistake
+        return
+    for seat in empty:
+        yield problem("roles.missing", E, _loc(p, seat, "role"), seat=seat)
     if any(counts.get(r, 0) != n for r, n in _WANT.items()) and all(rec.role for rec in p.seats):
         # the cells of every role there are too many of: any one of them may be the mistake
         surplus = _cells(p, (rec.seat for rec in p.seats if counts[rec.role] > _WANT[rec.role]), "role")
@@ -110,6 +113,44 @@ def roles(p: Protocol, ctx: Context) -> Iterator[Problem]:
         yield problem("roles.composition", E, where[0], related=where, don=counts.get(Role.DON, 0),
                       mafia=counts.get(Role.MAFIA, 0), sheriff=counts.get(Role.SHERIFF, 0),
                       civilian=counts.get(Role.CIVILIAN, 0))
+
+
+# how many of a role, as a message says it: (ru, en) by count; beyond the table, the number
+_HOW_MANY = {
+    Role.DON: {0: ("нет дона", "no don"), 2: ("два дона", "two dons"), 3: ("три дона", "three dons"),
+               4: ("четыре дона", "four dons")},
+    Role.MAFIA: {0: ("нет мафии", "no mafia"), 1: ("одна мафия", "one mafia"), 3: ("три мафии", "three mafia"),
+                 4: ("четыре мафии", "four mafia")},
+    Role.SHERIFF: {0: ("нет шерифа", "no sheriff"), 2: ("два шерифа", "two sheriffs"), 3: ("три шерифа", "three sheriffs"),
+                   4: ("четыре шерифа", "four sheriffs")},
+    Role.CIVILIAN: {},
+}
+_MANY = {Role.DON: ("{n} донов", "{n} dons"), Role.MAFIA: ("{n} мафий", "{n} mafia"),
+         Role.SHERIFF: ("{n} шерифов", "{n} sheriffs"), Role.CIVILIAN: ("{n} мирных", "{n} civilians")}
+_ROLE_ORDER = (Role.DON, Role.MAFIA, Role.SHERIFF, Role.CIVILIAN)
+
+
+def _how_many(role: Role, n: int, seats: Sequence[int]) -> Text:
+    ru, en = _HOW_MANY[role].get(n) or (_MANY[role][0].format(n=n), _MANY[role][1].format(n=n))
+    if not seats:
+        return Text(ru, en)
+    listed = ", ".join(map(str, seats))
+    return Text(f"{ru} (места {listed})", f"{en} (seats {listed})")
+
+
+def _marked_composition(p: Protocol, counts: Counter, empty: Sequence[int]) -> Problem:
+    """More dons, mafia, sheriffs or civilians marked than a game has, with some role cells empty:
+    one error at the cells of every role there are too many of (any may be the mistake) that also
+    says what is missing and why the empty cells were not read as civilians."""
+    parts = [_how_many(role, counts[role], [rec.seat for rec in p.seats if rec.role is role])
+             for role in _ROLE_ORDER if counts.get(role, 0) > _WANT[role]]
+    # a role none is marked of may be one of the empty cells: said, not marked
+    parts += [_how_many(role, 0, ()) for role in _ROLE_ORDER if role is not Role.CIVILIAN and not counts.get(role, 0)]
+    where = _cells(p, (rec.seat for rec in p.seats if rec.role is not None and counts[rec.role] > _WANT[rec.role]), "role")
+    return problem("roles.composition_marked", E, where[0] if where else _loc(p, 1, "role"), related=where,
+                   roles=Text(", ".join(t.ru for t in parts), ", ".join(t.en for t in parts)),
+                   empty=Text(f"{'место' if len(empty) == 1 else 'места'} {', '.join(map(str, empty))}",
+                              f"{'seat' if len(empty) == 1 else 'seats'} {', '.join(map(str, empty))}"))
 
 
 @rule
@@ -455,6 +496,8 @@ def _duplicates(protocols: Sequence[Protocol]) -> Iterator[Problem]:
     first: dict[tuple, Protocol] = {}
     marked: set[str] = set()
     for p in protocols:
+        if p.blank:
+            continue  # not a game: a typed copy of its game is the only one
         key = (p.date, *p.key)
         if key not in first:
             first[key] = p
@@ -475,6 +518,8 @@ def _two_games(protocols: Sequence[Protocol]) -> Iterator[Problem]:
     where: dict[tuple[object, str, int, str], Protocol] = {}
     reported: set[tuple[str, str]] = set()
     for p in protocols:
+        if p.blank:
+            continue  # its pre-filled players (perhaps of a seating changed since) play nowhere yet
         for rec in p.seats:
             if not rec.player:
                 continue
@@ -497,12 +542,47 @@ def _two_games_problem(p: Protocol, seat: int, player: str, other: Protocol) -> 
     return problem("player.two_games", E, _loc(p, seat, "player"), player=player, round=p.round, other=other.game_id)
 
 
+_WRONG_TAB_MATCH = 8  # of the ten typed players, at least this many seated at the other table
+
+
+def _seated_elsewhere(p: Protocol, entry: SeatingEntry, ctx: Context) -> Problem | None:
+    """The game of another table of the same round typed into this tab: the typed players are
+    (at least eight of ten, allowing for substitutes) those the seating put at that table, and
+    fewer of them are this table's.  One problem saying which game it looks like, instead of a
+    seating mismatch at every seat."""
+    typed = {rec.player for rec in p.seats if rec.player}
+    own = len(typed & set(entry.players))
+    if own == len(typed):
+        return None  # the usual case: this table's players (looked at before the other tables)
+    best: tuple[int, SeatingEntry] | None = None
+    for other in ctx.tournament.seating:
+        if (other.stage, other.round) != (p.stage, p.round) or other.table == p.table:
+            continue
+        shared = len(typed & set(other.players))
+        if shared >= _WRONG_TAB_MATCH and shared > own and (best is None or shared > best[0]):
+            best = (shared, other)
+    if best is None:
+        return None
+    shared, other = best
+    tab = next((q.sheet for q in ctx.tournament.protocols if q.key == (other.stage, other.round, other.table)
+                and q.date is None), None)
+    stage = _stage_name(ctx.preset, p.stage)
+    game = tab or Text(f"{stage} тур {other.round} стол {other.table}",
+                       f"{stage.en if isinstance(stage, Text) else stage} round {other.round} table {other.table}")
+    return problem("protocol.other_table", E, p.cells.get("table_number") or p.cells.get("round") or _loc(p, None, "stage"),
+                   game=game, matched=shared, table=p.table)
+
+
 def _against_seating(p: Protocol, ctx: Context) -> Iterator[Problem]:
     entry: SeatingEntry | None = ctx.by_key.get(p.key)
     if entry is None:
         if ctx.tournament.seating and any(rec.player for rec in p.seats):
             yield problem("protocol.no_seating", W, p.cells.get("round") or _loc(p, None, "stage"),
                           stage=_stage_name(ctx.preset, p.stage), round=p.round, table=p.table)
+        return
+    elsewhere = _seated_elsewhere(p, entry, ctx)
+    if elsewhere is not None:
+        yield elsewhere
         return
     for rec in p.seats:
         expected = entry.players[rec.seat - 1] if rec.seat - 1 < len(entry.players) else None
@@ -558,12 +638,14 @@ def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -
                   reserves=t.reserves)
     problems: list[Problem] = list(_seating(t.seating, known))
     for p in t.protocols:
-        if p.stage not in preset.stage_keys:
+        if p.stage not in preset.stage_keys or p.blank:  # a blank tab is not a game: nothing to check yet
             continue
         for fn in RULES.values():
             problems.extend(fn(p, ctx))
         problems.extend(_against_seating(p, ctx))
     for p in unplaced:
+        if p.blank:
+            continue
         for name in _OWN_CELL_RULES:
             problems.extend(RULES[name](p, ctx))
     problems.extend(_duplicates(t.protocols))

@@ -30,6 +30,7 @@ from sheets_sync.outcome import compute
 from sheets_sync.presets import load_preset
 from sheets_sync.sync import sync_once
 from tests.google_support import google_backend, norm_rows, upload_tabs
+from tests.helpers import FIRST_ROW
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gmo-2016-example.xlsx"
 _TABLE_TAB = re.compile(r"^(Тур|ПФ) (\d+) Стол \d+$")
@@ -445,3 +446,69 @@ def test_a_dispute_names_one_block_of_an_evening(game):
     assert [p.rule for p in outcome.problems] == []
     assert outcome.results.cancelled == {f"05.12.2026!A{_top(2)}"}
     assert len(outcome.results.counted) == len(EVENING) - 1
+
+
+# -- garbage below a protocol (issue 34 §11): one warning at its first cell, never silence, never thousands ---
+GARBAGE = 10_000
+
+
+def _garbage(first_row: int, column: int = 0) -> dict[tuple[int, int], object]:
+    """(0-based row, column) -> text: ten thousand non-empty rows pasted from ``first_row`` on."""
+    return {(first_row + i, column + i % 3): f"мусор {i}" for i in range(GARBAGE)}
+
+
+def _with(rows: list[list], cells: dict[tuple[int, int], object]) -> list[list]:
+    rows = [list(r) for r in rows]
+    for (r, c), value in cells.items():
+        while len(rows) <= r:
+            rows.append([])
+        rows[r] += [None] * (c + 1 - len(rows[r]))
+        rows[r][c] = value
+    return rows
+
+
+def test_garbage_below_a_single_game_tab_is_one_warning_in_the_xlsx(tmp_path):
+    from tests.judge import write_xlsx
+    from tests.rulebook import TAB, workbook
+    from tests.test_marks import WARNING, _fill
+
+    tabs = {t: [list(r) for r in rows] for t, rows in workbook().read().tabs.items()}
+    tabs[TAB] = _with(tabs[TAB], _garbage(len(tabs[TAB]) + 2))  # from A22: a blank row under seat 10, then a paste
+    book = write_xlsx(tmp_path / "cup.xlsx", tabs)
+    report = sync_once(ExcelBackend(book), out_dir=None)
+    got = [(p.sheet, p.cell, p.rule, p.severity.value, p.message("ru"), p.message("en")) for p in report.outcome.problems]
+    assert got == [(TAB, "A22", "protocol.unread_rows", "warning",
+                    f"Строки 22–{21 + GARBAGE} под протоколом (непустых: {GARBAGE}) не читаются как часть протокола "
+                    "и не учтены; если они попали сюда случайно, удалите их",
+                    f"Rows 22–{21 + GARBAGE} below the protocol ({GARBAGE} not empty) are not read as part of it and "
+                    "count for nothing; if they got here by mistake, delete them")]
+    assert [p.sheet for p in report.outcome.results.counted] == [TAB]  # the game itself counts
+    ws = openpyxl.load_workbook(book)[TAB]
+    assert _fill(ws["A22"]) == WARNING and _fill(ws["B23"]) is None  # one mark, at the first cell
+    listed = [r[1].value for r in openpyxl.load_workbook(book)["Проверка"].iter_rows(min_row=FIRST_ROW) if r[0].value]
+    assert listed == ["A22"]
+
+
+def test_garbage_that_reads_as_more_seats_is_the_seat_rows_error_and_one_warning_for_the_rest():
+    from tests.rulebook import TAB, run, workbook
+
+    backend = workbook()
+    for (r, c), value in _garbage(21, column=1).items():  # B22 a player, C23 a role: an 11th and 12th seat
+        backend.set(TAB, f"{column_letter(c)}{r + 1}", value)
+    got = [(p.cell, p.rule, p.severity.value) for p in run(backend) if p.sheet == TAB]
+    assert got == [("A22", "protocol.seat_rows", "error"), ("D24", "protocol.unread_rows", "warning")]
+
+
+@pytest.mark.parametrize("where", ["below_the_last_block", "between_two_blocks"])
+def test_garbage_in_an_evening_tab_is_one_warning_and_every_game_counts(where):
+    rows = evening_rows(NIGHT, EVENING)
+    if where == "below_the_last_block":
+        top = len(rows) + 1
+        rows = _with(rows, _garbage(top))
+    else:  # pasted over the blank rows between blocks 2 and 3 (a 10,000-row paste moves the rest down)
+        top = _top(2) - 2  # 0-based: the row above block 3's header line
+        rows = rows[:top] + [[f"мусор {i}"] for i in range(GARBAGE)] + rows[top:]
+    outcome = compute(club_snapshot({"05.12.2026": rows}))
+    got = [(str(p.location), p.rule) for p in outcome.problems]
+    assert got == [(f"'05.12.2026'!A{top + 1}", "protocol.unread_rows")]
+    assert len(outcome.results.counted) == len(EVENING)

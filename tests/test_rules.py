@@ -32,6 +32,24 @@ CASES = [
     pytest.param(dict(), {'C13': None}, [
         ('roles.missing', 'error', 'C13', 'Seat 4: no role', 'Место 4: роль не указана'),
     ], id='roles.missing'),
+    pytest.param(dict(), {'C10': None, 'C12': None, 'C14': None, 'C16': None, 'C18': None, 'C19': None, 'C11': 'д', 'C13': 'ш', 'C15': 'д', 'C17': 'м'}, [
+        ('roles.composition_marked', 'error', 'C11', 'Roles: two dons (seats 2, 6), but a game has one don, two mafia, one sheriff and six civilians. So the empty roles (seats 1, 3, 5, 7, 9, 10) are not read as civilians — they are only when exactly one don, two mafia and one sheriff are marked', 'Роли: два дона (места 2, 6), а в игре один дон, две мафии, один шериф и шесть мирных. Поэтому пустые роли (места 1, 3, 5, 7, 9, 10) не прочитаны как «мирный» — так их читают, только когда отмечены ровно один дон, две мафии и один шериф'),
+    ], id='roles.composition_marked.two_dons'),
+    pytest.param(dict(), {'C10': None, 'C12': None, 'C16': None, 'C18': None, 'C19': None, 'C11': 'м', 'C13': 'ш', 'C14': 'ш', 'C15': 'д', 'C17': 'м'}, [
+        ('roles.composition_marked', 'error', 'C13', 'Roles: two sheriffs (seats 4, 5), but a game has one don, two mafia, one sheriff and six civilians. So the empty roles (seats 1, 3, 7, 9, 10) are not read as civilians — they are only when exactly one don, two mafia and one sheriff are marked', 'Роли: два шерифа (места 4, 5), а в игре один дон, две мафии, один шериф и шесть мирных. Поэтому пустые роли (места 1, 3, 7, 9, 10) не прочитаны как «мирный» — так их читают, только когда отмечены ровно один дон, две мафии и один шериф'),
+    ], id='roles.composition_marked.two_sheriffs'),
+    pytest.param(dict(), {'C10': None, 'C12': None, 'C14': None, 'C16': None, 'C19': None, 'C11': 'м', 'C13': 'ш', 'C15': 'д', 'C17': 'м', 'C18': 'м'}, [
+        ('roles.composition_marked', 'error', 'C11', 'Roles: three mafia (seats 2, 8, 9), but a game has one don, two mafia, one sheriff and six civilians. So the empty roles (seats 1, 3, 5, 7, 10) are not read as civilians — they are only when exactly one don, two mafia and one sheriff are marked', 'Роли: три мафии (места 2, 8, 9), а в игре один дон, две мафии, один шериф и шесть мирных. Поэтому пустые роли (места 1, 3, 5, 7, 10) не прочитаны как «мирный» — так их читают, только когда отмечены ровно один дон, две мафии и один шериф'),
+    ], id='roles.composition_marked.three_mafia_and_don'),
+    pytest.param(dict(), {'C10': None, 'C12': None, 'C14': None, 'C16': None, 'C18': None, 'C19': None, 'C11': 'м', 'C13': 'ш', 'C15': 'м', 'C17': 'м'}, [
+        ('roles.composition_marked', 'error', 'C11', 'Roles: three mafia (seats 2, 6, 8), no don, but a game has one don, two mafia, one sheriff and six civilians. So the empty roles (seats 1, 3, 5, 7, 9, 10) are not read as civilians — they are only when exactly one don, two mafia and one sheriff are marked', 'Роли: три мафии (места 2, 6, 8), нет дона, а в игре один дон, две мафии, один шериф и шесть мирных. Поэтому пустые роли (места 1, 3, 5, 7, 9, 10) не прочитаны как «мирный» — так их читают, только когда отмечены ровно один дон, две мафии и один шериф'),
+    ], id='roles.composition_marked.three_mafia_no_don'),
+    pytest.param(dict(), {'C10': None, 'C12': None, 'C13': None, 'C14': None, 'C16': None, 'C18': None, 'C19': None, 'C11': 'д', 'C15': 'д', 'C17': 'м'}, [
+        ('roles.composition_marked', 'error', 'C11', 'Roles: two dons (seats 2, 6), no sheriff, but a game has one don, two mafia, one sheriff and six civilians. So the empty roles (seats 1, 3, 4, 5, 7, 9, 10) are not read as civilians — they are only when exactly one don, two mafia and one sheriff are marked', 'Роли: два дона (места 2, 6), нет шерифа, а в игре один дон, две мафии, один шериф и шесть мирных. Поэтому пустые роли (места 1, 3, 4, 5, 7, 9, 10) не прочитаны как «мирный» — так их читают, только когда отмечены ровно один дон, две мафии и один шериф'),
+    ], id='roles.composition_marked.two_dons_no_sheriff'),
+    pytest.param(dict(), {'B10': 'Мираж', 'B11': 'Нептун', 'B12': 'Оникс', 'B13': 'Пилот', 'B14': 'Рубин', 'B15': 'Сапфир', 'B16': 'Тайфун', 'B17': 'Ураган', 'B18': 'Феникс', 'B19': 'Цезарь'}, [
+        ('protocol.other_table', 'error', 'B4', "This looks like the protocol of Qualifying round 1 table 2: it holds the players the seating put at that table (10 of 10), not those of table 1. The game does not count until it is moved to its own tab or the header's table is fixed", 'Похоже, это протокол Отбор тур 1 стол 2: здесь игроки, которых рассадка посадила за тот стол (10 из 10), а не за стол 1. Игра не засчитана, пока её не перенесут на свою вкладку или не исправят стол в шапке'),
+    ], id='protocol.other_table'),
     pytest.param(dict(), {'C14': None, 'C10': '', 'C19': '-'}, [
     ], id='roles.empty_is_civilian'),
     pytest.param(dict(), {'C13': None, 'C14': None}, [
@@ -208,6 +226,21 @@ CASES = [
 @pytest.mark.parametrize("kwargs, edits, expected", CASES)
 def test_rule(kwargs, edits, expected):
     assert problems_in(run(workbook(edits, **kwargs))) == expected
+
+
+_NO_ROLES = {f"C{r}": None for r in range(10, 20)}
+
+
+@pytest.mark.parametrize("roles, marked", [
+    pytest.param({"C11": "д", "C13": "ш", "C15": "д", "C17": "м"}, ["C11", "C15"], id="two_dons"),
+    pytest.param({"C11": "м", "C13": "ш", "C14": "ш", "C15": "д", "C17": "м"}, ["C13", "C14"], id="two_sheriffs"),
+    pytest.param({"C11": "м", "C13": "ш", "C15": "д", "C17": "м", "C18": "м"}, ["C11", "C17", "C18"], id="three_mafia"),
+    pytest.param({"C11": "м", "C13": "ш", "C15": "м", "C17": "м"}, ["C11", "C15", "C17"], id="three_mafia_no_don"),
+])
+def test_a_wrong_composition_with_empty_roles_marks_every_cell_of_the_surplus_and_no_empty_cell(roles, marked):
+    # issue 34 §2: д, д, м, ш with the civilians left empty gave six «роль не указана» and nothing about the dons
+    problems = [p for p in run(workbook({**_NO_ROLES, **roles})) if p.sheet == TAB and p.rule.startswith("roles.")]
+    assert [(p.rule, [loc.cell for loc in p.locations]) for p in problems] == [("roles.composition_marked", marked)]
 
 
 def test_player_in_two_games_of_a_round_marks_both():
