@@ -322,15 +322,19 @@ def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None =
 
 
 def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:
-    """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
-    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp, account=backend.account_email)
-    advanced = None
+    """The cycle's patch, with the next stage seated in the same write when one was just confirmed
+    (the state tab then remembers the seated names as written: the next Журнал logs none of them)."""
+    stage_patch, advanced = None, None
     if not dry_run and outcome.settings.confirmed:  # the chief judge confirmed a stage: seat the next one
-        from sheets_sync.draw_commands import auto_advance  # the draw's modules load only then
+        from sheets_sync.draw_commands import auto_advance, prefilled_values  # the draw's modules load only then
 
         stage_patch, advanced = auto_advance(outcome)
         if stage_patch is not None:
-            patch = replace(patch, writes=patch.writes + stage_patch.writes)
+            outcome = replace(outcome, values=prefilled_values(outcome.values, stage_patch, snapshot.tabs,
+                                                               outcome.language))
+    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp, account=backend.account_email)
+    if stage_patch is not None:
+        patch = replace(patch, writes=patch.writes + stage_patch.writes)
     return patch, advanced
 
 
