@@ -16,7 +16,7 @@ keeps, in rows whose first cell starts with ``§``:
 The previous values therefore come with the one read the sync does anyway: the change log
 costs no Google request.  Each sync compares them with the snapshot; the differences are the
 new lines of the «Журнал» / Log tab (owned, the newest ``publish.log_rows`` kept) and of
-``log.jsonl`` beside a local workbook (every change, appended).
+``log.jsonl`` in a local workbook's output folder (every change, appended).
 """
 
 from __future__ import annotations

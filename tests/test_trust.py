@@ -140,7 +140,7 @@ def test_log_tab_and_jsonl(book, tmp_path):
     assert log[1][5:] == () and log[2][5] == "нет"  # not a protocol / a protocol nobody had confirmed
     sync(book, out)  # nothing changed: nothing logged, nothing written
     assert len(table(book.values("Журнал"))) == 3
-    jsonl = tmp_path / "log.jsonl"  # beside the workbook
+    jsonl = out / "log.jsonl"  # in the workbook's output folder (--out)
     if book.kind == "excel":
         lines = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
         assert [(x["tab"], x["cell"], x["new"]) for x in lines] == [(r[1], r[2], r[4]) for r in log[1:]]
