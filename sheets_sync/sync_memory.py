@@ -182,10 +182,11 @@ def move_old_outputs(ref: str) -> MovedOutputs | None:
     standings.json, the VK post, ``log.jsonl`` and the record of the last sync, beside the
     workbook (a Google spreadsheet's: in ``sheets-sync-output/``) — into the workbook's own
     folder (:func:`sheets_sync.files.output_folder`), once: only when the record there is this
-    workbook's and its own folder does not exist yet, and only the files that record lists (so
-    another workbook's files and a person's stay where they are).  None when nothing moved."""
+    workbook's and its own folder holds no record yet (an export may have made the folder), and
+    only the files that record lists (so another workbook's files and a person's stay where they
+    are).  None when nothing moved."""
     old, new = legacy_output_folder(ref), output_folder(ref)
-    if new.exists() or not (old / RECORD).is_file():
+    if (new / RECORD).exists() or not (old / RECORD).is_file():
         return None
     memory = SyncMemory(old)
     record = memory.record()

@@ -304,3 +304,29 @@ def test_watch_serves_the_site_of_its_own_workbook(two_workbooks, monkeypatch):
     run("watch", cup, "--serve", "0", "--cycles", "1", "--interval", "0")
     assert served == [cup.parent / "cup.sheets-sync" / "site"]
     assert (served[0] / "screen.html").is_file()
+
+
+def test_a_google_spreadsheets_old_outputs_move_to_its_own_folder_and_only_its_own(tmp_path, monkeypatch):
+    """The old layout of a Google spreadsheet: ``sheets-sync-output/`` in the current folder,
+    shared by every spreadsheet synced from there; the record says whose it is."""
+    from sheets_sync.sync_memory import move_old_outputs
+
+    ours, theirs = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "9ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"
+    monkeypatch.chdir(tmp_path)
+    old = tmp_path / "sheets-sync-output"
+    (old / ".sheets-sync").mkdir(parents=True)
+    (old / "site").mkdir()
+    (old / "standings.json").write_text("{}")
+    (old / "site" / "index.html").write_text("<p>")
+    (old / "notes.txt").write_text("mine")  # a person's: not in the record, stays
+    record = {"format": 1, "key": {"source": f"https://docs.google.com/spreadsheets/d/{ours}/edit"},
+              "outputs": {"standings.json": ["x", 2], "site/index.html": ["y", 3]}, "summary": {}}
+    (old / ".sheets-sync" / "last-sync.json").write_text(json.dumps(record))
+    assert move_old_outputs(f"gsheet:{theirs}") is None and (old / "standings.json").exists()
+    moved = move_old_outputs(f"https://docs.google.com/spreadsheets/d/{ours}/edit#gid=0")
+    new = tmp_path / f"{ours}.sheets-sync"
+    assert moved is not None and moved.folder == new and moved.files == 2
+    assert outputs(new) == {".sheets-sync/last-sync.json": json.dumps(record).encode(), "site/index.html": b"<p>",
+                            "standings.json": b"{}"}
+    assert outputs(old) == {"notes.txt": b"mine"}
+    assert move_old_outputs(f"gsheet:{ours}") is None  # once

@@ -113,10 +113,10 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
                   protect_password=protect_password)
 
 
-def _out_dir(workbook: str, out: str | None) -> Path:
+def _out_dir(workbook: str, out: str | None, *, dry_run: bool = False) -> Path:
     """The output folder of ``sync`` and ``watch``; the outputs of the layout before each workbook
-    had a folder of its own are moved into it first, saying so in one line."""
-    if out is None:
+    had a folder of its own are moved into it first, saying so in one line (not by a dry run)."""
+    if out is None and not dry_run:
         from sheets_sync.messages import text
         from sheets_sync.sync_memory import move_old_outputs
 
@@ -147,7 +147,7 @@ def sync(workbook: str, out: str | None, dry_run: bool, strict: bool, backups: i
     Exit codes: 0 done (errors may remain: --strict makes that 1), 2 a mistake to fix, 75 open in Excel, 70 a bug."""
     from sheets_sync.commands import run_sync
 
-    report = run_sync(workbook, out_dir=_out_dir(workbook, out), dry_run=dry_run, credentials=credentials,
+    report = run_sync(workbook, out_dir=_out_dir(workbook, out, dry_run=dry_run), dry_run=dry_run, credentials=credentials,
                       backups=backups, output=output, console=console, language=pinned_language(),
                       protect_password=protect_password)
     if report.locked is not None:
