@@ -273,8 +273,9 @@ def log_tab(snapshot: Snapshot, new: Sequence[Change], when: str, language: str,
     status = ru_en(f"изменений: {len(rows)} (хранятся последние {keep})", f"changes: {len(rows)} (the newest {keep} kept)",
                    language)
     shown = tab_title(name, ru_en("Журнал изменений", "Change log", language))
+    # the time column holds «2026-12-01 14:05:07 UTC+5:30» without touching the tab beside it
     return TabWrite(title=title, rows=(*heading(shown, status), _header(language), *rows),
-                    column_widths=(23, 18, 8, 24, 24, 12), frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW),
+                    column_widths=(26, 18, 8, 24, 24, 12), frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW),
                     row_heights=HEADER_HEIGHT, styles=header_styles(len(_header(language))), page=TABLE_PAGE)
 
 

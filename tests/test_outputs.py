@@ -330,3 +330,31 @@ def test_a_google_spreadsheets_old_outputs_move_to_its_own_folder_and_only_its_o
                             "standings.json": b"{}"}
     assert outputs(old) == {"notes.txt": b"mine"}
     assert move_old_outputs(f"gsheet:{ours}") is None  # once
+
+
+@pytest.mark.libreoffice
+@pytest.mark.slow
+def test_the_log_after_init_and_draw_prints_on_one_page_with_the_judges_edit_only(tmp_path, monkeypatch, moscow):
+    """Issue 34 §4 as the printer shows it: the Журнал of init, draw, sync and one judge's edit,
+    printed by LibreOffice — one page (it was 16), one row; tests/artifacts/print-log-after-draw.png."""
+    from tests import test_libreoffice as lo
+
+    if lo.SOFFICE is None or None in (lo.PDFINFO, lo.PDFTOPPM, lo.PDFTOTEXT):
+        pytest.skip("LibreOffice and poppler-utils are needed to print")
+    csv_path = tmp_path / "players.csv"
+    csv_path.write_text("Игрок\n" + "\n".join(f"Игрок {i:02d}" for i in range(1, 41)) + "\n", encoding="utf-8")
+    book = tmp_path / "cup.xlsx"
+    run("init", book, "--players", csv_path, "--name", "Кубок")
+    run("draw", book, "--seed", "7")
+    run("sync", book)
+    wb = openpyxl.load_workbook(book)
+    wb["Тур 1 Стол 1"]["D10"].value = "1"
+    wb.save(book)
+    monkeypatch.setenv("SHEETS_SYNC_NOW", "2026-12-01T14:05")  # the same picture every time
+    run("sync", book)
+    pdf = lo._print_tabs(book, ["Журнал"], tmp_path / "pdf", tmp_path / "profile")["Журнал"]
+    assert len(lo._pages(pdf)) == 1
+    printed = lo._text(pdf, 1)
+    assert "Тур 1 Стол 1" in printed and "D10" in printed and "Рассадка" not in printed
+    assert "2026-12-01 14:05:00 UTC+3" in printed
+    lo._png(pdf, "print-log-after-draw.png")

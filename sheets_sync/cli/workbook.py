@@ -144,6 +144,7 @@ def sync(workbook: str, out: str | None, dry_run: bool, strict: bool, backups: i
 
     A workbook open in Excel or LibreOffice is still read and the site, standings.json and the VK post are
     written; its tabs are written once it is closed (run sync again, or watch) — exit code 75.
+
     Exit codes: 0 done (errors may remain: --strict makes that 1), 2 a mistake to fix, 75 open in Excel, 70 a bug."""
     from sheets_sync.commands import run_sync
 
