@@ -16,7 +16,7 @@ keeps, in rows whose first cell starts with ``§``:
 The previous values therefore come with the one read the sync does anyway: the change log
 costs no Google request.  Each sync compares them with the snapshot; the differences are the
 new lines of the «Журнал» / Log tab (owned, the newest ``publish.log_rows`` kept) and of
-``log.jsonl`` beside a local workbook (every change, appended).
+``log.jsonl`` in a local workbook's output folder (every change, appended).
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ from scoring.cells import a1, parse_a1
 from scoring.model import GameIndex, Location, Tournament
 from scoring.parse import find_tab
 from scoring.trust import Remembered
-from sheets_sync.backends.base import STATE_TAB, Snapshot, TabWrite
+from sheets_sync.backends.base import STATE_TAB, Link, Snapshot, TabWrite
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render.tabs import HEADER_HEIGHT, HEADER_ROW, TABLE_PAGE, TOP_ROWS, header_styles, heading, tab_title
 from sheets_sync.render.words import ru_en
 
 __all__ = ["Change", "remembered", "previous_values", "typed_cells", "current_values", "logged_tabs", "fingerprints",
-           "changes", "state_rows", "is_trust_row", "log_tab", "append_jsonl", "LOG_FILE"]
+           "changes", "state_rows", "is_trust_row", "log_tab", "append_jsonl", "LOG_FILE", "written_values",
+           "state_with_values"]
 
 CONFIRMED = "§confirmed"
 VALUES = "§values"
@@ -200,13 +201,52 @@ def state_rows(remember: Mapping[str, Remembered], values: Values) -> list[tuple
     """The rows of the state tab below the marks."""
     rows: list[tuple] = [(CONFIRMED, sheet, r.fingerprint, r.checker, "edited" if r.edited else "")
                          for sheet, r in sorted(remember.items())]
-    rows.append((VALUES, "", "", ""))
+    return rows + _value_rows(values)
+
+
+def _value_rows(values: Mapping[str, Mapping[str, str]]) -> list[tuple]:
+    rows: list[tuple] = [(VALUES, "", "", "")]
     for tab, cells in values.items():
         if not cells:
             continue
         text = json.dumps(cells, ensure_ascii=False, separators=(",", ":"))
         rows.append((TAB_VALUES, tab, *(text[i:i + CHUNK] for i in range(0, len(text), CHUNK))))
     return rows
+
+
+def written_values(values: Mapping[str, Mapping[str, str]], writes: Iterable[TabWrite], *,
+                   existing: Iterable[str] = (), deleted: Iterable[str] = ()) -> Values:
+    """``values`` (tab -> cell -> text) as they stand once a command's ``writes`` are in the
+    workbook.  What ``draw``, ``advance``, ``replace`` or the sync's own advance pre-fills (the
+    Seating tab, the players of each protocol) is no one's typing: remembered as if the last sync
+    had seen it, the next sync logs only what people typed afterwards.  An owned write is the
+    whole tab; one into an input tab that ``existing`` has sets only its cells that are not None
+    (:class:`~sheets_sync.backends.base.TabWrite`); ``deleted`` tabs are forgotten."""
+    result = {tab: dict(cells) for tab, cells in values.items()}
+    there = set(existing)
+    for w in writes:
+        cells = result.setdefault(w.title, {})
+        if w.owned or w.title not in there:
+            cells.clear()
+        for r, row in enumerate(w.rows):
+            for c, value in enumerate(row):
+                if value is None:
+                    continue
+                shown = cell_text(value.text if isinstance(value, Link) else value)
+                if shown.strip():
+                    cells[a1(r, c)] = shown
+                else:
+                    cells.pop(a1(r, c), None)
+    for tab in deleted:
+        result.pop(tab, None)
+    return result
+
+
+def state_with_values(grid: Sequence[Sequence[object]], values: Mapping[str, Mapping[str, str]]) -> tuple[tuple, ...]:
+    """The state tab ``grid`` with its remembered values replaced by ``values`` (marks,
+    confirmations and the rest kept as they are)."""
+    kept = [tuple(row) for row in grid if not (row and row[0] in (VALUES, TAB_VALUES, VALUE))]
+    return (*kept, *_value_rows(values))
 
 
 # -- the Log tab and log.jsonl ------------------------------------------------------------------------
@@ -233,8 +273,9 @@ def log_tab(snapshot: Snapshot, new: Sequence[Change], when: str, language: str,
     status = ru_en(f"изменений: {len(rows)} (хранятся последние {keep})", f"changes: {len(rows)} (the newest {keep} kept)",
                    language)
     shown = tab_title(name, ru_en("Журнал изменений", "Change log", language))
+    # the time column holds «2026-12-01 14:05:07 UTC+5:30» without touching the tab beside it
     return TabWrite(title=title, rows=(*heading(shown, status), _header(language), *rows),
-                    column_widths=(23, 18, 8, 24, 24, 12), frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW),
+                    column_widths=(26, 18, 8, 24, 24, 12), frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW),
                     row_heights=HEADER_HEIGHT, styles=header_styles(len(_header(language))), page=TABLE_PAGE)
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from scoring.errors import SheetsSyncError
 
-__all__ = ["now", "ENV", "BadClock"]
+__all__ = ["now", "log_time", "ENV", "BadClock"]
 
 ENV = "SHEETS_SYNC_NOW"
 
@@ -30,3 +30,18 @@ def now() -> datetime:
         except ValueError as exc:
             raise BadClock(f"{ENV}={pinned!r} is not an ISO date-time such as 2026-12-01T14:05") from exc
     return datetime.now().astimezone().replace(second=0, microsecond=0, tzinfo=None)
+
+
+def log_time() -> str:
+    """The time a sync's change-log lines carry (the Журнал tab, log.jsonl): the same local
+    clock as :func:`now` (pinned the same way), to the second, with the zone it is in —
+    ``2026-12-01 14:05:07 UTC+3`` — so that it reads like «Обновлено» on the pages and a line
+    is never taken for another zone's (lines of older versions say ``… UTC``)."""
+    pinned = os.environ.get(ENV, "").strip()
+    moment = now().astimezone() if pinned else datetime.now().astimezone().replace(microsecond=0)
+    offset = moment.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    sign = "+" if minutes >= 0 else "-"
+    hours, rest = divmod(abs(minutes), 60)
+    zone = "UTC" if minutes == 0 else f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+    return f"{moment:%Y-%m-%d %H:%M:%S} {zone}"

@@ -16,7 +16,7 @@ them and kept (and named) otherwise.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -27,7 +27,8 @@ from scoring.errors import SheetsSyncError
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
 from scoring.preset import StageRule
 from scoring.preset_settings import STAGE_KEY_ALIASES
-from sheets_sync.backends.base import Backend, Patch, Snapshot, TabWrite
+from sheets_sync.backends.base import STATE_TAB, Backend, Patch, Snapshot, TabWrite
+from sheets_sync.changelog import previous_values, state_with_values, written_values
 from sheets_sync.layout import protocol_tab, protocol_title, seating_tab
 from sheets_sync.messages import fail, text
 from sheets_sync.outcome import Outcome, compute, read_workbook
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
            "draw_plan", "auto_advance", "playing_players", "default_tables", "stage_setting_label", "format_refusal",
-           "first_stage_format"]
+           "first_stage_format", "prefilled_values"]
 
 
 class CommandRefused(SheetsSyncError):
@@ -211,6 +212,28 @@ def _stage_patch(outcome: Outcome, stage: str, entries: Sequence[SeatingEntry], 
     return Patch(writes=tuple(writes))
 
 
+def prefilled_values(values: Mapping[str, Mapping[str, str]], patch: Patch, existing: Iterable[str],
+                     language: str) -> dict[str, dict[str, str]]:
+    """The typed values the state tab should remember once a stage ``patch`` is written: its
+    Seating tab and pre-filled protocols as written (the draw report is no tab people type
+    into), so that the next sync's Журнал shows none of the draw's names — only what people
+    type afterwards (:func:`sheets_sync.changelog.written_values`)."""
+    report = L.norm(L.tab("draw_report", language))
+    prefilled = [w for w in patch.writes if L.norm(w.title) != report and w.title != STATE_TAB]
+    return written_values(values, prefilled, existing=existing, deleted=patch.delete_tabs)
+
+
+def _remembering(snapshot: Snapshot, patch: Patch, language: str) -> Patch:
+    """``patch`` with the state tab's remembered values updated to what it pre-fills; unchanged
+    when no sync has remembered values yet (the first sync takes everything as its baseline)."""
+    before = previous_values(snapshot)
+    if before is None:
+        return patch
+    values = prefilled_values(before, patch, snapshot.tabs, language)
+    state = TabWrite(title=STATE_TAB, rows=state_with_values(snapshot.tabs.get(STATE_TAB, ()), values), hidden=True)
+    return replace(patch, writes=(*patch.writes, state))
+
+
 def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = None, force: bool = False,
                   progress: Callable[[float, int, int], None] | None = None) -> DrawOutcome:
     """Draw the first stage for everyone playing and write it (refuses over typed protocols).
@@ -242,7 +265,7 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
     entries = seating_from_draw(draw, stage)
     patch = _stage_patch(outcome, stage, entries, draw, replace_stage=True)
     removed, kept = _stale_tabs(snapshot, outcome, stage, entries)
-    patch = replace(patch, delete_tabs=tuple(removed))
+    patch = _remembering(snapshot, replace(patch, delete_tabs=tuple(removed)), language)
     backend.apply(patch, base=snapshot)
     return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch, language=language, format=fmt,
                        removed=tuple(removed), kept=tuple(kept))
@@ -267,7 +290,8 @@ def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, st
         raise _refused(plan.message("en"), plan.message("ru"), outcome.language)
     draw = draw_plan(plan, seed=seed)
     entries = seating_from_draw(draw, plan.stage)
-    patch = _stage_patch(outcome, plan.stage, entries, draw, replace_stage=True)
+    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, entries, draw, replace_stage=True),
+                         outcome.language)
     backend.apply(patch, base=snapshot)
     return DrawOutcome(stage=plan.stage, draw=draw, entries=tuple(entries), patch=patch,
                        language=outcome.language)
@@ -284,7 +308,8 @@ def replace_player(backend: Backend, *, player: str, stage: str | None = None) -
 
     report = evaluate(list(plan.players), rounds, plan.clubs)
     draw = Draw(rounds=tuple(tuple(r) for r in rounds), rests=tuple(() for _ in rounds), seed=0, report=report)
-    patch = _stage_patch(outcome, plan.stage, plan.entries, draw, replace_stage=True)
+    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, plan.entries, draw, replace_stage=True),
+                         outcome.language)
     backend.apply(patch, base=snapshot)
     return plan.newcomer, DrawOutcome(stage=plan.stage, draw=draw, entries=plan.entries, patch=patch,
                                       language=outcome.language)

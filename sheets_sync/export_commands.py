@@ -44,7 +44,7 @@ class Written:
 
 
 def write_workbook_site(workbook: str, *, out: str | None, credentials: str | None = None) -> Written:
-    """The site in ``out`` (default: ``site/`` beside the workbook)."""
+    """The site in ``out`` (default: ``site/`` in the workbook's output folder)."""
     outcome = read_outcome(workbook, credentials=credentials)
     folder = Path(out) if out else out_dir_for(workbook, None) / "site"
     public = PublicResults.of(outcome, updated=clock.now())
@@ -52,7 +52,7 @@ def write_workbook_site(workbook: str, *, out: str | None, credentials: str | No
 
 
 def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None) -> Written:
-    """vk-post.txt and vk-post.png in ``out`` (default: beside the workbook)."""
+    """vk-post.txt and vk-post.png in ``out`` (default: in the workbook's output folder)."""
     outcome = read_outcome(workbook, credentials=credentials)
     folder = out_dir_for(workbook, out)
     write_vk_post(PublicResults.of(outcome, updated=clock.now()), folder, link=link)
@@ -70,7 +70,7 @@ class Blanks:
 
 def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, out: str | None,
                  credentials: str | None = None) -> Blanks:
-    """The blanks of a round as HTML in ``out`` (default: ``protocols/`` beside the workbook);
+    """The blanks of a round as HTML in ``out`` (default: ``protocols/`` in the workbook's output folder);
     ``stage`` by key or name, by default the latest stage seated for the round."""
     outcome = read_outcome(workbook, credentials=credentials)
     tournament, preset, language = outcome.results.tournament, outcome.preset, outcome.language
@@ -95,7 +95,7 @@ class MwtExport:
 
 
 def write_workbook_mwt(workbook: str, *, out: str | None, credentials: str | None = None) -> MwtExport:
-    """One JSON per counted (published) game in ``out`` (default: ``mwt/`` beside the workbook).
+    """One JSON per counted (published) game in ``out`` (default: ``mwt/`` in the workbook's output folder).
     Files of an earlier export whose game no longer counts are removed, so the folder is what
     the federation may take."""
     outcome = read_outcome(workbook, credentials=credentials)
@@ -131,7 +131,7 @@ def _seating_round(outcome: Outcome, round_no: int, stage: str | None):
 
 def write_workbook_seating_print(workbook: str, *, round_no: int, stage: str | None, out: str | None,
                                  credentials: str | None = None) -> SeatingWritten:
-    """The printable seating of a round as HTML in ``out`` (default: ``protocols/`` beside the workbook)."""
+    """The printable seating of a round as HTML in ``out`` (default: ``protocols/`` in the workbook's output folder)."""
     outcome = read_outcome(workbook, credentials=credentials)
     rnd = _seating_round(outcome, round_no, stage)
     t = outcome.results.tournament
@@ -144,7 +144,7 @@ def write_workbook_seating_print(workbook: str, *, round_no: int, stage: str | N
 
 def write_workbook_seating_post(workbook: str, *, round_no: int, stage: str | None, out: str | None,
                                 credentials: str | None = None) -> SeatingWritten:
-    """``vk-seating-<stage>-<round>.txt`` and ``.png`` in ``out`` (default: beside the workbook)."""
+    """``vk-seating-<stage>-<round>.txt`` and ``.png`` in ``out`` (default: in the workbook's output folder)."""
     outcome = read_outcome(workbook, credentials=credentials)
     rnd = _seating_round(outcome, round_no, stage)
     folder = out_dir_for(workbook, out)

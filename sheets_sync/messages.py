@@ -220,6 +220,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
                      "Results: {path} (tabs Итоги, Отбор, Полуфинал, Финал, Проверка)"),
     "demo.mid": ("В середине турнира (после 3-го тура из 7): {path}", "Mid-tournament (after round 3 of 7): {path}"),
     "watch.problems_tab": ("не удалось обновить вкладку Проверка:", "the Problems tab could not be updated:"),
+    # where the outputs go, and when they cannot be written (issue 34 §3, §7)
+    "outputs.moved": ("файлы результатов {workbook} (сайт, standings.json, пост ВК, log.jsonl; файлов: {files}) "
+                      "перенесены в {folder}: у каждой таблицы теперь своя папка, и две таблицы в одной папке "
+                      "не перезаписывают друг друга",
+                      "the outputs of {workbook} (the site, standings.json, the VK post, log.jsonl; {files} files) "
+                      "moved to {folder}: each workbook now has a folder of its own, so two workbooks in one folder "
+                      "no longer write over each other"),
+    "output.read_only": ("не могу записать {path}: {reason}. В папку {folder} нельзя писать — разрешите запись в неё "
+                         "или укажите другую папку: --out ПАПКА; таблица не пострадала",
+                         "cannot write {path}: {reason}. The folder {folder} is read-only: allow writing to it or give "
+                         "another folder with --out FOLDER; the workbook is unharmed"),
+    "output.disk_full": ("не могу записать {path}: на диске закончилось место. Освободите место на диске (или укажите "
+                         "папку на другом диске: --out ПАПКА) и запустите синхронизацию снова; таблица не пострадала, "
+                         "недописанные файлы удалены",
+                         "cannot write {path}: the disk is full. Free some space (or give a folder on another disk: "
+                         "--out FOLDER) and sync again; the workbook is unharmed and no half-written file was left"),
+    "output.failed": ("не могу записать {path}: {reason}; таблица не пострадала",
+                      "cannot write {path}: {reason}; the workbook is unharmed"),
+    "workbook.encrypted": ("{name} защищён паролем на открытие: sheets-sync не может его прочитать. Откройте файл в "
+                           "Excel, снимите пароль (Файл → Сведения → Защитить книгу → Зашифровать с использованием "
+                           "пароля → пустой пароль), сохраните и запустите команду снова",
+                           "{name} is protected with a password to open: sheets-sync cannot read it. Open it in Excel, "
+                           "remove the password (File → Info → Protect Workbook → Encrypt with Password → empty), "
+                           "save it and run the command again"),
+    "workbook.read_only": ("не могу сохранить {name}: {reason}. В папку {folder} нельзя писать — разрешите запись в неё "
+                           "или запишите вкладки результатов в отдельный файл: --output ПАПКА/результаты.xlsx; таблица "
+                           "не изменена",
+                           "cannot save {name}: {reason}. The folder {folder} is read-only: allow writing to it, or "
+                           "write the results tabs to a separate file with --output FOLDER/results.xlsx; the workbook "
+                           "is unchanged"),
+    "workbook.old_xls": ("{name} — файл старого формата Excel 97–2003 (.xls), хотя назван .xlsx: откройте его в Excel "
+                         "или LibreOffice и сохраните как «Книга Excel (.xlsx)»",
+                         "{name} is an old Excel 97–2003 file (.xls) named .xlsx: open it in Excel or LibreOffice and "
+                         "save it as an Excel workbook (.xlsx)"),
+    "report.strict": ("ошибок осталось: {errors} — исправьте отмеченные ячейки (вкладка Проверка); код выхода 1 (--strict)",
+                      "{errors} errors left — fix the marked cells (the Problems tab); exit code 1 (--strict)"),
 }
 
 

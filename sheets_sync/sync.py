@@ -3,7 +3,7 @@
 The data flows one way.  :func:`sync_once` reads the workbook (``backend.read()``), computes
 (:func:`sheets_sync.outcome.compute`, pure given a snapshot and preset files, then
 :func:`build_patch`: a :class:`Patch` of owned tabs and marks), writes the patch
-(``backend.apply``) and publishes the files beside the workbook (:mod:`sheets_sync.publish`);
+(``backend.apply``) and publishes the files into its output folder (:mod:`sheets_sync.publish`);
 when the workbook changed under it between the read and the write, it starts over from a
 fresh read.  Before all that it asks the backend for the workbook's fingerprint: a workbook
 as the last sync left it (:mod:`sheets_sync.sync_memory`) is not computed again.
@@ -55,6 +55,7 @@ from sheets_sync.outcome import (
     read_workbook,
     workbook_view,
 )
+from sheets_sync.files import remove_stale_temps
 from sheets_sync.protection import protection_changes, state_rows as protection_state_rows, wanted_protections
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
@@ -177,10 +178,8 @@ def _looks_kept(snapshot: Snapshot, writes: Sequence[TabWrite]) -> tuple[list[Ta
 
 
 def sync_time() -> str:
-    """The time a sync's log lines carry: UTC, to the second."""
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    """The time a sync's log lines carry: local, to the second, with its zone (:func:`clock.log_time`)."""
+    return clock.log_time()
 
 
 def _norm_value(value: object) -> object:
@@ -322,15 +321,19 @@ def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None =
 
 
 def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:
-    """The cycle's patch, with the next stage seated in the same write when one was just confirmed."""
-    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp, account=backend.account_email)
-    advanced = None
+    """The cycle's patch, with the next stage seated in the same write when one was just confirmed
+    (the state tab then remembers the seated names as written: the next Журнал logs none of them)."""
+    stage_patch, advanced = None, None
     if not dry_run and outcome.settings.confirmed:  # the chief judge confirmed a stage: seat the next one
-        from sheets_sync.draw_commands import auto_advance  # the draw's modules load only then
+        from sheets_sync.draw_commands import auto_advance, prefilled_values  # the draw's modules load only then
 
         stage_patch, advanced = auto_advance(outcome)
         if stage_patch is not None:
-            patch = replace(patch, writes=patch.writes + stage_patch.writes)
+            outcome = replace(outcome, values=prefilled_values(outcome.values, stage_patch, snapshot.tabs,
+                                                               outcome.language))
+    patch = build_patch(snapshot, outcome, links=backend.link_supported(), when=stamp, account=backend.account_email)
+    if stage_patch is not None:
+        patch = replace(patch, writes=patch.writes + stage_patch.writes)
     return patch, advanced
 
 
@@ -380,7 +383,7 @@ def _write(backend: Backend, patch: Patch, snapshot: Snapshot, dry_run: bool) ->
 
 def _publish(publish: Callable[..., list[Path]], outcome: Outcome, out_dir: Path, memory: SyncMemory | None,
              key: SyncKey | None) -> tuple[list[Path], dict[str, int]]:
-    """The files beside the workbook, and (with a memory) the record of this sync under ``key``:
+    """The files in ``out_dir``, and (with a memory) the record of this sync under ``key``:
     (files written, how many were written, kept and reused)."""
     updated = clock.now()  # the time the outputs say they were made
     if memory is None:
@@ -391,11 +394,10 @@ def _publish(publish: Callable[..., list[Path]], outcome: Outcome, out_dir: Path
     return files, {"written": log.written, "kept": log.kept, "reused": log.reused}
 
 
-def _change_log(backend: Backend, outcome: Outcome, stamp: str) -> list[Path]:
-    """``log.jsonl`` beside a local workbook whose state was written (an unwritten state logs the
-    same changes again next time); nothing for Google or memory."""
-    path = Path(str(backend.source))
-    return append_jsonl(path.resolve().parent, outcome.changes, stamp) if path.is_file() else []
+def _change_log(backend: Backend, outcome: Outcome, stamp: str, out_dir: Path) -> list[Path]:
+    """``log.jsonl`` in the output folder of a local workbook whose state was written (an
+    unwritten state logs the same changes again next time); nothing for Google or memory."""
+    return append_jsonl(out_dir, outcome.changes, stamp) if Path(str(backend.source)).is_file() else []
 
 
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
@@ -404,7 +406,7 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
               publish: Callable[..., list[Path]] = publish_files) -> SyncReport:
     """Read, compute, write, publish; if the workbook changed under us, start again from a fresh
     read.  The changes since the last sync go to the Log tab and, for a local workbook whose state
-    was written, to ``log.jsonl`` beside it (``when``: the time the log says, default now).
+    was written, to ``log.jsonl`` in ``out_dir`` (``when``: the time the log says, default now).
 
     With ``out_dir`` (and ``remember``), a workbook that is exactly as the last sync into that
     folder left it — same fingerprint, preset, templates and package — is not computed again
@@ -413,6 +415,9 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
     ``compute_outcome`` and ``publish`` are the two expensive steps, injectable so that tests
     can count what a sync really recomputes and renders."""
     memory = SyncMemory(out_dir) if out_dir is not None and not dry_run and remember else None
+    if out_dir is not None and not dry_run:  # what a sync killed mid-write left (in the served site too) goes first
+        remove_stale_temps(out_dir)
+        remove_stale_temps(out_dir / "site", tree=True)
     laps, given = _Laps(), snapshot
     if given is None and (summary := _last_sync(memory, backend, backend.fingerprint())) is not None:
         return SyncReport.unchanged(summary, laps.lap("read"))
@@ -438,8 +443,8 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
         if out_dir is not None and not dry_run:
             key = _sync_key(backend, outcome, fingerprint) if memory is not None else None
             files, outputs = _publish(publish, outcome, out_dir, memory, key)
-        if written:
-            files += _change_log(backend, outcome, stamp)
+        if written and out_dir is not None:
+            files += _change_log(backend, outcome, stamp, out_dir)
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files,
                           attempts=attempt, advanced=advanced, locked=locked, outputs=outputs,
                           fingerprint=fingerprint, timings=laps.lap("files"))

@@ -1,6 +1,6 @@
 """What the last sync saw and wrote, so that the next one can stop early or write less.
 
-A sync that wrote its files beside the workbook records, in ``<out>/.sheets-sync/last-sync.json``:
+A sync that wrote its files into an output folder records, in ``<out>/.sheets-sync/last-sync.json``:
 
 * its **key**: the workbook's fingerprint as it stands after the sync (the SHA-256 of an
   .xlsx file's bytes; the values of every tab of a Google spreadsheet), the content of the
@@ -28,9 +28,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sheets_sync.files import OutputLog, output_log, write_text_atomic
+from sheets_sync.files import OutputLog, legacy_output_folder, not_written, output_folder, output_log, write_text_atomic
+from sheets_sync.refs import is_google_ref, spreadsheet_id
 
-__all__ = ["SyncKey", "SyncMemory", "static_versions", "file_version", "skipped_line", "RECORD"]
+__all__ = ["SyncKey", "SyncMemory", "static_versions", "file_version", "skipped_line", "RECORD", "MovedOutputs",
+           "move_old_outputs"]
 
 RECORD = Path(".sheets-sync") / "last-sync.json"
 FORMAT = 1
@@ -145,7 +147,6 @@ class SyncMemory:
         inputs = {rel: k for rel, k in sorted(log.inputs.items()) if rel in outputs}
         record = {"format": FORMAT, "key": key.as_dict() if key is not None else None, "summary": dict(summary),
                   "outputs": outputs, "inputs": inputs}
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         write_text_atomic(self.path, json.dumps(record, ensure_ascii=False, sort_keys=True), durable=False)
         self._record, self._loaded = record, True
 
@@ -153,6 +154,57 @@ class SyncMemory:
         with contextlib.suppress(OSError):
             os.unlink(self.path)
         self._record, self._loaded = None, True
+
+
+@dataclass(frozen=True, slots=True)
+class MovedOutputs:
+    """The outputs :func:`move_old_outputs` moved: from the folder they shared, into the workbook's own."""
+
+    folder: Path
+    files: int
+
+
+def _same_workbook(source: object, ref: str) -> bool:
+    """The record's ``source`` is WORKBOOK: the same spreadsheet, or a file of the same name (a
+    record of the old layout lies beside its own workbook; its path may be relative)."""
+    if not isinstance(source, str) or not source:
+        return False
+    if is_google_ref(ref) or is_google_ref(source):
+        try:
+            return spreadsheet_id(source) == spreadsheet_id(ref)
+        except ValueError:
+            return False
+    return Path(source).name == Path(ref).expanduser().resolve().name
+
+
+def move_old_outputs(ref: str) -> MovedOutputs | None:
+    """Move the outputs of the layout before each workbook had its own folder — site/,
+    standings.json, the VK post, ``log.jsonl`` and the record of the last sync, beside the
+    workbook (a Google spreadsheet's: in ``sheets-sync-output/``) — into the workbook's own
+    folder (:func:`sheets_sync.files.output_folder`), once: only when the record there is this
+    workbook's and its own folder holds no record yet (an export may have made the folder), and
+    only the files that record lists (so another workbook's files and a person's stay where they
+    are).  None when nothing moved."""
+    old, new = legacy_output_folder(ref), output_folder(ref)
+    if (new / RECORD).exists() or not (old / RECORD).is_file():
+        return None
+    memory = SyncMemory(old)
+    record = memory.record()
+    if record is None or not _same_workbook((record.get("key") or {}).get("source"), ref):
+        return None
+    moved = 0
+    for rel in [*memory.outputs(), "log.jsonl", RECORD.as_posix()]:
+        if Path(rel).is_absolute() or ".." in Path(rel).parts:  # a hand-edited record: nothing outside
+            continue
+        source, target = old / rel, new / rel
+        if not source.is_file():
+            continue
+        try:
+            os.renames(source, target)  # also removes the folders it empties (site/, .sheets-sync/)
+        except OSError as exc:
+            raise (not_written(exc, target) or exc) from exc
+        moved += 1
+    return MovedOutputs(folder=new, files=moved - 1)
 
 
 def skipped_line(summary: dict, language: str | None = None) -> str:

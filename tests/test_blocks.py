@@ -67,7 +67,7 @@ def stack_rounds(source: Path, target: Path) -> dict[str, tuple[str, int]]:
 def _sync(book: Path) -> dict:
     result = CliRunner().invoke(main, ["sync", str(book)])
     assert result.exit_code == 0, result.output
-    return json.loads((book.parent / "standings.json").read_text(encoding="utf-8"))
+    return json.loads((book.parent / f"{book.stem}.sheets-sync" / "standings.json").read_text(encoding="utf-8"))
 
 
 def _tab(book: Path, title: str) -> list[tuple]:

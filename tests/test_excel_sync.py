@@ -75,7 +75,7 @@ def test_init_then_sync_via_cli(tmp_path):
     assert report.same_club_meetings == report.same_club_minimum
     result = runner.invoke(main, ["sync", str(book)])
     assert result.exit_code == 0, result.output
-    doc = json.loads((tmp_path / "standings.json").read_text(encoding="utf-8"))
+    doc = json.loads((tmp_path / "cup.sheets-sync" / "standings.json").read_text(encoding="utf-8"))
     assert len(doc["standings"]) == 40 and doc["games_counted"] == 0
 
 

@@ -143,7 +143,7 @@ def test_judges_listed_as_players_are_read_and_never_ranked(tour_book, tmp_path)
     path, _ = tour_book
     r = CliRunner().invoke(main, ["sync", str(path)])
     assert r.exit_code == 0, r.output
-    doc = json.loads((tmp_path / "standings.json").read_text(encoding="utf-8"))
+    doc = json.loads((tmp_path / "tour.sheets-sync" / "standings.json").read_text(encoding="utf-8"))
     assert_valid(STANDINGS, doc, "standings.json")
     ranked = {s["player"] for s in doc["standings"]}
     assert ranked and not ranked & set(JUDGES)
@@ -206,7 +206,7 @@ def test_a_bad_mwt_id_is_a_warning_at_its_cell(tour_book, tmp_path):
 def test_the_example_standings_json_validates_against_its_schema_which_allows_new_fields(example):
     r = CliRunner().invoke(main, ["sync", str(example)])
     assert r.exit_code == 0, r.output
-    doc = json.loads((example.parent / "standings.json").read_text(encoding="utf-8"))
+    doc = json.loads((example.parent / "cup.sheets-sync" / "standings.json").read_text(encoding="utf-8"))
     assert_valid(STANDINGS, doc, "standings.json")
     assert doc["schema_version"] == doc["schema"] == 1
     # later fields must not break readers of version 1; another version must

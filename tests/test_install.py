@@ -102,15 +102,17 @@ def test_a_built_wheel_installs_into_a_fresh_venv_and_runs_outside_the_checkout(
         _run([tool, "init", f"{preset}.xlsx", "--players", "players.csv", "--preset", preset], cwd=work, env=env)
     _run([tool, "draw", "gmo-2016.xlsx", "--seed", "2", "--time-limit", "5"], cwd=work, env=env)
     _run([tool, "sync", "gmo-2016.xlsx"], cwd=work, env=env)
-    assert json.loads((work / "standings.json").read_text(encoding="utf-8"))["preset"]["id"] == "gmo-2016"
+    assert json.loads((work / "gmo-2016.sheets-sync" / "standings.json").read_text(encoding="utf-8"))["preset"][
+        "id"] == "gmo-2016"
 
     example = tmp_path / "example"
     example.mkdir()
     shutil.copyfile(EXAMPLE_PATH, example / "cup.xlsx")
     _run([tool, "sync", "cup.xlsx"], cwd=example, env=env)
-    doc = json.loads((example / "standings.json").read_text(encoding="utf-8"))
+    outputs = example / "cup.sheets-sync"  # the workbook's own output folder
+    doc = json.loads((outputs / "standings.json").read_text(encoding="utf-8"))
     assert doc["games_counted"] == 38
-    assert (example / "site" / "index.html").is_file() and (example / "vk-post.png").is_file()
+    assert (outputs / "site" / "index.html").is_file() and (outputs / "vk-post.png").is_file()
 
     # a mistake is a message and exit 2 from the installed tool too
     mistake = subprocess.run([tool, "sync", str(work)], cwd=work, env=env, capture_output=True, text=True, timeout=120)

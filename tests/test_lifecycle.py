@@ -235,6 +235,12 @@ def run_tournament(desk, runner: CliRunner, out: Path) -> dict:
     assert finalists == {p for p, _, _ in semi[:10]}
     seats = {p: [ps.index(p) + 1 for _, _, ps in final_seating] for p in finalists}
     assert all(len(set(s)) == 4 for s in seats.values()) and len({sum(s) for s in seats.values()}) == 1
+    # the names the sync seated are nobody's typing: the next sync logs the one value typed since (issue 34 §4)
+    logged = [row for row in desk.grid("Журнал") if any(row)]
+    desk.type({("Игроки", "C2"): "Тверь"})
+    cli(runner, "sync", desk.ref, "--out", str(out), *extra)
+    now = [row for row in desk.grid("Журнал") if any(row)]
+    assert now[-2] == logged[-1] and tuple(now[-1][1:3]) == ("Игроки", "C2"), now[-3:]
 
     games += play_stage(desk, "final", rng)
     cli(runner, "sync", desk.ref, "--out", str(out), *extra)

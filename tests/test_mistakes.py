@@ -94,7 +94,8 @@ def test_draw_advance_and_export_refuse_an_unknown_preset_too(example):
     for command in (["draw"], ["advance"], ["export", "site"], ["export", "vk"]):
         out = run(*command, example, "--language", "en")
         assert "did you mean gmo-2016?" in out
-    assert not (example.parent / "site").exists() and not (example.parent / "vk-post.txt").exists()
+    outputs = example.parent / "cup.sheets-sync"
+    assert not (outputs / "site").exists() and not (outputs / "vk-post.txt").exists()
 
 
 def test_init_with_a_preset_file_writes_a_reference_the_sync_resolves_and_a_missing_file_is_a_clear_error(
@@ -111,23 +112,23 @@ def test_init_with_a_preset_file_writes_a_reference_the_sync_resolves_and_a_miss
     # the next sync, from anywhere, finds the file beside the workbook
     monkeypatch.chdir(tmp_path)
     run("sync", folder / "cup.xlsx", code=0)
-    doc = json.loads((folder / "standings.json").read_text(encoding="utf-8"))
+    doc = json.loads((folder / "cup.sheets-sync" / "standings.json").read_text(encoding="utf-8"))
     assert doc["preset"]["id"] == "my-cup"
     # the file goes missing: a clear error, nothing published
     (folder / "My-Cup.toml").unlink()
-    (folder / "standings.json").unlink()
+    (folder / "cup.sheets-sync" / "standings.json").unlink()
     out = run("sync", folder / "cup.xlsx")
     assert "файл регламента My-Cup.toml не найден рядом с таблицей" in out and str(folder) in out
     out = run("sync", folder / "cup.xlsx", "--language", "en")
     assert "preset file My-Cup.toml not found beside the workbook" in out and "gmo-2016" in out
-    assert not (folder / "standings.json").exists()
+    assert not (folder / "cup.sheets-sync" / "standings.json").exists()
 
 
 def test_watch_says_an_unknown_preset_once_and_keeps_watching(example):
     set_preset(example, "FIIM 2023")
     out = run("watch", example, "--interval", "0", "--cycles", "3", code=0)
     assert out.count("может быть, fiim-2023?") == 1
-    assert not (example.parent / "standings.json").exists()
+    assert not (example.parent / "cup.sheets-sync" / "standings.json").exists()
 
 
 # -- a workbook open in Excel or LibreOffice ------------------------------------------------------------------------
@@ -136,8 +137,9 @@ def test_sync_of_a_workbook_open_in_excel_writes_the_files_and_says_when_the_tab
     (example.parent / lock).write_text("owner")
     before = example.read_bytes()
     out = run("sync", example, code=EXIT_WORKBOOK_LOCKED)
-    assert (example.parent / "standings.json").is_file() and (example.parent / "site" / "index.html").is_file()
-    assert (example.parent / "vk-post.txt").is_file() and (example.parent / "vk-post.png").is_file()
+    outputs = example.parent / "cup.sheets-sync"
+    assert (outputs / "standings.json").is_file() and (outputs / "site" / "index.html").is_file()
+    assert (outputs / "vk-post.txt").is_file() and (outputs / "vk-post.png").is_file()
     assert example.read_bytes() == before
     assert f"cup.xlsx открыта в Excel или LibreOffice ({lock})" in out
     suggestion = f"sheets-sync sync {example} --output {example.parent / 'cup-results.xlsx'}"
@@ -169,7 +171,7 @@ def test_watch_keeps_retrying_the_workbook_write_while_it_is_open(example, monke
     monkeypatch.setattr("sheets_sync.watch.time.sleep", sleep)
     out = run("watch", example, "--interval", "0", "--cycles", "5", code=0)
     assert out.count("открыта в Excel или LibreOffice") == 1  # said once, retried quietly
-    assert (example.parent / "standings.json").is_file()  # the files did not wait for Excel
+    assert (example.parent / "cup.sheets-sync" / "standings.json").is_file()  # the files did not wait for Excel
     assert "снова всё в порядке" in out and "записано" in out
 
 

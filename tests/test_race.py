@@ -50,7 +50,7 @@ def synced(tmp_path_factory):
         book = _qualifying_up_to(tmp_path_factory.mktemp(f"q{rounds}"), rounds)
         result = CliRunner().invoke(main, ["sync", str(book)])
         assert result.exit_code == 0, result.output
-        folder = book.parent
+        folder = book.parent / "cup.sheets-sync"  # the workbook's own output folder
         tab = table([c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows())
         out[rounds] = (json.loads((folder / "standings.json").read_text(encoding="utf-8")), folder / "site",
                        (folder / "vk-post.txt").read_text(encoding="utf-8"), tab)

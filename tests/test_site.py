@@ -208,7 +208,7 @@ def test_export_commands(tmp_path):
     workbook.write_bytes(EXAMPLE_PATH.read_bytes())
     r = CliRunner().invoke(main, ["export", "site", str(workbook)])
     assert r.exit_code == 0, r.output
-    assert (tmp_path / "site" / "index.html").exists()
+    assert (tmp_path / "t.sheets-sync" / "site" / "index.html").exists()
     r = CliRunner().invoke(main, ["export", "vk", str(workbook), "--out", str(tmp_path / "vk")])
     assert r.exit_code == 0, r.output
     assert (tmp_path / "vk" / "vk-post.txt").exists() and (tmp_path / "vk" / "vk-post.png").exists()

@@ -140,7 +140,7 @@ def test_log_tab_and_jsonl(book, tmp_path):
     assert log[1][5:] == () and log[2][5] == "нет"  # not a protocol / a protocol nobody had confirmed
     sync(book, out)  # nothing changed: nothing logged, nothing written
     assert len(table(book.values("Журнал"))) == 3
-    jsonl = tmp_path / "log.jsonl"  # beside the workbook
+    jsonl = out / "log.jsonl"  # in the workbook's output folder (--out)
     if book.kind == "excel":
         lines = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
         assert [(x["tab"], x["cell"], x["new"]) for x in lines] == [(r[1], r[2], r[4]) for r in log[1:]]
@@ -275,3 +275,27 @@ def test_remembered_values_are_one_state_row_per_tab_and_read_back_unchanged(tmp
     older = (("sheet", "cell", "severity", "note"), ("§values", "", "", ""), ("§value", "Игроки", "C3", "Тверь"))
     snapshot.tabs[STATE_TAB] = older
     assert previous_values(snapshot) == {"Игроки": {"C3": "Тверь"}}
+
+
+@pytest.mark.slow  # init, draw and two syncs of a 40-player tournament through the CLI
+def test_the_draw_after_init_is_not_logged_and_a_judge_edit_after_it_is(tmp_path):
+    """Issue 34 §4: `init` then `draw` (the README's order) logged the draw's re-seating — 483
+    rows of Журнал nobody typed.  What a command pre-fills is remembered as written; what a judge
+    types afterwards is logged (the tab and log.jsonl)."""
+    csv_path = tmp_path / "players.csv"
+    csv_path.write_text("Игрок\n" + "\n".join(f"Игрок {i:02d}" for i in range(1, 41)) + "\n", encoding="utf-8")
+    workbook = tmp_path / "cup.xlsx"
+    runner = CliRunner()
+    for args in (["init", str(workbook), "--players", str(csv_path)], ["draw", str(workbook), "--seed", "7"],
+                 ["sync", str(workbook), "--out", str(tmp_path / "out")]):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, result.output
+    book = ExcelBook(workbook)
+    assert "Игрок 01" in {v for row in book.values("Рассадка") for v in row}  # the draw did seat them
+    assert table(book.values("Журнал")) == [("Время синхронизации", "Вкладка", "Ячейка", "Было", "Стало",
+                                             "Протокол был подтверждён")]
+    book.edit({("Тур 1 Стол 1", "D10"): "1"})
+    result = runner.invoke(main, ["sync", str(workbook), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    log = table(book.values("Журнал"))
+    assert [row[1:5] for row in log[1:]] == [("Тур 1 Стол 1", "D10", None, "1")]

@@ -37,6 +37,7 @@ We keep that window as small as it can be and close it for everybody who coopera
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import io
 import os
@@ -63,6 +64,7 @@ from sheets_sync.backends.base import (
 )
 from sheets_sync.backends.excel_read import ReadFailed, read_values, worksheet_parts
 from sheets_sync.files import new_file_mode
+from sheets_sync.messages import fail
 
 __all__ = ["ExcelBackend", "OutputWorkbookBackend", "lock_files", "workbook_lock", "backup_dir",
            "DEFAULT_BACKUPS", "NOTE_AUTHOR", "check_tab_title"]
@@ -195,6 +197,27 @@ def _locked(path: Path, lock: Path, *, during: bool) -> WorkbookLocked:
     return exc
 
 
+OLE_MAGIC = bytes.fromhex("d0cf11e0a1b11ae1")  # an OLE compound file, not the zip an .xlsx is
+
+
+def not_a_package(path: Path, data: bytes) -> BackendError:
+    """What an OLE file named .xlsx is: Excel keeps a workbook with a password to open as one
+    (its ``EncryptedPackage`` stream), Excel 97–2003 kept every .xls as one."""
+    key = "workbook.encrypted" if "EncryptedPackage".encode("utf-16-le") in data else "workbook.old_xls"
+    return fail(BackendError, key, name=path.name)
+
+
+def _unwritable(exc: OSError, path: Path) -> BackendError | None:
+    """A write of the workbook that failed for a reason a person fixes (its folder read-only, the
+    disk full), as a message; None for an OSError that is a bug."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return fail(BackendError, "output.disk_full", path=path)
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return fail(BackendError, "workbook.read_only", name=path.name, folder=path.parent,
+                    reason=exc.strerror or str(exc))
+    return None
+
+
 class ExcelBackend:
     account_email = None  # an .xlsx has no per-person rights
 
@@ -249,6 +272,8 @@ class ExcelBackend:
         raise WorkbookChanged(f"{self.path.name} kept changing while it was read; nothing written")
 
     def _values(self, data: bytes, suffix: str) -> tuple[tuple[str, ...], dict[str, Grid]]:
+        if data.startswith(OLE_MAGIC):  # not a zip: a password-protected .xlsx, or an .xls renamed
+            raise not_a_package(self.path, data)
         try:
             return read_values(data)
         except (ReadFailed, KeyError, ValueError, OSError) as exc:
@@ -274,13 +299,19 @@ class ExcelBackend:
             data, order, tabs = b"", (), {}
         else:
             data, order, tabs = token.data, token.order, token.tabs
-        tmp = self._new_temp()
         try:
-            self._write(data, patch, tabs, tmp)
-            check_written(data, tmp.read_bytes(), patch, order, tabs, self.path.name)
-            return self._replace(tmp, token, data)
-        finally:
-            tmp.unlink(missing_ok=True)
+            tmp = self._new_temp()
+            try:
+                self._write(data, patch, tabs, tmp)
+                check_written(data, tmp.read_bytes(), patch, order, tabs, self.path.name)
+                return self._replace(tmp, token, data)
+            finally:
+                tmp.unlink(missing_ok=True)
+        except OSError as exc:  # the folder read-only, the disk full: the workbook is as it was
+            error = _unwritable(exc, self.path)
+            if error is None:
+                raise
+            raise error from exc
 
     def _write(self, data: bytes, patch: Patch, tabs: Mapping[str, Grid], tmp: Path) -> None:
         from sheets_sync.backends.excel_write import NoStylesPart, write_patch

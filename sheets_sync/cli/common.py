@@ -17,8 +17,9 @@ from sheets_sync.messages import LANGUAGES, system_language
 
 __all__ = ["CONSOLE_OPTIONS", "console", "err_console", "escape", "open_backend", "CliState", "workbook_argument", "backups_option", "output_option",
            "credentials_option", "protect_password_option", "language_option", "speaking", "pinned_language", "tournament_language",
-           "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "EXIT_WORKBOOK_LOCKED"]
+           "EXIT_USER_ERROR", "EXIT_INTERNAL_ERROR", "EXIT_WORKBOOK_LOCKED", "EXIT_ERRORS_LEFT"]
 
+EXIT_ERRORS_LEFT = 1  # sync --strict: done, but errors remain on the Problems tab (for scripts)
 EXIT_USER_ERROR = 2
 EXIT_WORKBOOK_LOCKED = 75  # EX_TEMPFAIL: sync wrote the files, the workbook's tabs wait until it is closed
 EXIT_INTERNAL_ERROR = 70  # EX_SOFTWARE: an internal error

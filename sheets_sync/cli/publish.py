@@ -29,7 +29,7 @@ def export() -> None:
 
 @export.command("site")
 @workbook_argument
-@click.option("--out", default=None, help="Folder of the site (default: site/ beside the workbook).")
+@click.option("--out", default=None, help="Folder of the site (default: site/ in the workbook's own folder, cup.sheets-sync/).")
 @credentials_option
 @language_option()
 def export_site(workbook: str, out: str | None, credentials: str | None) -> None:
@@ -43,7 +43,7 @@ def export_site(workbook: str, out: str | None, credentials: str | None) -> None
 
 @export.command("vk")
 @workbook_argument
-@click.option("--out", default=None, help="Folder for vk-post.txt and vk-post.png (default: beside the workbook).")
+@click.option("--out", default=None, help="Folder for vk-post.txt and vk-post.png (default: the workbook's own folder, cup.sheets-sync/).")
 @click.option("--link", default=None, help="Link to the full results, put into the post.")
 @click.option("--seating", "seating_round", type=int, default=None, metavar="N",
               help="Instead of the standings: the seating of round (game) N, as vk-seating-<stage>-N.txt and .png.")
@@ -74,7 +74,7 @@ def export_vk(workbook: str, out: str | None, link: str | None, seating_round: i
 
 @export.command("mwt")
 @workbook_argument
-@click.option("--out", default=None, help="Folder for the game files (default: mwt/ beside the workbook).")
+@click.option("--out", default=None, help="Folder for the game files (default: mwt/ in the workbook's own folder).")
 @credentials_option
 @language_option()
 def export_mwt(workbook: str, out: str | None, credentials: str | None) -> None:
@@ -115,7 +115,7 @@ def _print_pdf(path, language: str) -> None:
 @workbook_argument
 @click.option("--round", "round_no", type=int, required=True, help="Round (game) number.")
 @click.option("--stage", default=None, help="Stage key or name (default: the latest stage seated for the round).")
-@click.option("--out", default=None, help="Folder for the blanks (default: protocols/ beside the workbook).")
+@click.option("--out", default=None, help="Folder for the blanks (default: protocols/ in the workbook's own folder).")
 @click.option("--pdf/--no-pdf", default=True, show_default=True, help="Also print a PDF with headless Chromium if installed.")
 @credentials_option
 @language_option()
@@ -136,7 +136,7 @@ def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | 
 @workbook_argument
 @click.option("--round", "round_no", type=int, required=True, help="Round (game) number.")
 @click.option("--stage", default=None, help="Stage key or name (default: the latest stage seated for the round).")
-@click.option("--out", default=None, help="Folder for the seating (default: protocols/ beside the workbook).")
+@click.option("--out", default=None, help="Folder for the seating (default: protocols/ in the workbook's own folder).")
 @click.option("--pdf/--no-pdf", default=True, show_default=True, help="Also print a PDF with headless Chromium if installed.")
 @credentials_option
 @language_option()

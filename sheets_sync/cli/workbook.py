@@ -9,16 +9,19 @@ import click
 from click.core import ParameterSource
 
 from sheets_sync.cli.common import (
+    EXIT_ERRORS_LEFT,
     EXIT_WORKBOOK_LOCKED,
     backups_option,
     console,
     credentials_option,
+    err_console,
     protect_password_option,
     language_option,
     open_backend,
     output_option,
     pinned_language,
     speaking,
+    tournament_language,
     workbook_argument,
 )
 from sheets_sync.cli.localized import Command
@@ -111,27 +114,54 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
                   protect_password=protect_password)
 
 
+def _out_dir(workbook: str, out: str | None, *, dry_run: bool = False) -> Path:
+    """The output folder of ``sync`` and ``watch``; the outputs of the layout before each workbook
+    had a folder of its own are moved into it first, saying so in one line (not by a dry run)."""
+    if out is None and not dry_run:
+        from sheets_sync.messages import text
+        from sheets_sync.sync_memory import move_old_outputs
+
+        moved = move_old_outputs(workbook)
+        if moved is not None:
+            console.print(text("outputs.moved", speaking(tournament_language(workbook)), workbook=workbook,
+                               files=moved.files, folder=moved.folder), markup=False)
+    return out_dir_for(workbook, out)
+
+
 @click.command(cls=Command)
 @workbook_argument
-@click.option("--out", default=None, help="Folder for standings.json, the site and the VK post (default: beside the workbook).")
+@click.option("--out", default=None, help="Folder for standings.json, the site and the VK post (default: the "
+              "workbook's own, cup.sheets-sync/ beside cup.xlsx).")
 @click.option("--dry-run", is_flag=True, help="Compute and report, write nothing.")
+@click.option("--strict", is_flag=True, help="Exit 1 when errors remain on the Problems tab (for scripts).")
 @backups_option
 @output_option
 @protect_password_option
 @credentials_option
 @language_option()
-def sync(workbook: str, out: str | None, dry_run: bool, backups: int | None, output: str | None,
+def sync(workbook: str, out: str | None, dry_run: bool, strict: bool, backups: int | None, output: str | None,
          protect_password: str | None, credentials: str | None) -> None:
     """Read every protocol, validate, score, rank; write the owned tabs and standings.json.
 
     A workbook open in Excel or LibreOffice is still read and the site, standings.json and the VK post are
-    written; its tabs are written once it is closed (run sync again, or watch) — exit code 75."""
+    written; its tabs are written once it is closed (run sync again, or watch) — exit code 75.
+
+    Exit codes: 0 done (errors may remain: --strict makes that 1), 2 a mistake to fix, 75 open in Excel, 70 a bug."""
     from sheets_sync.commands import run_sync
 
-    report = run_sync(workbook, out_dir=out_dir_for(workbook, out), dry_run=dry_run, credentials=credentials,
+    report = run_sync(workbook, out_dir=_out_dir(workbook, out, dry_run=dry_run), dry_run=dry_run, credentials=credentials,
                       backups=backups, output=output, console=console, language=pinned_language(),
                       protect_password=protect_password)
-    sys.exit(EXIT_WORKBOOK_LOCKED if report.locked is not None else 0)
+    if report.locked is not None:
+        sys.exit(EXIT_WORKBOOK_LOCKED)
+    if strict and report.errors:
+        from sheets_sync.messages import text
+
+        language = pinned_language() or (report.outcome.language if report.outcome is not None
+                                         else str(report.summary.get("language") or "ru"))
+        err_console.print(text("report.strict", language, errors=report.errors), markup=False)
+        sys.exit(EXIT_ERRORS_LEFT)
+    sys.exit(0)
 
 
 @click.command(cls=Command)
@@ -158,7 +188,7 @@ def watch(workbook: str, interval: float, out: str | None, cycles: int | None, p
     from sheets_sync.messages import text
     from sheets_sync.watch import run_watch
 
-    out_dir = out_dir_for(workbook, out)
+    out_dir = _out_dir(workbook, out)
     server = None
     try:
         if port is not None:
