@@ -14,7 +14,9 @@ import pytest
 
 from sheets_sync.backends.base import Patch
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.render.tabs import TOP_ROWS, standings_tab
+from scoring.liveness import ASK, given_or_current
+from sheets_sync.render.race import cut_line
+from sheets_sync.render.tabs import standings_tab
 from sheets_sync.sync import sync_once
 from tests.test_excel_read import assert_same
 
@@ -139,9 +141,10 @@ def test_example_prints_one_protocol_per_page_and_tables_one_page_wide(example, 
     """Pages per tab, before the look was written → after: a protocol 2 → 1, Seating 3 → 1,
     Standings 4 → 1, Qualifying 3 → 1, Players 2 → 1, Problems 3 → 1, Statistics 2 → 1."""
     report = sync_once(ExcelBackend(example), out_dir=None)
-    # a long standings table, written as the sync writes Standings: the example's rows four times over
-    standings = standings_tab(report.outcome.results, "ru")
-    long = replace(standings, title="Итоги длинные", rows=standings.rows + standings.rows[TOP_ROWS:] * 3)
+    # a long standings table, written as the sync writes Standings: the example's players four times
+    # over (its page is worked out from its rows: render.paper)
+    results = report.outcome.results
+    long = replace(standings_tab(replace(results, overall=results.overall * 4), "ru"), title="Итоги длинные")
     ExcelBackend(example).apply(Patch(writes=(long,)), base=None)
     tabs = ["Тур 3 Стол 2", "Финал 1", "Рассадка", "Итоги", "Итоги длинные", "Отбор", "Игроки", "Проверка",
             "Статистика", "Турнир"]
@@ -171,7 +174,6 @@ def test_example_prints_one_protocol_per_page_and_tables_one_page_wide(example, 
         assert "Место" in text and "Почему выше следующего" in text, page
     _png(pdf["Тур 3 Стол 2"], "print-protocol.png")
     _png(pdf["Рассадка"], "print-seating.png")
-    _png(pdf["Итоги"], "print-standings.png")
 
 
 @needs_poppler
@@ -232,3 +234,107 @@ def test_libreoffice_keeps_widths_and_print_settings(example, tmp_path):
     assert theirs.page_setup.orientation == "landscape" and theirs.sheet_properties.pageSetUpPr.fitToPage
     assert theirs.print_area == ours.print_area
     assert theirs["B10"].number_format == "@" and theirs["A2"].fill.fgColor.rgb.endswith("D9D9D9")
+
+
+# -- issue 34 §6: a printed page read at arm's length -------------------------------------------------
+SMALLEST_PT = 7.95  # 8 pt, as a PDF's text matrix gives it (8.0 can come out as 7.99)
+
+
+def _print_as_written(book: Path, titles: list[str], out: Path, profile: Path) -> dict[str, Path]:
+    """Like :func:`_print_tabs`, but each copy made by deleting the other tabs with excelize (the
+    sync's own writer): everything else stays as the sync wrote it — its notes' boxes, print area
+    and scale (openpyxl, which saves ``_print_tabs``' copies, draws notes its own way)."""
+    import excelize
+
+    out.mkdir(exist_ok=True)
+    copies = {}
+    for i, title in enumerate(titles):
+        copy = excelize.open_file(str(book))
+        try:
+            for other in copy.get_sheet_list():
+                if other != title:
+                    copy.delete_sheet(other)
+            copies[title] = out / f"own{i}.xlsx"
+            copy.save_as(str(copies[title]))
+        finally:
+            copy.close()
+    subprocess.run([SOFFICE, f"-env:UserInstallation=file://{profile}", "--headless", "--norestore",
+                    "--convert-to", "pdf", "--outdir", str(out), *map(str, copies.values())],
+                   check=True, capture_output=True, timeout=300)
+    return {title: path.with_suffix(".pdf") for title, path in copies.items()}
+
+
+def _letters(pdf: Path) -> list[dict]:
+    """Each page of ``pdf`` as pdfminer reads it: its letters (size in points, left and right
+    edge), the shapes drawn on it (shading, frames, notes' boxes) as (x0, y0, x1, y1, fill) and
+    its text (a cell's wrapped lines joined again)."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LTChar, LTCurve, LTTextBox
+
+    def walk(item):
+        yield item
+        if hasattr(item, "__iter__"):
+            for child in item:
+                yield from walk(child)
+
+    pages = []
+    for page in extract_pages(str(pdf)):
+        items = list(walk(page))
+        pages.append({"letters": [(c.size, c.x0, c.x1, c.get_text()) for c in items if isinstance(c, LTChar)],
+                      "shapes": [(*s.bbox, s.non_stroking_color) for s in items if isinstance(s, LTCurve)],
+                      "text": " ".join(" ".join(b.get_text().split()) for b in items if isinstance(b, LTTextBox))})
+    return pages
+
+
+def _standings_cases(example: Path, tmp_path: Path) -> dict[str, Path]:
+    """The Standings tab of the finished example, of the example mid-qualifying (a cut being played:
+    «Проход», «До черты») and of a field four times as long, each in its own synced workbook."""
+    from sheets_sync.example import example_mid_qualifying
+
+    mid = example_mid_qualifying(tmp_path / "mid.xlsx")
+    for book in (example, mid):
+        sync_once(ExcelBackend(book, backups=0), out_dir=None)
+    results = sync_once(ExcelBackend(example, backups=0), out_dir=None).outcome.results
+    long = tmp_path / "long.xlsx"
+    shutil.copyfile(example, long)
+    ExcelBackend(long, backups=0).apply(Patch(writes=(standings_tab(replace(results, overall=results.overall * 4), "ru"),)),
+                                        base=None)
+    return {"finished": example, "mid-qualifying": mid, "long": long}
+
+
+@needs_poppler
+def test_printed_standings_are_8_pt_or_more_inside_the_table(example, tmp_path):
+    """Итоги as LibreOffice prints it: no letter under 8 pt (it was 5.9 pt finished and 4.2 pt with
+    the cut's columns), none past the table's right edge (the header's shading; «До черты» ran 43 pt
+    beyond it), the header on every page, only the paper columns («Побед доном» and the like stay on
+    the screen), and «До черты» whole, wrapped inside its cells."""
+    books = _standings_cases(example, tmp_path)
+    pdfs = {case: _print_as_written(book, ["Итоги"], tmp_path / case, tmp_path / "profile")["Итоги"]
+            for case, book in books.items()}
+    failures = []
+    for case, pdf in pdfs.items():
+        pages = _letters(pdf)
+        for number, page in enumerate(pages, 1):
+            text = _text(pdf, number)
+            shading = [s for s in page["shapes"] if s[3] - s[1] > 10]  # the header row's shading
+            edge = max(s[2] for s in shading)
+            smallest = min(size for size, *_ in page["letters"])
+            beyond = "".join(ch for _, _, x1, ch in page["letters"] if x1 > edge + 0.5)
+            got = (smallest >= SMALLEST_PT, beyond, "Место" in text and "Итого" in text, "Побед доном" in text)
+            if got != (True, "", True, False):
+                failures.append((case, number, round(smallest, 2), got))
+        assert _pages(pdf) and set(_pages(pdf)) == {LANDSCAPE}, case
+    assert failures == []
+    # the cut's columns on paper, and each open player's cut line in full
+    results = sync_once(ExcelBackend(books["mid-qualifying"], backups=0), out_dir=None).outcome.results
+    live = given_or_current(ASK, results)
+    lines = {p: cut_line(live, p, "ru") for p in live.chances}
+    printed = " ".join(page["text"] for page in _letters(pdfs["mid-qualifying"]))
+    assert "Проход в полуфинал" in printed and "До черты" in printed
+    assert sum(1 for line in lines.values() if line) >= 20
+    assert [p for p, line in lines.items() if line and line not in printed] == []
+    assert len(_pages(pdfs["finished"])) == 1 and len(_pages(pdfs["long"])) >= 3
+    _png(pdfs["finished"], "print-standings.png")
+    _png(pdfs["mid-qualifying"], "print-standings-cut.png")
+    _png(pdfs["long"], "print-standings-p2.png", page=2)
+

@@ -166,6 +166,9 @@ class PageSetup:
     # 1-based rows after which a new page starts (an evening's protocol blocks, one a page);
     # an .xlsx keeps them, a Google Sheet does not (its print dialog breaks pages itself)
     breaks: tuple[int, ...] = ()
+    # printed at this percentage, not fitted (a tab fitted to the page would print below 8 pt:
+    # sheets_sync.render.paper); an .xlsx keeps it, a Google Sheet does not
+    scale: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

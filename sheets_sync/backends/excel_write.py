@@ -371,11 +371,13 @@ class _Writer:
 
     def _page(self, title: str, page: PageSetup) -> None:
         book = self.book
+        fit = page.fit_width or page.fit_height
         book.set_page_layout(title, excelize.PageLayoutOptions(
             size=_A4, orientation="landscape" if page.landscape else "portrait",
-            fit_to_width=1 if page.fit_width else 0, fit_to_height=1 if page.fit_height else 0))
-        if page.fit_width or page.fit_height:
-            book.set_sheet_props(title, excelize.SheetPropsOptions(fit_to_page=True))
+            fit_to_width=1 if page.fit_width else 0, fit_to_height=1 if page.fit_height else 0,
+            adjust_to=page.scale if page.scale and not fit else None))
+        if fit or page.scale:  # a scale is printed only once the tab is no longer fitted
+            book.set_sheet_props(title, excelize.SheetPropsOptions(fit_to_page=fit))
         book.set_page_margins(title, excelize.PageLayoutMarginsOptions(
             left=0.4, right=0.4, top=0.5, bottom=0.5, header=0.25, footer=0.25, horizontally=True))
         names = {"_xlnm.Print_Titles": f"{quoted(title)}!$1:${page.repeat_rows}" if page.repeat_rows else None,
