@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import zipfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -338,3 +339,88 @@ def test_printed_standings_are_8_pt_or_more_inside_the_table(example, tmp_path):
     _png(pdfs["mid-qualifying"], "print-standings-cut.png")
     _png(pdfs["long"], "print-standings-p2.png", page=2)
 
+
+def _show_notes(book: Path) -> None:
+    """Every note of ``book`` shown, as Excel saves a note after «Показать примечание» (and
+    LibreOffice after *Show Comment*): the shape visible, ``<x:Visible/>`` in its client data."""
+    with zipfile.ZipFile(book) as z:
+        members = [(info, z.read(info)) for info in z.infolist()]
+    with zipfile.ZipFile(book, "w", zipfile.ZIP_DEFLATED) as out:
+        for info, content in members:
+            if info.filename.endswith(".vml"):
+                content = content.replace(b"visibility:hidden", b"visibility:visible")
+                content = content.replace(b"<x:ClientData ObjectType=\"Note\">", b"<x:ClientData ObjectType=\"Note\"><x:Visible/>")
+            out.writestr(info, content)
+
+
+def _note_yellow_inside_table(pdf: Path, page: int, pdf_page: dict, picture: Path) -> int:
+    """The pixels of a note's yellow box printed inside the table (the frame's lines) on ``page``:
+    those whose eight neighbours are yellow too."""
+    from PIL import Image
+
+    lines = [s for s in pdf_page["shapes"] if min(s[2] - s[0], s[3] - s[1]) < 2]  # the frame's hairlines
+    x0, y0 = min(s[0] for s in lines), min(s[1] for s in lines)
+    x1, y1 = max(s[2] for s in lines), max(s[3] for s in lines)
+    subprocess.run([PDFTOPPM, "-png", "-r", "72", "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
+                    str(picture.with_suffix(""))], check=True, capture_output=True)
+    image = Image.open(picture).convert("RGB")
+    height = image.height
+    box = (round(x0) + 2, round(height - y1) + 2, round(x1) - 2, round(height - y0) - 2)  # PDF y grows upwards
+    crop = image.crop(box)
+    px = crop.load()
+
+    def yellow(x: int, y: int) -> bool:  # the note's #FBFE82 … #FBF6D6
+        r, g, b = px[x, y]
+        return r > 200 and g > 200 and b < 180
+
+    # a box's area, not the hairline LibreOffice draws from a shown box to its cell (its pale
+    # yellow crosses the row: drawn with the note, it cannot be left out of its print)
+    return sum(1 for x in range(1, crop.width - 1) for y in range(1, crop.height - 1)
+               if all(yellow(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)))
+
+
+@needs_poppler
+def test_shown_notes_of_an_evening_print_beside_its_blocks(tmp_path):
+    """An evening's marks, their notes shown (a judge's «Показать примечание»), printed by
+    LibreOffice: a note's box was printed over its block's cells (and block 2's on block 1's page);
+    now every box stands past the printed columns, so no page shows one over the table."""
+    from sheets_sync.evening_commands import add_evening
+    from sheets_sync.layout import EVENING_HEADER
+    from scoring.cells import column_letter
+    from tests.test_blocks import EVENING, NIGHT, _club_xlsx, _col, _columns, _top, evening_rows
+
+    book = _club_xlsx(tmp_path / "club.xlsx")
+    add_evening(ExcelBackend(book), day=NIGHT, games=6, tables=2)
+    wb = openpyxl.load_workbook(book)
+    ws = wb["05.12.2026"]
+    for r, row in enumerate(evening_rows(NIGHT, EVENING), 1):
+        for c, value in enumerate(row, 1):
+            if value is not None:
+                ws.cell(r, c, value)
+    ws[f"{_col('fouls')}{_top(0) + 6}"] = 9  # block 1, seat 5: nine fouls
+    ws[f"{_col('fouls')}{_top(1) + 2}"] = 7  # block 2, seat 1
+    ws[f"{column_letter(EVENING_HEADER['winner'] + 1)}{_top(1)}"] = "М"  # block 2's winner, on its header line
+    wb.save(book)
+    assert sync_once(ExcelBackend(book), out_dir=None).errors == 3
+    _show_notes(book)
+    pdf = _print_as_written(book, ["05.12.2026"], tmp_path / "pdf", tmp_path / "profile")["05.12.2026"]
+    pages = _letters(pdf)
+    assert _pages(pdf) == [LANDSCAPE] * 6
+    inside = [_note_yellow_inside_table(pdf, n, page, tmp_path / f"page{n}.png") for n, page in enumerate(pages, 1)]
+    # (a shown box is some 2,000 such pixels; the arrow head at the cell, about twenty)
+    assert all(n < 60 for n in inside), inside
+    assert "Место 5: фолов 9" not in _text(pdf, 1)  # the box with its text is off the printed table
+    _png(pdf, "print-evening-tab.png")
+    # a later sync (block 2's winner corrected, saved as Excel saves: the notes' shapes kept, which
+    # openpyxl would draw again its own way) leaves the other notes where they stand
+    import excelize
+
+    desk = excelize.open_file(str(book))
+    desk.set_cell_str("05.12.2026", f"{column_letter(EVENING_HEADER['winner'] + 1)}{_top(1)}", "Мафия")
+    desk.save()
+    desk.close()
+    sync_once(ExcelBackend(book), out_dir=None)
+    with zipfile.ZipFile(book) as z:  # the evening's is the workbook's only tab with notes
+        (vml,) = [z.read(name) for name in z.namelist() if name.endswith(".vml")]
+    anchors = [int(a.split(b",")[0]) for a in re.findall(rb"<x:Anchor>([^<]*)</x:Anchor>", vml)]
+    assert len(anchors) >= 2 and all(c >= len(_columns()) for c in anchors), anchors
