@@ -424,3 +424,51 @@ def test_shown_notes_of_an_evening_print_beside_its_blocks(tmp_path):
         (vml,) = [z.read(name) for name in z.namelist() if name.endswith(".vml")]
     anchors = [int(a.split(b",")[0]) for a in re.findall(rb"<x:Anchor>([^<]*)</x:Anchor>", vml)]
     assert len(anchors) >= 2 and all(c >= len(_columns()) for c in anchors), anchors
+
+
+def _drawn(folder: Path, players: int) -> Path:
+    """A tournament of ``players`` made by ``init`` and drawn by ``draw`` (seed 1)."""
+    from click.testing import CliRunner
+
+    from sheets_sync.cli import main
+    from sheets_sync.draw_commands import draw_workbook
+
+    folder.mkdir()
+    csv_path = folder / "players.csv"
+    csv_path.write_text("Игрок;Клуб\n" + "\n".join(f"Игрок {i:02d};К{i % 4}" for i in range(1, players + 1)),
+                        encoding="utf-8-sig")
+    book = folder / "cup.xlsx"
+    result = CliRunner().invoke(main, ["init", str(book), "--players", str(csv_path), "--name", "Кубок"])
+    assert result.exit_code == 0, result.output
+    draw_workbook(ExcelBackend(book, backups=0), seed=1, time_limit=2, force=True)
+    return book
+
+
+@needs_poppler
+@pytest.mark.parametrize("players, table_pages", [(40, 1), (70, 2)])
+def test_the_draw_report_prints_framed_with_its_players_table_on_pages_of_its_own(tmp_path, players, table_pages):
+    """Жеребьёвка as LibreOffice prints it: it was eight portrait pages of loose figures, the
+    players' table cut across and down with no frame or header.  Now page 1 is the title and the
+    figures, framed; the players' table starts a page of its own, framed, one page wide, with its
+    header row at the top of each of its pages, every player on one of them."""
+    book = _drawn(tmp_path / "cup", players)
+    pdf = _print_as_written(book, ["Жеребьёвка"], tmp_path / "pdf", tmp_path / "profile")["Жеребьёвка"]
+    assert _pages(pdf) == [LANDSCAPE] * (1 + table_pages)
+    pages = _letters(pdf)
+    first = _text(pdf, 1)
+    assert first.lstrip().startswith("Кубок — Жеребьёвка: Отбор") and f"{players} игроков" in first
+    for label in ("Σc²", "Нижняя граница", "Пар без встреч", "Совместных игр"):
+        assert label in first, label
+    assert "Игрок 01" not in first
+    frames = [len([s for s in page["shapes"] if min(s[2] - s[0], s[3] - s[1]) < 2]) for page in pages]
+    assert all(n >= 20 for n in frames), frames  # every page drawn framed (there were no lines at all)
+    seen: list[str] = []
+    for number in range(2, 2 + table_pages):
+        lines = _text(pdf, number).splitlines()
+        text = " ".join(" ".join(lines).split())
+        assert "Игрок Клуб Игр Отдых" in text and "Чаще всего с" in text, number  # the header row, each page
+        seen += [m.group(0) for line in lines if (m := re.match(r"\s*Игрок \d\d", line))]  # a row's first cell
+    assert sorted(name.strip() for name in seen) == [f"Игрок {i:02d}" for i in range(1, players + 1)]  # each once: none lost at a cut
+    if players == 40:
+        _png(pdf, "print-draw-report.png")
+        _png(pdf, "print-draw-report-players.png", page=2)

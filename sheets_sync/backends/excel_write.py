@@ -449,7 +449,8 @@ class _Writer:
             book.set_sheet_props(title, excelize.SheetPropsOptions(fit_to_page=fit))
         book.set_page_margins(title, excelize.PageLayoutMarginsOptions(
             left=0.4, right=0.4, top=0.5, bottom=0.5, header=0.25, footer=0.25, horizontally=True))
-        names = {"_xlnm.Print_Titles": f"{quoted(title)}!$1:${page.repeat_rows}" if page.repeat_rows else None,
+        last_repeated = page.repeat_from + page.repeat_rows - 1
+        names = {"_xlnm.Print_Titles": f"{quoted(title)}!${page.repeat_from}:${last_repeated}" if page.repeat_rows else None,
                  "_xlnm.Print_Area": f"{quoted(title)}!{_absolute(page.area)}" if page.area else None}
         for row in page.breaks:  # a new page after this 1-based row: before the next one
             book.insert_page_break(title, f"A{row + 1}")
