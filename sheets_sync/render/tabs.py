@@ -174,8 +174,14 @@ def _standings_columns(results: Results, language: str, live: Liveness | None) -
         return lambda st: (number(st.stats.stage_points.get(key, Decimal(0)))
                            if key in _stages_played(results, st.stats.player) else None)
 
+    chances: dict[str, tuple] = {}  # a player's three liveness cells, worked out once
+
     def chance(i: int) -> Callable[[Standing], object]:
-        return lambda st: liveness_cells(live, st.stats.player, language)[i]
+        def cell(st: Standing) -> object:
+            if st.stats.player not in chances:
+                chances[st.stats.player] = liveness_cells(live, st.stats.player, language)
+            return chances[st.stats.player][i]
+        return cell
 
     shown = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
     heads = liveness_header(live, results, language) if live else None
