@@ -472,3 +472,35 @@ def test_the_draw_report_prints_framed_with_its_players_table_on_pages_of_its_ow
     if players == 40:
         _png(pdf, "print-draw-report.png")
         _png(pdf, "print-draw-report-players.png", page=2)
+
+
+@needs_poppler
+@pytest.mark.parametrize("columns, rows, expected", [
+    (8, 20, "one page"),        # fits as it is
+    (12, 120, "one page wide"),  # one page would be under 8 pt: pages down
+    (30, 20, "at 8 pt"),         # one page wide would be under 8 pt: pages across too
+])
+def test_a_page_is_fitted_only_while_its_letters_stay_8_pt(tmp_path, columns, rows, expected):
+    """render.paper's three pages, each as LibreOffice prints it: never a letter under 8 pt."""
+    from sheets_sync.backends.base import TabWrite
+    from sheets_sync.render.paper import LINE_PT, paper_page
+
+    widths, heights = [12] * columns, [LINE_PT] * rows
+    page = paper_page(widths, heights)
+    kind = "one page" if page.fit_height else "one page wide" if page.fit_width else "at 8 pt"
+    assert kind == expected and (page.scale is None) == (kind != "at 8 pt")
+    tab = TabWrite(title="Лист", rows=tuple(tuple(f"ячейка {r}.{c}" for c in range(columns)) for r in range(rows)),
+                   column_widths=tuple(widths), row_heights=tuple(heights), page=page)
+    book = tmp_path / "wide.xlsx"
+    ExcelBackend(book, backups=0).apply(Patch(writes=(tab,)), base=None)
+    pdf = _print_as_written(book, ["Лист"], tmp_path / "pdf", tmp_path / "profile")["Лист"]
+    letters = [size for page_ in _letters(pdf) for size, *_ in page_["letters"]]
+    assert min(letters) >= SMALLEST_PT
+    printed = " ".join(_text(pdf, n) for n in range(1, len(_pages(pdf)) + 1))
+    assert f"ячейка {rows - 1}.{columns - 1}" in printed  # nothing left off
+    if kind == "one page":
+        assert len(_pages(pdf)) == 1
+    elif kind == "one page wide":
+        assert len(_pages(pdf)) > 1 and f"ячейка 0.{columns - 1}" in _text(pdf, 1)
+    else:  # as small as 8 pt allows (not 100 %: paper saved), the last columns on a page of their own
+        assert max(letters) < 8.7 and f"ячейка 0.{columns - 1}" not in _text(pdf, 1)
