@@ -29,7 +29,7 @@ from scoring.preset import StageRule
 from scoring.preset_settings import STAGE_KEY_ALIASES
 from sheets_sync.backends.base import STATE_TAB, Backend, Patch, Snapshot, TabWrite
 from sheets_sync.changelog import previous_values, state_with_values, written_values
-from sheets_sync.layout import protocol_tab, protocol_title, seating_tab
+from sheets_sync.layout import draw_report_tab, protocol_tab, protocol_title, seating_tab
 from sheets_sync.messages import fail, text
 from sheets_sync.outcome import Outcome, compute, read_workbook
 from sheets_sync.refs import workbook_folder
@@ -206,9 +206,8 @@ def _stage_patch(outcome: Outcome, stage: str, entries: Sequence[SeatingEntry], 
         writes.append(protocol_tab(title=protocol_title(preset, e.stage, e.round, e.table, language),
                                    stage_name=preset.stage(e.stage).name(language), round_no=e.round, table=e.table,
                                    players=e.players, language=language, preset=preset))
-    report_rows = [[f"{preset.stage(stage).name(language)}"], *draw.report.rows(language)]
-    writes.append(TabWrite(title=L.tab("draw_report", language), rows=tuple(tuple(r) for r in report_rows),
-                           column_widths=(24, 14, 8, 10, 12, 18, 8, 24, 10, 10, 10, 10, 10, 10), bold_rows=(0,)))
+    writes.append(draw_report_tab(draw.report, stage_name=preset.stage(stage).name(language), language=language,
+                                  tournament=outcome.results.tournament.name))
     return Patch(writes=tuple(writes))
 
 

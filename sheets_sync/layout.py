@@ -19,6 +19,7 @@ from datetime import date
 from decimal import Decimal
 
 from scoring import labels as L
+from scoring.draw.report import FairnessReport
 from scoring.model import Player, PlayerStatus, Protocol, Removal, SeatingEntry
 from scoring.preset import Preset
 from sheets_sync.backends.base import PageSetup, Style, TabWrite, Validation, column_letter
@@ -27,7 +28,7 @@ from sheets_sync.render.words import ru_en
 __all__ = ["tournament_tab", "players_tab", "seating_tab", "penalties_tab", "protocol_tab", "protocol_title",
            "PROTOCOL_TABLE_ROW", "PROTOCOL_HEADER_KEYS", "protocol_columns", "protocol_legend", "PROTOCOL_WIDTHS",
            "evening_tab", "evening_title", "evening_columns", "evening_block_games", "EVENING_FIRST_BLOCK",
-           "EVENING_BLOCK_ROWS"]
+           "EVENING_BLOCK_ROWS", "draw_report_tab"]
 
 PROTOCOL_TABLE_ROW = 8  # 0-based row of the seat table's header
 PROTOCOL_HEADER_KEYS = ("stage", "round", "table", "judge", "winner", "checked_by")  # rows 2–7, label | value
@@ -332,3 +333,53 @@ def evening_tab(*, day: date, games: int, tables: int | None, language: str, pre
                     row_heights=heights, bold_rows=(), validations=tuple(validations), styles=tuple(styles),
                     page=PageSetup(landscape=True, area=f"A1:{end}{starts[-1] + 11}",
                                    breaks=tuple(top - 1 for top in starts[1:])))
+
+
+# -- the Жеребьёвка tab: how fair a drawn seating is ----------------------------------------------
+# the players' table: name, club, games, rests, opponents, most met, times, seats, seat repeats,
+# seats 1–3, 4–7, 8–10, seat sum, mean seat, then one column per table
+_DRAW_WIDTHS = (30, 12, 5, 7, 10, 18, 5, 16, 8, 6, 6, 6, 6, 7)  # the name column holds the figures' labels too
+_DRAW_TABLE_WIDTH = 5
+_DRAW_LEFT = (0, 1, 5, 7)  # names and lists; the figures are centred
+
+
+def _draw_blocks(rows: Sequence[Sequence[object]]) -> list[list[tuple]]:
+    """The report's rows split at its empty rows: the figures, the meetings' histogram, the
+    problems of a hand-edited seating (when there are any), and last the players' table."""
+    blocks: list[list[tuple]] = [[]]
+    for row in rows:
+        if row:
+            blocks[-1].append(tuple(row))
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
+def draw_report_tab(report: FairnessReport, *, stage_name: str, language: str, tournament: str = "") -> TabWrite:
+    """The Жеребьёвка tab as it prints: its title and the draw in one line, then the figures and the
+    meetings' histogram on page 1, each block framed; the players' table from page 2 on, framed
+    under a shaded header row repeated on each of its pages (landscape, one page wide)."""
+    what = f"{L.tab('draw_report', language)}: {stage_name}"
+    rows: list[tuple] = [(f"{tournament} — {what}" if tournament else what,), (report.text_lines(language)[0],), ()]
+    styles: list[Style] = [Style(cells="A1", bold=True, size=14), Style(cells="A2", muted=True)]
+    *figures, players = _draw_blocks(report.rows(language))
+    for i, block in enumerate(figures):
+        top, end = len(rows) + 1, len(rows) + len(block)  # 1-based
+        last = column_letter(max(len(r) for r in block) - 1)
+        styles.append(Style(cells=f"A{top}:{last}{end}", frame=True, align="left"))
+        # the histogram has a header row; the figures and the problems are label | value
+        styles.append(Style(cells=f"A{top}:{last}{top}" if i == 1 else f"A{top}:A{end}", shade=True, bold=True))
+        rows += [*block, ()]
+    header = len(rows) + 1  # 1-based: the players' table starts a page of its own
+    rows += players
+    end, last = len(rows), column_letter(len(players[0]) - 1)
+    styles += [Style(cells=f"A{header}:{last}{header}", frame=True, shade=True, bold=True, size=9, align="center",
+                     middle=True, wrap=True),
+               Style(cells=f"A{header + 1}:{last}{end}", frame=True, align="center"),
+               *(Style(cells=f"{column_letter(c)}{header + 1}:{column_letter(c)}{end}", align="left") for c in _DRAW_LEFT)]
+    tables = len(players[0]) - len(_DRAW_WIDTHS)
+    heights = (22.0, *([None] * (header - 2)), 30.0)
+    return TabWrite(title=L.tab("draw_report", language), rows=tuple(rows),
+                    column_widths=(*_DRAW_WIDTHS, *([_DRAW_TABLE_WIDTH] * tables)), row_heights=heights,
+                    bold_rows=(0,), styles=tuple(styles),
+                    page=PageSetup(landscape=True, repeat_rows=1, repeat_from=header, breaks=(header - 1,)))

@@ -167,10 +167,16 @@ class PageSetup:
     fit_width: bool = True  # every column on one page width
     fit_height: bool = False  # and every row on one page: the whole tab on one sheet of paper
     repeat_rows: int = 0  # the first N rows printed again at the top of every page
+    # …or N rows from this 1-based one (a table under other blocks: its header row, on every
+    # page from its own on); a Google Sheet repeats only frozen rows, which start at the top
+    repeat_from: int = 1
     area: str | None = None  # the A1 range printed; None: whatever the tab holds
     # 1-based rows after which a new page starts (an evening's protocol blocks, one a page);
     # an .xlsx keeps them, a Google Sheet does not (its print dialog breaks pages itself)
     breaks: tuple[int, ...] = ()
+    # printed at this percentage, not fitted (a tab fitted to the page would print below 8 pt:
+    # sheets_sync.render.paper); an .xlsx keeps it, a Google Sheet does not
+    scale: int | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

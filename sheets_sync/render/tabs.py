@@ -9,7 +9,8 @@ site's pages do, and shows points with the site's decimals (a number format, not
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -25,6 +26,7 @@ from scoring.standings import Results, Standing, game_states
 from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
 from sheets_sync.render import race as race_view
+from sheets_sync.render.paper import LINE_PT, paper_page, text_lines
 from sheets_sync.render.progress_text import counted_line, games_line, headline
 from sheets_sync.render.words import ru_en, state_words, ui
 
@@ -44,6 +46,8 @@ TABLE_PAGE = PageSetup(landscape=True, repeat_rows=TOP_ROWS)
 
 # the title a line of larger bold type, the header row two lines of the small bold header font
 HEADER_HEIGHT = (22.0, None, 28.0)
+# the Standings' header in the text's own size (it prints at 8 pt or more: render.paper)
+STANDINGS_HEADER_HEIGHT = (22.0, LINE_PT, 32.0)
 
 # points as the site prints them (render.json_out.points): at least two decimals, every one there
 # is (6.70, 14.825, -0.50, 15.00); the cell keeps the exact number, the format only shows it
@@ -66,12 +70,12 @@ def heading_styles() -> tuple[Style, ...]:
     return (Style(cells="A1", size=14), Style(cells="A2", muted=True))
 
 
-def header_styles(columns: int) -> tuple[Style, ...]:
-    """The title and status line, and a table's header row: shaded, small, centred and wrapped on two
-    lines, so that narrow columns keep their names readable on screen and in print (owned tabs: no
-    mark ever lands here)."""
+def header_styles(columns: int, *, size: float | None = 9) -> tuple[Style, ...]:
+    """The title and status line, and a table's header row: shaded, small (``size``; None: the
+    text's own), centred and wrapped on two lines, so that narrow columns keep their names readable
+    on screen and in print (owned tabs: no mark ever lands here)."""
     row = HEADER_ROW + 1
-    return (*heading_styles(), Style(cells=f"A{row}:{column_letter(columns - 1)}{row}", shade=True, size=9,
+    return (*heading_styles(), Style(cells=f"A{row}:{column_letter(columns - 1)}{row}", shade=True, size=size,
                                       align="center", middle=True, wrap=True))
 
 
@@ -145,52 +149,102 @@ def liveness_cells(live: Liveness, player: str, language: str) -> tuple[str | No
     return mark, bounds, race_view.cut_line(live, player, language) or None
 
 
-def standings_tab(results: Results, language: str, live: Liveness | None | Ask = ASK) -> TabWrite:
+@dataclass(frozen=True, slots=True)
+class _Column:
+    """A column of the Standings tab: its name, width, a player's cell, and whether it prints.
+
+    The paper columns come first and the print area is theirs (docs/decisions.md, «Итоги on
+    paper»): on the screen every column is there, on A4 only what a player looks for."""
+
+    header: str
+    width: float
+    cell: Callable[[Standing], object]
+    paper: bool = False
+    points: bool = False  # shown with the site's decimals
+    wrap: bool = False  # long text: wrapped inside the column, the row as tall as it needs
+    align: str | None = None
+
+
+def _standings_columns(results: Results, language: str, live: Liveness | None) -> list[_Column]:
     preset = results.preset
-    ci_on = preset.ci.enabled
-    item_columns = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
-    header = [
-        ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Клуб", "Club", language),
-        ru_en("Итого", "Total", language),
-        *(s.name(language) for s in preset.stages),
-        ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
-        ru_en("Побед доном", "Wins as don", language), ru_en("Побед шерифом", "Wins as sheriff", language),
-        ru_en("Побед мафией", "Wins as mafia", language), ru_en("Доп. баллы", "Extra points", language),
-        ru_en("Лучший ход", "Best move", language), ru_en("Штрафы", "Penalties", language),
-        ru_en("Убит первым", "Shot first", language),
-        *(i.column.name(language) for i in item_columns),
-        ru_en("Призы", "Awards", language),
-        ru_en("Почему выше следующего", "Why above the next", language),
-        *((ru_en("Ci: как посчитано", "Ci: how it is counted", language),) if ci_on else ()),
+
+    def w(ru: str, en: str) -> str:
+        return ru_en(ru, en, language)
+
+    def stage(key: str) -> Callable[[Standing], object]:
+        return lambda st: (number(st.stats.stage_points.get(key, Decimal(0)))
+                           if key in _stages_played(results, st.stats.player) else None)
+
+    chances: dict[str, tuple] = {}  # a player's three liveness cells, worked out once
+
+    def chance(i: int) -> Callable[[Standing], object]:
+        def cell(st: Standing) -> object:
+            if st.stats.player not in chances:
+                chances[st.stats.player] = liveness_cells(live, st.stats.player, language)
+            return chances[st.stats.player][i]
+        return cell
+
+    shown = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
+    heads = liveness_header(live, results, language) if live else None
+    return [
+        _Column(w("Место", "Place"), 7, lambda st: st.places if st.stats.games else None, True),  # no place before a game
+        _Column(w("Игрок", "Player"), 20, lambda st: st.stats.player, True),
+        _Column(w("Клуб", "Club"), 14, lambda st: st.stats.club or None, True),
+        _Column(w("Итого", "Total"), 9, lambda st: number(st.stats.total), True, points=True),
+        *(_Column(s.name(language), 11, stage(s.key), True, points=True) for s in preset.stages),
+        _Column(w("Игр", "Games"), 6, lambda st: st.stats.games, True, align="center"),  # apart from the text beside it
+        *((_Column(heads[0], 11, chance(0), True), _Column(heads[2], 32, chance(2), True, wrap=True)) if heads else ()),
+        # while a cut is played the page has no room for both: it shows the cut line
+        _Column(w("Почему выше следующего", "Why above the next"), 36, lambda st: tiebreak_text(st, language) or None,
+                not heads, wrap=True),
+        # on the screen only
+        *((_Column(heads[1], 18, chance(1)),) if heads else ()),
+        _Column(w("Побед", "Wins"), 6, lambda st: st.stats.wins),
+        _Column(w("Побед доном", "Wins as don"), 8, lambda st: st.stats.wins_as["don"]),
+        _Column(w("Побед шерифом", "Wins as sheriff"), 8, lambda st: st.stats.wins_as["sheriff"]),
+        _Column(w("Побед мафией", "Wins as mafia"), 8, lambda st: st.stats.wins_as["mafia"]),
+        _Column(w("Доп. баллы", "Extra points"), 9, lambda st: number(st.stats.extra_points), points=True),
+        _Column(w("Лучший ход", "Best move"), 9, lambda st: number(st.stats.best_move_points), points=True),
+        _Column(w("Штрафы", "Penalties"), 9, lambda st: number(st.stats.penalties), points=True),
+        _Column(w("Убит первым", "Shot first"), 8, lambda st: st.stats.shot_first),
+        *(_Column(i.column.name(language), i.column.width, lambda st, k=i.key: number(st.stats.item_total(k)),
+                  points=True) for i in shown),
+        _Column(w("Призы", "Awards"), 7, lambda st: L.word("yes" if st.stats.eligible else "no", language)),
+        *((_Column(w("Ci: как посчитано", "Ci: how it is counted"), 50,
+                   lambda st: ci_text(results, st.stats, language) or None),) if preset.ci.enabled else ()),
     ]
-    live = given_or_current(live, results)  # while a cut is played: ✓ / ✗, the bounds and the line, last
-    if live:
-        header += liveness_header(live, results, language)
+
+
+def standings_tab(results: Results, language: str, live: Liveness | None | Ask = ASK) -> TabWrite:
+    """The overall standings: every figure of a player on the screen; on paper (the print area) the
+    columns a player looks for, every row as tall as its wrapped text, at 8 pt or more."""
+    live = given_or_current(live, results)  # while a cut is played: ✓ / ✗, the bounds and the line
+    columns = _standings_columns(results, language, live)
     p = progress(results)
-    rows: list[tuple] = [*heading(tab_title(results.tournament.name, headline(p, preset, language)), games_line(p, language)),
-                         tuple(header)]
-    for st in results.overall:
-        s = st.stats
-        rows.append((
-            st.places if s.games else None, s.player, s.club or None, number(s.total),  # no place before a game
-            *(number(s.stage_points.get(k, Decimal(0))) if k in _stages_played(results, s.player) else None for k in preset.stage_keys),
-            s.games, s.wins, s.wins_as["don"], s.wins_as["sheriff"], s.wins_as["mafia"],
-            number(s.extra_points), number(s.best_move_points), number(s.penalties), s.shot_first,
-            *(number(s.item_total(i.key)) for i in item_columns),
-            L.word("yes", language) if s.eligible else L.word("no", language),
-            tiebreak_text(st, language) or None,
-            *((ci_text(results, s, language) or None,) if ci_on else ()),
-            *(liveness_cells(live, s.player, language) if live else ()),
-        ))
-    stages = len(preset.stages)
-    points = [3, *range(4, 4 + stages), *range(9 + stages, 12 + stages), *range(13 + stages, 13 + stages + len(item_columns))]
-    formats = number_styles(points, TOP_ROWS, len(rows) - 1)
+    rows: list[tuple] = [*heading(tab_title(results.tournament.name, headline(p, results.preset, language)),
+                                  games_line(p, language)), tuple(c.header for c in columns)]
+    rows += [tuple(c.cell(st) for c in columns) for st in results.overall]
+    last = len(rows) - 1
+    paper = [c for c in columns if c.paper]
+    # a row of wrapped text as tall as its lines: LibreOffice keeps a row's height on opening, so
+    # a taller text would be cut at the cell's edge
+    heights = [*STANDINGS_HEADER_HEIGHT, *(LINE_PT * max(text_lines(v, c.width) if c.wrap else 1
+                                                         for c, v in zip(columns, row)) for row in rows[TOP_ROWS:])]
+    formats = number_styles([i for i, c in enumerate(columns) if c.points], TOP_ROWS, last)
+
+    def down(first: int, end: int) -> str:  # columns first…end of the players' rows
+        return f"{column_letter(first)}{TOP_ROWS + 1}:{column_letter(end)}{last + 1}"
+
+    body = (Style(cells=down(0, len(columns) - 1), middle=True),
+            *(Style(cells=down(i, i), wrap=c.wrap, align=c.align) for i, c in enumerate(columns) if c.wrap or c.align),
+            ) if last >= TOP_ROWS else ()
     rows.extend(_game_state_rows(results, language))
-    widths = (7, 22, 16, 9, *([11] * stages), 6, 6, 8, 8, 8, 9, 9, 9, 8,
-              *(i.column.width for i in item_columns), 7, 40, *((50,) if ci_on else ()), *((10, 18, 34) if live else ()))
-    return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=TOP_ROWS,
-                    frozen_cols=2, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
-                    styles=(*header_styles(len(header)), *formats), page=TABLE_PAGE)
+    heights += [LINE_PT] * (len(rows) - len(heights))
+    page = paper_page([c.width for c in paper], heights, landscape=True, repeat_rows=TOP_ROWS,
+                      area=f"A1:{column_letter(len(paper) - 1)}{len(rows)}")
+    return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=tuple(c.width for c in columns),
+                    frozen_rows=TOP_ROWS, frozen_cols=2, bold_rows=(0, HEADER_ROW), row_heights=tuple(heights),
+                    styles=(*header_styles(len(columns), size=None), *formats, *body), page=page)
 
 
 def _game_state_rows(results: Results, language: str) -> list[tuple]:
