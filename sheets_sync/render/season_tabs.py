@@ -17,7 +17,8 @@ from scoring.problems import Problem
 from scoring.season import Season, SeasonStanding, season
 from scoring.standings import Results
 from sheets_sync.backends.base import TabWrite
-from sheets_sync.render.progress_text import evening_headline, season_headline
+from sheets_sync.render.progress_text import season_headline
+from sheets_sync.render.season_text import evening_status, evening_title, place_text, season_covers
 from sheets_sync.render.tabs import (
     HEADER_HEIGHT,
     HEADER_ROW,
@@ -49,7 +50,7 @@ def _ranking_word(s: Season, language: str) -> str:
 
 def _row(e: SeasonStanding, language: str) -> tuple:
     st = e.stats
-    return (e.standing.places or None, st.player, st.club or None, number(st.total), number(e.average), st.games,
+    return (place_text(e) or None, st.player, st.club or None, number(st.total), number(e.average), st.games,
             st.wins, number(st.extra_points), number(st.best_move_points), number(st.penalties),
             ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language) if not e.ranked else
             (tiebreak_text(e.standing, language) or None))
@@ -63,11 +64,18 @@ def season_standings_tab(results: Results, language: str) -> TabWrite:
               ru_en("Лучший ход", "Best move", language), ru_en("Штрафы", "Penalties", language),
               ru_en("Почему выше следующего / игр до рейтинга", "Why above the next / games to be ranked", language))
     title = tab_title(results.tournament.name, season_headline(len(s.evenings), s.games, language))
-    rows: list[tuple] = [*heading(title, _ranking_word(s, language)), header, *(_row(e, language) for e in s.standings)]
-    if s.below_minimum:
-        rows += [(), (ru_en(f"Меньше {s.min_games} игр: пока вне рейтинга", f"Fewer than {s.min_games} games: not "
-                            "ranked yet", language),)]
-        rows += [_row(e, language) for e in s.below_minimum]
+    status = f"{_ranking_word(s, language)}. {season_covers(s, language)}"
+    rows: list[tuple] = [*heading(title, status), header, *(_row(e, language) for e in s.standings)]
+    provisional = [e for e in s.below_minimum if e.provisional]
+    unplayed = [e for e in s.below_minimum if not e.provisional]
+    n = max(1, s.min_games)
+    if provisional:  # the same order goes on: places after the ranked, in parentheses
+        rows += [(), (ru_en(f"Меньше {n} игр: места предварительные (в скобках)", f"Fewer than {n} games: "
+                            "provisional places (in parentheses)", language),)]
+        rows += [_row(e, language) for e in provisional]
+    if unplayed:
+        rows += [(), (ru_en("Ещё не играли в этом сезоне", "Not played this season yet", language),)]
+        rows += [_row(e, language) for e in unplayed]
     formats = number_styles([3, 4, 7, 8, 9], TOP_ROWS, len(rows) - 1)  # total, average, extra, best move, penalties
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows),
                     column_widths=(7, 22, 16, 9, 9, 6, 6, 9, 9, 9, 40), frozen_rows=TOP_ROWS, frozen_cols=2,
@@ -82,15 +90,12 @@ def evenings_tab(results: Results, language: str) -> TabWrite:
     header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Очки", "Points", language),
               ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
               ru_en("Почему выше следующего", "Why above the next", language))
-    status = ru_en(f"вечеров: {len(s.evenings)}, засчитано игр: {s.games}",
-                   f"evenings: {len(s.evenings)}, games counted: {s.games}", language)
+    status = season_covers(s, language)
     rows: list[tuple] = heading(tab_title(results.tournament.name, L.tab("evenings", language)), status)
     bold: list[int] = [0]
     for evening in reversed(s.evenings):
         bold += [len(rows), len(rows) + 1]
-        rows.append((evening_headline(evening.date, language) if evening.date else
-                     ru_en("Игры без даты", "Games without a date", language),
-                     ru_en(f"игр: {len(evening.games)}", f"games: {len(evening.games)}", language)))
+        rows.append((evening_title(evening, language), evening_status(evening, language)))
         rows.append(header)
         rows += [(st.places, st.stats.player, number(st.stats.total), st.stats.games, st.stats.wins,
                   tiebreak_text(st, language) or None) for st in evening.standings]
