@@ -203,7 +203,7 @@ TWO_DONS = dataclasses.replace(GAMES[1], seats=tuple(dataclasses.replace(r, role
 
 
 def _order_of_the_site(page: str) -> list[tuple[str, str]]:
-    rows = re.findall(r'<td class="num">([^<]*)</td>\s*<th scope="row" class="name"><a href="[^"]*">([^<]*)</a>', page)
+    rows = re.findall(r'<td class="num place">([^<]*)</td>\s*<th scope="row" class="name"><a href="[^"]*">([^<]*)</a>', page)
     return [(place, name) for place, name in rows]
 
 

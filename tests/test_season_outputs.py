@@ -55,7 +55,9 @@ def test_season_site_has_no_stage_race_or_unknown_player(files):
 def test_season_tabs():
     results = _results()
     rows = table(season_standings_tab(results, "ru").rows)
-    assert rows[1][:6] == ("1", "Анна", None, D(5), D("1.25"), 4)
+    # place, name, the main number, then the scheme's columns: movement, total, average, games, evenings, …
+    assert rows[0][:8] == ("Место", "Игрок", "Сумма", "±", "Среднее", "Игр", "Вечеров", "Побед")
+    assert rows[1][:8] == ("1", "Анна", D(5), "=", D("1.25"), 4, 2, 4)
     below = [r for r in rows if r and r[-1] in ("ещё 1", "ещё 2")]
     assert [(r[1], r[-1]) for r in below] == [("Кира", "ещё 1"), ("Лев", "ещё 2")]
     evenings = evenings_tab(results, "ru").rows[HEADING_ROWS:]  # under the tab's title and status line
@@ -98,3 +100,27 @@ def test_evening_vk_picture(tmp_path):
     png = (tmp_path / "vk-post.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     (ROOT / "tests" / "artifacts" / "evening-vk.png").write_bytes(png)
+
+
+@pytest.mark.parametrize(("ranking", "columns", "header", "anna"), [
+    ("total", ("games", "civilian", "don"), ("Место", "Игрок", "Сумма", "Игр", "Мирный", "Дон"),
+     ("1", "Анна", D(5), 4, "1 / 1", "1 / 1")),
+    # the main number is never repeated among the columns: by the average, «total» is a column, «average» not
+    ("average", ("total", "average", "evenings", "last_evening", "penalties"),
+     ("Место", "Игрок", "Среднее", "Сумма", "Вечеров", "Последний вечер", "Штрафы"),
+     ("1", "Анна", D("1.25"), D(5), 2, "12.12.2026", D(0))),
+    ("total", (), ("Место", "Игрок", "Сумма"), ("1", "Анна", D(5))),
+], ids=["three-columns", "by-average", "no-columns"])
+def test_the_schemes_columns_on_the_tab_and_the_site(ranking, columns, header, anna):
+    from scoring.preset import SeasonRule
+
+    preset = dataclasses.replace(PRESET, season=SeasonRule(ranking=ranking, min_games=3 if ranking == "average" else 4,
+                                                           columns=columns))
+    results = _results(preset)
+    rows = table(season_standings_tab(results, "ru").rows)
+    assert rows[0] == header and rows[1] == anna
+    page = site_files(results, language="ru")["index.html"]
+    head = page[page.index("<thead>"):page.index("</thead>")]
+    import re
+
+    assert re.findall(r"<th scope=\"col\"[^>]*>([^<]*)</th>", head) == list(header)

@@ -20,12 +20,19 @@ from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.progress_text import evening_date, season_headline, updated_line
 from sheets_sync.render.season_text import (
+    COUNT_COLUMNS,
+    NUMBER_COLUMNS,
+    column_header,
+    column_title,
+    column_value,
     evening_status,
     evening_title,
     main_value,
+    main_word,
     movement_text,
     place_text,
     provisional_note,
+    season_columns,
     season_covers,
 )
 from sheets_sync.render.tabs import tiebreak_text
@@ -45,6 +52,15 @@ def _css(selector: str, lines: list[str]) -> str:
     return f'{selector}::after {{ content: "{text}"; }}\n'
 
 
+def _cell_class(key: str) -> str:
+    """A column's classes: numbers right-aligned; «why» wraps (and, on a phone, is left out like every .opt)."""
+    if key == "tiebreak":
+        return "why opt col-tiebreak"
+    if key in NUMBER_COLUMNS or key in COUNT_COLUMNS or key == "win_rate":
+        return f"num col-{key}"
+    return f"nowrap col-{key}"
+
+
 def _percent(share) -> str:
     return "" if share is None else f"{round(share * 100)}%"
 
@@ -56,6 +72,7 @@ class SeasonPages:
         self.site = site
         self.lang = site.lang
         self.season: Season = season(site.r)
+        self.columns = season_columns(self.season, site.r.preset.season.columns)
 
     # -- the frame --------------------------------------------------------------------------------
     def nav(self, root: str, current: str) -> list[dict]:
@@ -77,13 +94,17 @@ class SeasonPages:
     # -- the season table -------------------------------------------------------------------------
     def row(self, e: SeasonStanding, root: str) -> dict:
         st = e.stats
+        why = tiebreak_text(e.standing, self.lang) if e.ranked else \
+            ru_en(f"до рейтинга ещё игр: {e.games_needed}", f"games still needed to be ranked: {e.games_needed}",
+                  self.lang)
+        cells = []
+        for key in self.columns:
+            value = column_value(self.season, e, key, self.lang, why=why)
+            cells.append({"text": points(value) if key in NUMBER_COLUMNS else str(value), "cls": _cell_class(key)})
         return {"places": place_text(e), "player": st.player, "club": st.club, "provisional": e.provisional,
                 "href": root + self.site.player_href.get(st.player, ""), "total": points(st.total),
                 "average": points(e.average), "main": main_value(self.season, e), "games": st.games, "wins": st.wins,
-                "needed": e.games_needed, "movement": movement_text(e, self.lang),
-                "tiebreak": tiebreak_text(e.standing, self.lang) if e.ranked else
-                ru_en(f"до рейтинга ещё игр: {e.games_needed}", f"games still needed to be ranked: {e.games_needed}",
-                      self.lang)}
+                "needed": e.games_needed, "movement": movement_text(e, self.lang), "tiebreak": why, "cells": cells}
 
     def index(self):
         s = self.season
@@ -92,6 +113,9 @@ class SeasonPages:
         first_provisional = next((e.player for e in played if e.provisional), None)
         return self.site.render("site/season.html", self.page(
             "", "index", self.headline(), ranking=ranking, by_average=s.ranking == "average",
+            main=main_word(s, self.lang),
+            columns=[{"cls": _cell_class(k), "text": column_header(k, self.lang), "title": column_title(k, self.lang)}
+                     for k in self.columns],
             covers=season_covers(s, self.lang), note=provisional_note(s, self.lang),
             rows=[{**self.row(e, ""), "group_start": e.player == first_provisional and e is not played[0]}
                   for e in played],

@@ -12,7 +12,8 @@ from sheets_sync.render.progress_text import evening_date
 from sheets_sync.render.words import ru_en
 
 __all__ = ["place_text", "main_value", "main_word", "movement_text", "provisional_note", "evening_title",
-           "evening_status", "season_covers", "season_console_rows"]
+           "evening_status", "season_covers", "season_console_rows", "season_columns", "column_header", "column_title",
+           "column_value", "NUMBER_COLUMNS", "COUNT_COLUMNS"]
 
 
 def place_text(e: SeasonStanding) -> str:
@@ -104,3 +105,66 @@ def season_console_rows(results, top: int, language: str) -> tuple[tuple[str, st
     main = ("Average", "Среднее") if s.ranking == "average" else ("Total", "Итого")
     return main, [(place_text(e), e.player, main_value(s, e), str(e.stats.games))
                   for e in s.table if e.stats.games][:top]
+
+
+# -- the season table's columns (the scheme's ``season.columns``) ------------------------------------------
+_HEADERS = {
+    "movement": ("±", "±"), "total": ("Сумма", "Total"), "average": ("Среднее", "Average"), "games": ("Игр", "Games"),
+    "evenings": ("Вечеров", "Evenings"), "wins": ("Побед", "Wins"), "win_rate": ("Побед, %", "Win %"),
+    "civilian": ("Мирный", "Civilian"), "sheriff": ("Шериф", "Sheriff"), "mafia": ("Мафия", "Mafia"),
+    "don": ("Дон", "Don"), "first_killed": ("ПУ", "Killed first"), "best_move": ("ЛХ", "Best move"),
+    "extra": ("Доп. баллы", "Extra points"), "penalties": ("Штрафы", "Penalties"),
+    "last_evening": ("Последний вечер", "Last evening"), "club": ("Клуб", "Club"),
+    "tiebreak": ("Почему выше следующего / игр до рейтинга", "Why above the next / games to be ranked"),
+}
+_TITLES = {  # what a short header means (the site's title attribute)
+    "movement": ("место с прошлого вечера", "places since the last evening"),
+    "civilian": ("побед / игр мирным", "wins / games as a civilian"),
+    "sheriff": ("побед / игр шерифом", "wins / games as the sheriff"),
+    "mafia": ("побед / игр мафией", "wins / games as mafia"), "don": ("побед / игр доном", "wins / games as the don"),
+    "first_killed": ("первый убитый: раз", "times killed first"), "best_move": ("очки за лучший ход",
+                                                                           "best move points"),
+}
+NUMBER_COLUMNS = frozenset({"total", "average", "extra", "best_move", "penalties"})  # points: a number cell
+COUNT_COLUMNS = frozenset({"games", "evenings", "wins", "first_killed"})
+
+
+def season_columns(s: Season, preset_columns) -> list[str]:
+    """The scheme's columns, without the main number (shown beside the name already)."""
+    main = "average" if s.ranking == "average" else "total"
+    return [c for c in preset_columns if c != main]
+
+
+def column_header(key: str, language: str) -> str:
+    return ru_en(*_HEADERS[key], language)
+
+
+def column_title(key: str, language: str) -> str:
+    return ru_en(*_TITLES[key], language) if key in _TITLES else column_header(key, language)
+
+
+def _role_cell(s: Season, e: SeasonStanding, key: str) -> str:
+    record = next((r for r in (s.players[e.player].roles if e.player in s.players else ()) if r.role.value == key), None)
+    return f"{record.wins} / {record.games}" if record and record.games else ""
+
+
+def column_value(s: Season, e: SeasonStanding, key: str, language: str, *, why: str = ""):
+    """A cell of the season table: a Decimal for points, an int for counts, text otherwise
+    (``why``: the tiebreak's words, worked out by the caller)."""
+    st = e.stats
+    values = {"total": st.total, "average": e.average, "extra": st.extra_points, "best_move": st.best_move_points,
+              "penalties": st.penalties, "games": st.games, "evenings": e.evenings, "wins": st.wins,
+              "first_killed": st.shot_first}
+    if key in values:
+        return values[key]
+    if key == "win_rate":
+        return f"{round(100 * st.wins / st.games)}%" if st.games else ""
+    if key in ("civilian", "sheriff", "mafia", "don"):
+        return _role_cell(s, e, key)
+    if key == "movement":
+        return movement_text(e, language)
+    if key == "last_evening":
+        return evening_date(e.last_evening)
+    if key == "club":
+        return st.club
+    return why if e.ranked else ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language)
