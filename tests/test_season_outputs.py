@@ -47,8 +47,8 @@ def test_golden_season_player_page(files):
     assert '<svg class="sparkline"' in page and "2026" in page
 
 
-def test_season_site_has_no_stage_race_or_unknown_player(files):
-    assert not any(f.startswith("stage-") or f == "race.html" for f in files)
+def test_season_site_has_no_stage_or_unknown_player(files):
+    assert not any(f.startswith("stage-") or f.startswith("game-") or f == "games.html" for f in files)
     assert player_file("Мира") not in files  # typed into a protocol, not on the Players tab
 
 
@@ -124,3 +124,22 @@ def test_the_schemes_columns_on_the_tab_and_the_site(ranking, columns, header, a
     import re
 
     assert re.findall(r"<th scope=\"col\"[^>]*>([^<]*)</th>", head) == list(header)
+
+
+def test_the_season_race_and_each_players_place_after_every_evening(files):
+    """The race over the evenings (the tournament's chart, one point an evening, by date) and, on a
+    player's page, his place after every evening: Анна (provisional 2nd after the first evening, when
+    nobody had 4 games) 2 → 1 → 1; Лев, the guest, — → (10) → (11)."""
+    import re
+
+    race = files["race.html"]
+    assert "<h1>Гонка по вечерам</h1>" in race and '<svg class="race-chart"' in race
+    assert re.findall(r'text-anchor="middle" fill="#555">([^<]*)</text>', race) == ["05.12", "12.12", "19.12"]
+    assert "Анна: 2, 1, 1" in race and "Лев: –, 10, 11" in race
+
+    def places(page: str) -> list[str]:
+        block = page[page.index('<table class="evening-places">'):]
+        return re.findall(r'<td class="num">([^<]*)</td>', block[:block.index("</table>")])
+
+    assert places(files[player_file("Анна")]) == ["(2)", "1", "1"]
+    assert places(files[player_file("Лев")]) == ["—", "(10)", "(11)"]

@@ -57,15 +57,17 @@ CHROMIUM = "/usr/bin/chromium"
 
 @pytest.mark.browser
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="headless Chromium not installed")
-@pytest.mark.parametrize(("width", "name"), [(390, "season-phone-390.png"), (1280, "season-desktop-1280.png")])
-def test_season_site_pictures(width, name):
+@pytest.mark.parametrize(("width", "page", "name"), [(390, "index.html", "season-phone-390.png"),
+                                                     (1280, "index.html", "season-desktop-1280.png"),
+                                                     (1280, "race.html", "season-race-1280.png")])
+def test_season_site_pictures(width, page, name):
     root = Path(tempfile.mkdtemp(prefix="season-pictures-"))
     try:
         write_site(_results(FIVE), [], root, language="ru")
         target = ARTIFACTS / name
         target.unlink(missing_ok=True)
         subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                        f"--screenshot={target}", f"--window-size={width},1000", (root / "index.html").as_uri()],
+                        f"--screenshot={target}", f"--window-size={width},1000", (root / page).as_uri()],
                        check=True, capture_output=True, timeout=120)
         assert target.stat().st_size > 5000
     finally:

@@ -15,6 +15,7 @@ from typing import Any
 
 from scoring.collation import name_key
 from scoring.model import Team
+from scoring.race import Race, RacePoint
 from scoring.season import Evening, Season, SeasonStanding, season
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
@@ -78,6 +79,7 @@ class SeasonPages:
     def nav(self, root: str, current: str) -> list[dict]:
         items = [("index.html", ui("standings", self.lang), "index"),
                  ("evenings.html", ui("evenings", self.lang), "evenings"),
+                 ("race.html", ru_en("Гонка", "Race", self.lang), "race"),
                  ("players.html", ui("players", self.lang), "players"),
                  ("statistics.html", ui("statistics", self.lang), "statistics")]
         return [{"href": root + href, "text": text, "id": key, "current": key == current} for href, text, key in items]
@@ -172,6 +174,31 @@ class SeasonPages:
         return _css(".progress-live", [x for x in (updated, counted) if x]) + _css(".progress-live.updated-only",
                                                                                     [updated] if updated else [])
 
+    # -- the race over the evenings ---------------------------------------------------------------
+    def race(self) -> Race:
+        """The season's table after each evening as the tournament's race (one point an evening)."""
+        return Race(points=tuple(RacePoint(stage="season", round=i + 1, places=p.places, shown=p.shown)
+                                 for i, p in enumerate(self.season.race)))
+
+    def race_page(self):
+        top = 20
+        title = ru_en("Место после каждого вечера", "Place after each evening", self.lang)
+        chart = race_view.race_chart(self.race(), top=top, title=title, href=self.site.player_href,
+                                     labels=[evening_date(p.date)[:5] for p in self.season.race])
+        intro = ru_en(f"Место в сезоне после каждого вечера у {top} лучших на сейчас; считается заново по протоколам "
+                      "(ниже минимума игр место предварительное).",
+                      f"The season place after each evening of the {top} best now, worked out again from the "
+                      "protocols (below the minimum of games a place is provisional).", self.lang)
+        return self.site.render("site/race.html", self.page(
+            "", "race", ru_en("Гонка по вечерам", "Race over the evenings", self.lang), chart=chart, intro=intro,
+            empty=ru_en("Ни одной засчитанной игры.", "No counted game yet.", self.lang)))
+
+    def evening_places(self, nickname: str) -> list[dict]:
+        """The player's place in the season table after every evening (— before his first games)."""
+        return [{"date": evening_date(p.date), "href": "../" + evening_file(p.date),
+                 "place": (f"({p.shown[nickname]})" if nickname in p.provisional else p.shown[nickname])
+                 if nickname in p.shown else "—"} for p in self.season.race]
+
     # -- the players ------------------------------------------------------------------------------
     def player(self, nickname: str):
         s = self.season
@@ -194,6 +221,9 @@ class SeasonPages:
             city=player.city if player else "", summary=self.row(entry, "../") if entry else None,
             ranked=bool(entry and entry.ranked), history=history, roles=roles, sparkline=spark,
             best_moves=ps.best_moves if ps else 0, blacks_named=ps.blacks_named if ps else 0,
+            evening_places=self.evening_places(nickname), places_line=race_view.sparkline(
+                [p.places.get(nickname) for p in s.race], field=max(2, len(s.table)),
+                title=ru_en("Место после каждого вечера", "Place after each evening", self.lang)),
             accuracy=_percent(ps.best_move_accuracy) if ps else ""))
 
     def pages(self) -> Iterator[tuple[str, Any]]:
@@ -201,6 +231,7 @@ class SeasonPages:
         yield "status.css", self.status_css()
         yield "index.html", self.index()
         yield "evenings.html", self.evenings_index()
+        yield "race.html", self.race_page()
         yield "players.html", self.players_index()
         yield "statistics.html", self.statistics()
         for e in self.season.evenings:
