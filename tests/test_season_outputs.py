@@ -143,3 +143,13 @@ def test_the_season_race_and_each_players_place_after_every_evening(files):
 
     assert places(files[player_file("Анна")]) == ["(2)", "1", "1"]
     assert places(files[player_file("Лев")]) == ["—", "(10)", "(11)"]
+
+
+def test_the_halls_screen_in_the_first_week():
+    """After the first evening nobody has 4 games: the screen's season page lists the ten who played in the
+    provisional order, not an empty table."""
+    t = dataclasses.replace(tournament([Player(nickname=n) for n in CLUB], GAMES[:2]), season=True, name="Клуб")
+    pages = screen_files(compute(t, PRESET, []), language="ru")
+    assert "Итоги вечера 05.12.2026" in pages["screen.html"]
+    second = pages["screen-2.html"]
+    assert second.index("(1)") < second.index("Дина") < second.index("Анна") and "(10)" in second
