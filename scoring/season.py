@@ -25,11 +25,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
-
-from dataclasses import replace
+from typing import Any
 
 from scoring.collation import name_key
 from scoring.items import GameLine, blacks_named, may_name_best_move
@@ -38,7 +37,7 @@ from scoring.model import Protocol, Role, SeatRecord, Team
 from scoring.numbers import quantize
 from scoring.preset import Preset
 from scoring.problems import Severity
-from scoring.standings import Results, ScoreMemo, Standing, overall_standings, rank
+from scoring.standings import Results, Standing, rank
 from scoring.stats import PlayerStats, player_stats
 
 __all__ = ["SeasonStanding", "Evening", "HistoryLine", "RoleRecord", "PlayerSeason", "Season", "season",
@@ -201,7 +200,7 @@ def season(results: Results) -> Season:
     ranked, provisional, unplayed = season_table([st.stats for st in results.overall], preset)
     dated = _dated_lines(results)
     evenings = _evenings(results, dated)
-    after = _race(results, evenings, (ranked, provisional))
+    after = _race(results, evenings, dated, (ranked, provisional))
     before = after[-2] if len(after) > 1 else None
 
     def entry(st: Standing, is_ranked: bool) -> SeasonStanding:
@@ -235,26 +234,49 @@ def season_table(everyone: Sequence[PlayerStats], preset: Preset) -> tuple[list[
     return ranked, provisional, sorted((s for s in everyone if not s.games), key=lambda s: name_key(s.player))
 
 
-def _race(results: Results, evenings: Sequence[Evening],
+def _race(results: Results, evenings: Sequence[Evening], dated: Mapping[str, Sequence[tuple[Protocol, GameLine]]],
           now: tuple[Sequence[Standing], Sequence[Standing]]) -> tuple[EveningPlaces, ...]:
-    """The table after each evening with a counted game: the games of the evenings up to it (the
-    Penalties tab's penalties, which carry no date, only from the last one: the table now)."""
-    played = [e.date for e in evenings if e.games]
-    scored: ScoreMemo = dict(results.scored)  # the same games: scored once, by compute
-    t = results.tournament
+    """The table after each evening with a counted game, from the games of the evenings up to it:
+    each evening, only that evening's players get new statistics — the evening's own (its
+    standings') added to theirs so far, or, where Ci makes a total that is not a plain sum, made
+    again from all their lines; the last point is the table now (the Penalties tab's penalties,
+    which carry no date, count from it)."""
+    preset = results.preset
+    players = {p.nickname: p for p in results.tournament.players if p.ranked}
+    so_far = {name: [(_day(p), ln) for p, ln in games] for name, games in dated.items()}
+    played = [e for e in evenings if e.games]
+    stats: dict[str, PlayerStats] = {}
     points = []
-    for i, date in enumerate(played):
-        if i == len(played) - 1:
-            ranked, provisional = now
-        else:
-            then = replace(t, protocols=tuple(p for p in t.protocols if _day(p) <= date), penalties=())
-            stats = [st.stats for st in overall_standings(then, results.preset, results.input_problems, scored=scored)]
-            ranked, provisional, _ = season_table(stats, results.preset)
+    for i, evening in enumerate(played):
+        for st in evening.standings:
+            name, before = st.stats.player, stats.get(st.stats.player)
+            if before is None or (before.ci_exact or st.stats.ci_exact):
+                upto = [ln for day, ln in so_far[name] if day <= evening.date]
+                stats[name] = player_stats(players[name], upto, (), preset.stage_keys,
+                                           max_missed_rounds=preset.max_missed_rounds,
+                                           disqualified_eligible=preset.disqualified_eligible)
+            else:
+                stats[name] = _plus(before, st.stats)
+        ranked, provisional = now if i == len(played) - 1 else season_table(list(stats.values()), preset)[:2]
         placed = [*ranked, *provisional]
-        points.append(EveningPlaces(date=date, places={st.stats.player: st.place for st in placed},
+        points.append(EveningPlaces(date=evening.date, places={st.stats.player: st.place for st in placed},
                                     shown={st.stats.player: st.places for st in placed},
                                     provisional=frozenset(st.stats.player for st in provisional)))
     return tuple(points)
+
+
+def _plus(a: PlayerStats, b: PlayerStats) -> PlayerStats:
+    """A player's statistics over the games of ``a`` and then of ``b`` (no Ci, no tournament penalty:
+    every figure is a plain sum)."""
+    def merged(x: Mapping[str, Any], y: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: x.get(k, 0) + y.get(k, 0) for k in (*x, *(k for k in y if k not in x))}
+
+    return replace(a, total=a.total + b.total, stage_points=merged(a.stage_points, b.stage_points),
+                   games=a.games + b.games, wins=a.wins + b.wins, wins_as=merged(a.wins_as, b.wins_as),
+                   games_as=merged(a.games_as, b.games_as), extra_points=a.extra_points + b.extra_points,
+                   recognised_best=a.recognised_best + b.recognised_best,
+                   best_move_points=a.best_move_points + b.best_move_points, penalties=a.penalties + b.penalties,
+                   shot_first=a.shot_first + b.shot_first, lines=a.lines + b.lines)
 
 
 def _day(p: Protocol) -> str:
@@ -289,8 +311,11 @@ def _evenings(results: Results, dated: Mapping[str, Sequence[tuple[Protocol, Gam
     counted = {p.game_id for p in results.counted}
     typed = [p for p in results.tournament.protocols if p.game_id in counted or _typed(p)]
     errors = [pr.location for pr in results.problems if pr.severity is Severity.ERROR and pr.location is not None]
+    of_day: dict[str, list[Protocol]] = defaultdict(list)
+    for p in typed:
+        of_day[_day(p)].append(p)
     evenings = []
-    for date in sorted({_day(p) for p in typed}):
+    for date in sorted(of_day):
         lines_of: dict[str, list[GameLine]] = defaultdict(list)
         for ln in by_date[date]:
             lines_of[ln.player].append(ln)
@@ -298,8 +323,8 @@ def _evenings(results: Results, dated: Mapping[str, Sequence[tuple[Protocol, Gam
                               max_missed_rounds=results.preset.max_missed_rounds,
                               disqualified_eligible=results.preset.disqualified_eligible)
                  for name, lines in lines_of.items()]
-        games = tuple(sorted((p for p in results.counted if _day(p) == date), key=_game_key))
-        waiting = [p for p in typed if _day(p) == date and p.game_id not in counted]
+        games = tuple(sorted((p for p in of_day[date] if p.game_id in counted), key=_game_key))
+        waiting = [p for p in of_day[date] if p.game_id not in counted]
         broken = sum(1 for p in waiting if any(p.holds(loc) for loc in errors))
         evenings.append(Evening(date=date, games=games, standings=tuple(rank(stats, results.preset.tiebreaks)),
                                 typed=len(games) + len(waiting), with_errors=broken, unfinished=len(waiting) - broken))

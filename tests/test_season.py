@@ -249,3 +249,13 @@ def test_an_evening_says_where_it_stands(errors, expected):
     (evening,) = season(compute(t, PRESET, found)).evenings  # an evening without a counted game is still there
     assert (evening.typed, len(evening.games), evening.with_errors, evening.unfinished) == expected
     assert evening.waiting == expected[0] - expected[1]
+
+
+@pytest.mark.parametrize("preset", [PRESET, AVERAGE], ids=["total", "average"])
+def test_the_race_is_the_table_each_evening_would_have_made(preset):
+    """Each point of the race is the season table of the games up to that evening, worked out alone."""
+    s = _season(GAMES, preset)
+    for point, upto in zip(s.race, (2, 4, 5)):
+        alone = _season(GAMES[:upto], preset)
+        assert dict(point.shown) == {e.player: e.standing.places for e in alone.table if e.standing.place}
+        assert point.provisional == frozenset(e.player for e in alone.table if e.provisional)
