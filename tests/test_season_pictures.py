@@ -137,3 +137,21 @@ def test_on_a_phone_the_place_name_and_main_number_stay_in_sight(tmp_path):
     assert (place["text"], name["text"], key["text"]) == ("1", "Анна", "9.50")
     assert 0 <= place["left"] < name["left"] < key["left"] and key["right"] <= found["width"], found
     assert last["right"] <= found["width"] + 1 and last["left"] >= key["right"] - 1, found  # scrolled into view beside
+
+
+def test_vk_picture_of_an_evening_that_waits(tmp_path):
+    """An evening of three games, one counted, one with an error, one without a winner: the picture's
+    title is not final and its subtitle says what waits (tests/artifacts/vk-evening-waiting.png)."""
+    from scoring.model import Location
+    from scoring.problems import Severity, problem
+    from sheets_sync.render.vk_season import evening_post_text
+    from tests.test_season import EVENING_OF_THREE, NIGHT
+
+    t = dataclasses.replace(tournament([Player(nickname=n) for n in CLUB], EVENING_OF_THREE), season=True,
+                            name="Клуб «Ночь»")
+    results = compute(t, PRESET, [problem("protocol.not_finished", Severity.ERROR, Location(NIGHT, "C22"))])
+    (evening,) = season(results).evenings
+    text = evening_post_text(results, evening, language="ru")
+    assert "Вечер 26.12.2026: промежуточные итоги (игр 3, засчитано 1, ждут исправления 1, не закончены 1):" in text
+    write_season_vk(results, tmp_path, language="ru")
+    (ARTIFACTS / "vk-evening-waiting.png").write_bytes((tmp_path / "vk-post.png").read_bytes())

@@ -162,9 +162,12 @@ def _pictures(results, language: str, updated: datetime | None) -> dict[str, byt
                                                _season_rows(s), value_header=value, language=language, foot=covers)}
     if s.evenings:
         last = s.evenings[-1]
+        status = evening_status(last, language, named=False)
+        # what waits is the subtitle in full (the club's name goes to the foot then, it would cut it short)
         pictures["vk-post.png"] = table_picture(
-            evening_title(last, language), f"{name} · " + evening_status(last, language, named=False),
-            _evening_rows(last), value_header=ui("points", language), language=language, foot=foot)
+            evening_title(last, language), status if last.waiting else f"{name} · {status}",
+            _evening_rows(last), value_header=ui("points", language), language=language,
+            foot=(name if last.waiting else "", foot))
     return pictures
 
 
