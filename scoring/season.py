@@ -103,6 +103,7 @@ class Evening:
     typed: int = 0  # games typed in (a player or a winner in the block), counted or not
     with_errors: int = 0  # typed, not counted: an error points into it
     unfinished: int = 0  # typed, not counted: no winner yet, no error
+    waiting_games: tuple[tuple[Protocol, bool], ...] = ()  # (game, an error in it) of those not counted, in order
 
     @property
     def waiting(self) -> int:
@@ -325,9 +326,11 @@ def _evenings(results: Results, dated: Mapping[str, Sequence[tuple[Protocol, Gam
                  for name, lines in lines_of.items()]
         games = tuple(sorted((p for p in of_day[date] if p.game_id in counted), key=_game_key))
         waiting = [p for p in of_day[date] if p.game_id not in counted]
-        broken = sum(1 for p in waiting if any(p.holds(loc) for loc in errors))
+        flagged = tuple((p, any(p.holds(loc) for loc in errors)) for p in sorted(waiting, key=_game_key))
+        broken = sum(1 for _, error in flagged if error)
         evenings.append(Evening(date=date, games=games, standings=tuple(rank(stats, results.preset.tiebreaks)),
-                                typed=len(games) + len(waiting), with_errors=broken, unfinished=len(waiting) - broken))
+                                typed=len(games) + len(waiting), with_errors=broken, unfinished=len(waiting) - broken,
+                                waiting_games=flagged))
     return tuple(evenings)
 
 

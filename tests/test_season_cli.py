@@ -241,6 +241,9 @@ def test_the_first_evening_is_one_order_everywhere(tmp_path):
     assert "<h1>Вечер 05.12.2026: промежуточные итоги</h1>" in page
     assert "<strong>Вечер 05.12.2026: игр 3, засчитано 1, ждут исправления 2</strong>" in page
     assert "Рейтинг сезона" not in page and "progress-live updated-only" in page
+    assert re.findall(r"<li[^>]*>(Игра \d)[^<:]*: ([^<·]*?) ?[·<]", page) == [
+        ("Игра 1", "победа мирных"), ("Игра 2", "ждёт исправления, не засчитана"),
+        ("Игра 3", "ждёт исправления, не засчитана")]
     evenings = table(desk.grid("Вечера"))
     assert ("Вечер 05.12.2026: промежуточные итоги", "Вечер 05.12.2026: игр 3, засчитано 1, ждут исправления 2") in \
         [tuple(r[:2]) for r in evenings if r]

@@ -153,3 +153,17 @@ def test_the_halls_screen_in_the_first_week():
     assert "Итоги вечера 05.12.2026" in pages["screen.html"]
     second = pages["screen-2.html"]
     assert second.index("(1)") < second.index("Дина") < second.index("Анна") and "(10)" in second
+
+
+def test_the_season_in_english():
+    """The new words exist in English too: provisional places, the evenings covered, an evening's status."""
+    results = _results()
+    pages = site_files(results, language="en")
+    assert "Covers the evenings 05.12.2026–19.12.2026 (3), 5 games" in pages["index.html"]
+    assert "(places in parentheses): provisional, fewer than 4 games" in pages["index.html"]
+    assert "Evening 05.12.2026: 2 games, 2 counted" in pages[evening_file("2026-12-05")]
+    assert "<h1>Race over the evenings</h1>" in pages["race.html"]
+    text = season_post_text(results, language="en")
+    assert "(10)" in text and "Covers the evenings" in text
+    rows = table(season_standings_tab(results, "en").rows)
+    assert rows[0][:4] == ("Place", "Player", "Total", "±")

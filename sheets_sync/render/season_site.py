@@ -141,6 +141,11 @@ class SeasonPages:
                  "tiebreak": tiebreak_text(st, self.lang)} for st in e.standings]
         games = [{"game": p.round, "table": p.table, "winner": ui("red_won" if p.winner is Team.RED else "black_won",
                                                                    self.lang), "judge": p.judge} for p in e.games]
+        games += [{"game": p.round, "table": p.table, "judge": p.judge, "waits": True,
+                   "winner": ru_en("ждёт исправления, не засчитана", "awaiting a correction, not counted", self.lang)
+                   if error else ru_en("не закончена, не засчитана", "not finished, not counted", self.lang)}
+                  for p, error in e.waiting_games]
+        games.sort(key=lambda g: (g["game"], g["table"]))
         title = evening_title(e, self.lang)
         context = self.page("", "evenings", title, rows=rows, games=games, waiting=e.waiting,
                             waiting_text=evening_status(e, self.lang))
