@@ -155,3 +155,14 @@ def test_vk_picture_of_an_evening_that_waits(tmp_path):
     assert "Вечер 26.12.2026: промежуточные итоги (игр 3, засчитано 1, ждут исправления 1, не закончены 1):" in text
     write_season_vk(results, tmp_path, language="ru")
     (ARTIFACTS / "vk-evening-waiting.png").write_bytes((tmp_path / "vk-post.png").read_bytes())
+
+
+def test_before_the_first_evening_the_picture_says_so(tmp_path):
+    """No counted game yet: the season picture says so under its header (not a bare empty table)."""
+    from PIL import Image
+
+    write_season_vk(_results(()), tmp_path, language="ru")
+    empty = Image.open(tmp_path / "vk-season.png").convert("L")
+    band = empty.crop((140, 250, 700, 310))  # the first row of the table: the words are drawn there
+    assert min(band.getdata()) < 128
+    (ARTIFACTS / "vk-season-before-1.png").write_bytes((tmp_path / "vk-season.png").read_bytes())

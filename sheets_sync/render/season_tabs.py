@@ -123,6 +123,8 @@ def evenings_tab(results: Results, language: str) -> TabWrite:
         rows.append(header)
         rows += [(st.places, st.stats.player, number(st.stats.total), st.stats.games, st.stats.wins,
                   tiebreak_text(st, language) or None) for st in evening.standings]
+        if not evening.standings:  # every game of it waits
+            rows.append((ru_en("Засчитанных игр пока нет", "No game counted yet", language),))
         rows.append(())
     if not s.evenings:
         rows.append((ru_en("Вечеров пока нет", "No evenings yet", language),))

@@ -143,6 +143,9 @@ def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_heade
                fill="#1b1f24", anchor="lm")
         d.text((games_x, cy), str(r.games), font=f_num, fill="#3a424c", anchor="rm")
         d.text((value_x, cy), r.value, font=f_value, fill="#8a1c1c", anchor="rm")
+    if not rows:  # before the first counted game: say so, not an empty table
+        d.text((name_x, table_top + row_h // 2), ru_en("Засчитанных игр пока нет", "No game counted yet", language),
+               font=f_num, fill="#5b6470", anchor="lm")
     if feet:
         top = height - 32 * len(feet) - 32
         d.line((pad, top, width - pad, top), fill="#d5dae0", width=1)
@@ -157,7 +160,7 @@ def _pictures(results, language: str, updated: datetime | None) -> dict[str, byt
     name = results.tournament.name
     foot = updated_line(updated, language)
     value = ui("average" if s.ranking == "average" else "season_total", language)
-    covers = (season_covers(s, language), provisional_note(s, language), foot)
+    covers = (season_covers(s, language) if s.games else "", provisional_note(s, language), foot)
     pictures = {"vk-season.png": table_picture(name, season_headline(len(s.evenings), s.games, language),
                                                _season_rows(s), value_header=value, language=language, foot=covers)}
     if s.evenings:
