@@ -167,3 +167,15 @@ def test_the_season_in_english():
     assert "(10)" in text and "Covers the evenings" in text
     rows = table(season_standings_tab(results, "en").rows)
     assert rows[0][:4] == ("Place", "Player", "Total", "±")
+
+
+@pytest.mark.parametrize("page", ["statistics.html", "players.html"])
+def test_the_seasons_own_frame_on_every_page(files, page):
+    """The statistics and the players' list were the tournament's: its menu (Отбор, Игры, Гонка по турам)
+    and its headline («Промежуточные итоги после 2 тура из 3»)."""
+    import re
+
+    text = files[page]
+    menu = re.findall(r'<li><a href="([^"]*)"', text[text.index("<nav"):text.index("</nav>")])
+    assert menu == ["index.html", "evenings.html", "race.html", "players.html", "statistics.html"]
+    assert "тура" not in text and "Промежуточные итоги" not in text and "Рейтинг сезона: вечеров 3, игр 5" in text
