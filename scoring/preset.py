@@ -111,7 +111,9 @@ class SeasonRule:
     """A club season's ratings (:mod:`scoring.season`)."""
 
     ranking: str  # "total" or "average" (scoring.preset_settings.SEASON_RANKINGS)
-    min_games: int  # games needed to be ranked; fewer: listed apart with the games still needed
+    min_games: int  # games needed to be ranked; fewer: placed provisionally after the ranked
+    # the season table's columns after place, name and the main number (scoring.preset_settings.SEASON_COLUMNS)
+    columns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

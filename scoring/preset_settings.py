@@ -138,6 +138,13 @@ _BIG = Decimal(10)  # no single point value of any regulation comes near 10
 _NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
 SEASON_RANKINGS = ("total", "average")  # scoring.season ranks by one of them
+# the season table's columns a scheme may show after the place, the name and its main number (the
+# total or the average): sheets_sync/render/season_text.py words and fills each
+SEASON_COLUMNS = ("movement", "total", "average", "games", "evenings", "wins", "win_rate", "civilian", "sheriff",
+                  "mafia", "don", "first_killed", "best_move", "extra", "penalties", "last_evening", "club", "tiebreak")
+DEFAULT_SEASON_COLUMNS = ("movement", "total", "average", "games", "evenings", "wins", "win_rate", "civilian",
+                          "sheriff", "mafia", "don", "first_killed", "best_move", "extra", "penalties", "last_evening",
+                          "tiebreak")
 
 
 def _item_setting(value: Value) -> Setting:
@@ -245,8 +252,16 @@ SETTINGS: tuple[Setting, ...] = (
             "average per game (the other one is shown beside it)", default="total",
             choices=Choices("season ranking", SEASON_RANKINGS), aliases=("сезон.рейтинг", "рейтинг.по")),
     Setting("season.min_games", Kind.INTEGER, "games a player needs to be ranked in the season; below it he is "
-            "listed apart with the games still needed", default=0, low=0, high=10000,
+            "placed provisionally after the ranked (by the same key, the place in parentheses) with the games "
+            "still needed", default=0, low=0, high=10000,
             aliases=("сезон.минимум", "минимум.игр")),
+    Setting("season.columns", Kind.TEXT_LIST, "the season table's columns after the place, the name and the main "
+            "number (the ranking's total or average), in order: movement since the last evening (↑2 / ↓1 / new), "
+            "total, average, games, evenings attended, wins, win rate, per role (civilian, sheriff, mafia, don: "
+            "wins / games), first killed, best move points, extra points, penalties, the last evening played, "
+            "club, why above the next; the Итоги tab and the site show them (the VK post: place, name, games, "
+            "main number)", default=DEFAULT_SEASON_COLUMNS, choices=Choices("season column", SEASON_COLUMNS),
+            aliases=("сезон.столбцы",)),
     # -- nominations
     Setting("nominations", Kind.TABLE_LIST, "role nominations", default=()),
     Setting("nominations[].key", Kind.TEXT, "the nomination's key, unique"),

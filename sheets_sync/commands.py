@@ -60,10 +60,16 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     en = lang == "en"
     # names are as typed: «[/b]x» is a nickname, not rich markup
     table = Table(title=("Standings" if en else "Итоги") + f" — {escape(results.tournament.name)}", show_lines=False)
-    for col in (("Place", "Место"), ("Player", "Игрок"), ("Total", "Итого"), ("Games", "Игр")):
+    rows = [(st.places, st.stats.player, points(st.stats.total), str(st.stats.games)) for st in results.overall[:top]]
+    main = ("Total", "Итого")
+    if results.tournament.season:  # a club season: its own order (provisional places in parentheses), its key
+        from sheets_sync.render.season_text import season_console_rows  # loaded for a club season only
+
+        main, rows = season_console_rows(results, top, lang)
+    for col in (("Place", "Место"), ("Player", "Игрок"), main, ("Games", "Игр")):
         table.add_column(col[0] if en else col[1], justify="right" if col[0] != "Player" else "left")
-    for st in results.overall[:top]:
-        table.add_row(st.places, escape(st.stats.player), points(st.stats.total), str(st.stats.games))
+    for places, player, value, games in rows:
+        table.add_row(places, escape(player), value, games)
     console.print(table)
     errors = [p for p in o.problems if p.severity is Severity.ERROR]
     warnings = [p for p in o.problems if p.severity is Severity.WARNING]

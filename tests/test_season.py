@@ -33,6 +33,7 @@ import datetime
 from decimal import Decimal as D
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,7 +83,10 @@ def test_worked_club_season():
         ("Егор", "3–6", D(3), 5, 0), ("Жанна", "3–6", D(3), 5, 0), ("Зоя", "3–6", D(3), 5, 0),
         ("Иван", "3–6", D(3), 5, 0),
         ("Вера", "7", D("2.75"), 5, 0), ("Борис", "8", D("2.25"), 5, 0), ("Глеб", "9", D("-0.5"), 5, 0)]
-    assert _table(s.below_minimum) == [("Кира", "", D(2), 3, 1), ("Лев", "", D(2), 2, 2)]
+    # below the minimum: placed provisionally after the ranked, by the same key and chain (Кира's 2 wins
+    # to Лев's 1)
+    assert _table(s.below_minimum) == [("Кира", "10", D(2), 3, 1), ("Лев", "11", D(2), 2, 2)]
+    assert [e.provisional for e in s.table] == [False] * 9 + [True, True]
     assert "Мира" not in s.players and all(e.stats.player != "Мира" for ev in s.evenings for e in ev.standings)
     assert [e.date for e in s.evenings] == ["2026-12-05", "2026-12-12", "2026-12-19"] and s.games == 5
 
@@ -97,7 +101,7 @@ def test_average_ranking_with_ties():
         ("Егор", "4–7", D("0.6")), ("Жанна", "4–7", D("0.6")), ("Зоя", "4–7", D("0.6")), ("Иван", "4–7", D("0.6")),
         ("Вера", "8", D("0.55")), ("Борис", "9", D("0.45")), ("Глеб", "10", D("-0.1"))]
     assert s.standings[2].exact_average == Fraction(2, 3)
-    assert _table(s.below_minimum) == [("Лев", "", D(2), 2, 1)]
+    assert _table(s.below_minimum) == [("Лев", "11", D(2), 2, 1)]
 
 
 def test_average_tie_broken_by_the_chain():
@@ -140,7 +144,9 @@ def test_player_history_roles_and_best_moves():
 def _view(s):
     return (_table(s.standings), _table(s.below_minimum),
             [(e.date, [(st.stats.player, st.places, st.stats.total) for st in e.standings]) for e in s.evenings],
-            {name: (p.history, p.after_evening, p.roles) for name, p in s.players.items()})
+            {name: (p.history, p.after_evening, p.roles) for name, p in s.players.items()},
+            [(e.player, e.standing.places, e.movement, e.new, e.evenings, e.last_evening) for e in s.table],
+            [(p.date, dict(p.shown), p.provisional) for p in s.race])
 
 
 @settings(max_examples=examples(30), deadline=None)
@@ -159,3 +165,97 @@ def test_a_penalty_as_typed_counts_and_the_chain_breaks_the_tie():
     assert [(e.player, e.standing.places, e.stats.total, e.standing.tiebreak) for e in s.standings[:2]] == [
         ("Анна", "1", D("4.25"), "wins"), ("Дина", "2", D("4.25"), None)]
     assert s.players["Анна"].history[0].points == D("0.75")
+
+
+# -- the order from the first evening: provisional places, the same key and chain -----------------------
+def _places(entries):
+    return [(e.player, e.standing.places, e.provisional) for e in entries]
+
+
+FIRST_EVENING_BY_TOTAL = [  # nobody has 4 games: everyone who played is provisional, in the order of the total
+    ("Дина", "1", True), ("Анна", "2", True), ("Вера", "3", True),
+    *((name, "4–8", True) for name in ("Егор", "Жанна", "Зоя", "Иван", "Кира")),
+    ("Борис", "9", True), ("Глеб", "10", True), ("Лев", "", False)]  # Лев has not played: last, no place
+# by the average from 3 games: Дина 3.25/2, Анна 2.75/2, Вера 1.5/2, the five of 1/2, Борис 0, Глеб -0.25
+FIRST_EVENING_BY_AVERAGE = FIRST_EVENING_BY_TOTAL
+
+
+@pytest.mark.parametrize(("games", "preset", "expected"), [
+    (GAMES[:2], PRESET, FIRST_EVENING_BY_TOTAL),
+    (GAMES[:2], AVERAGE, FIRST_EVENING_BY_AVERAGE),
+    ((), PRESET, [(name, "", False) for name in sorted(CLUB)]),  # before the first evening: by name, no place
+    # after two evenings by the total from 4 games: the seven with four games ranked, Лев and Кира provisional
+    (GAMES[:4], PRESET, [("Анна", "1", False), ("Дина", "2", False), ("Вера", "3", False),
+                         *((n, "4–7", False) for n in ("Егор", "Жанна", "Зоя", "Иван")),
+                         ("Борис", "8", False), ("Глеб", "9", False), ("Лев", "10", True), ("Кира", "11", True)]),
+], ids=["first-evening-total", "first-evening-average", "no-evening", "two-evenings"])
+def test_one_order_from_the_first_evening(games, preset, expected):
+    assert _places(_season(games, preset).table) == expected
+
+
+def test_movement_attendance_and_the_last_evening():
+    """Against the table after the second evening (see the cases above): Егор 4–7 → 3–6 (↑1), Вера 3 → 7
+    (↓4), Лев 10 → 11, Кира 11 → 10; Анна did not come to the third evening (2 evenings, the last 12.12)."""
+    s = _season()
+    rows = {e.player: (e.movement, e.new, e.evenings, e.last_evening) for e in s.table}
+    assert rows == {
+        "Анна": (0, False, 2, "2026-12-12"), "Дина": (0, False, 3, "2026-12-19"),
+        **{n: (1, False, 3, "2026-12-19") for n in ("Егор", "Жанна", "Зоя", "Иван")},
+        "Вера": (-4, False, 3, "2026-12-19"), "Борис": (0, False, 3, "2026-12-19"), "Глеб": (0, False, 3, "2026-12-19"),
+        "Кира": (1, False, 2, "2026-12-19"), "Лев": (-1, False, 1, "2026-12-12")}
+    after_two = {e.player: (e.movement, e.new) for e in _season(GAMES[:4]).table}
+    assert after_two["Лев"] == (None, True) and after_two["Анна"] == (1, False)  # Лев's first evening; Анна 2 → 1
+    assert all(e.movement is None and not e.new for e in _season(GAMES[:2]).table)  # nothing to move from yet
+
+
+def test_the_race_places_after_each_evening():
+    s = _season()
+    assert [p.date for p in s.race] == ["2026-12-05", "2026-12-12", "2026-12-19"]
+    assert [p.shown.get("Анна") for p in s.race] == ["2", "1", "1"]
+    assert [p.places.get("Лев") for p in s.race] == [None, 10, 11]
+    assert [p.shown.get("Вера") for p in s.race] == ["3", "3", "7"]
+    assert [sorted(p.provisional) for p in s.race][1] == ["Кира", "Лев"]
+    assert s.race[-1].places == {e.player: e.standing.place for e in s.table if e.standing.place}
+
+
+def _block(p, date: str, sheet: str, top: int, **changes):
+    """``p`` as the block at row ``top`` (0-based) of an evening tab of ``date``."""
+    return dataclasses.replace(p, date=datetime.date.fromisoformat(date), sheet=sheet, anchor=f"A{top + 1}",
+                               rows=(top, top + 12), **changes)
+
+
+NIGHT = "26.12.2026"
+EVENING_OF_THREE = (  # one game counted, one with an error in its block, one without a winner yet
+    _block(GAMES[4], "2026-12-26", NIGHT, 6, round=1),
+    _block(GAMES[3], "2026-12-26", NIGHT, 19, round=2),
+    _block(GAMES[2], "2026-12-26", NIGHT, 32, round=3, winner=None),
+)
+EMPTY_BLOCK = _block(GAMES[2], "2026-12-26", NIGHT, 45, round=4, winner=None,
+                     seats=tuple(dataclasses.replace(r, player=None, role=None) for r in GAMES[2].seats))
+
+
+@pytest.mark.parametrize(("errors", "expected"), [
+    ((), (3, 2, 0, 1)),  # (typed, counted, with errors, unfinished)
+    (("C22",), (3, 1, 1, 1)),
+    (("C22", "C9"), (3, 0, 2, 1)),
+    (("Z99",), (3, 2, 0, 1)),  # an error below every block points into no game
+], ids=["one-unfinished", "one-error", "all-waiting", "error-elsewhere"])
+def test_an_evening_says_where_it_stands(errors, expected):
+    from scoring.model import Location
+    from scoring.problems import Severity, problem
+
+    found = [problem("protocol.not_finished", Severity.ERROR, Location(NIGHT, cell)) for cell in errors]
+    t = tournament([Player(nickname=n) for n in CLUB], (*EVENING_OF_THREE, EMPTY_BLOCK))
+    (evening,) = season(compute(t, PRESET, found)).evenings  # an evening without a counted game is still there
+    assert (evening.typed, len(evening.games), evening.with_errors, evening.unfinished) == expected
+    assert evening.waiting == expected[0] - expected[1]
+
+
+@pytest.mark.parametrize("preset", [PRESET, AVERAGE], ids=["total", "average"])
+def test_the_race_is_the_table_each_evening_would_have_made(preset):
+    """Each point of the race is the season table of the games up to that evening, worked out alone."""
+    s = _season(GAMES, preset)
+    for point, upto in zip(s.race, (2, 4, 5)):
+        alone = _season(GAMES[:upto], preset)
+        assert dict(point.shown) == {e.player: e.standing.places for e in alone.table if e.standing.place}
+        assert point.provisional == frozenset(e.player for e in alone.table if e.provisional)

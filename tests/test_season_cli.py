@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -33,7 +34,7 @@ import pytest
 from click.testing import CliRunner
 
 from scoring.cells import a1
-from scoring.model import Protocol, Removal, Team
+from scoring.model import Protocol, Removal, Role, Team
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.cli import main
 from tests.helpers import ROOT, table
@@ -216,3 +217,59 @@ def test_evening_games_are_the_games_of_all_tables(tmp_path, games, tables, said
     assert found == [*heads, (None, None)]  # as many blocks as games, no more
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "--games 6 --tables 2   # a club evening: tab «05.12.2026», 6 games = 3 rounds at 2 tables" in readme
+
+
+# -- issue 33: the first week of a season as a new user meets it ------------------------------------------
+GUESTS = [f"Гость {i:02d}" for i in range(1, 22)]  # 31 players in all, 10 of them at the first evening
+TWO_DONS = dataclasses.replace(GAMES[1], seats=tuple(dataclasses.replace(r, role=Role.DON) if r.seat == 2 else r
+                                                      for r in GAMES[1].seats))
+
+
+def _order_of_the_site(page: str) -> list[tuple[str, str]]:
+    rows = re.findall(r'<td class="num place">([^<]*)</td>\s*<th scope="row" class="name"><a href="[^"]*">([^<]*)</a>', page)
+    return [(place, name) for place, name in rows]
+
+
+def test_the_first_evening_is_one_order_everywhere(tmp_path):
+    """The README's commands, 31 players, the club-season scheme (4 games to be ranked), the first
+    evening of three games of which two have an error (two dons): nobody has the minimum, so the
+    ten who played are placed provisionally by the total — the same order, the same places in
+    parentheses in the console, the Итоги tab, the site, the VK text; the evening says it is not final."""
+    players = _csv(tmp_path / "players.csv", PLAYERS + GUESTS)
+    shutil.copyfile(PRESET, tmp_path / PRESET.name)
+    book = tmp_path / "club.xlsx"
+    _cli("init", str(book), "--season", "--players", str(players), "--preset", str(tmp_path / PRESET.name),
+         "--name", "Клуб «Ночь»")
+    desk = ExcelDesk(book)
+    _evening(desk, "2026-12-05", (GAMES[0], TWO_DONS, TWO_DONS))
+    out = tmp_path / "out"
+    console = _cli("sync", str(book), "--out", str(out))
+    expected = [("(1)", "Дина"), ("(2)", "Анна"), *((f"({p})", n) for p, n in (("3–7", "Егор"), ("3–7", "Жанна"),
+                ("3–7", "Зоя"), ("3–7", "Иван"), ("3–7", "Кира"))), ("(8–10)", "Борис"), ("(8–10)", "Вера"),
+                ("(8–10)", "Глеб")]
+    printed = re.findall(r"│\s*(\(\S+\))\s*│\s*(\S+)\s*│", console)
+    assert printed == expected, console
+    tab = [r for r in table(desk.grid("Итоги")) if r and r[0] and str(r[0]).startswith("(")]
+    assert [(r[0], r[1]) for r in tab] == expected
+    site = (out / "site" / "index.html").read_text(encoding="utf-8")
+    assert _order_of_the_site(site) == expected
+    assert "Ещё не играли" in site and "Гость 21" in site  # the 21 who have not played: after the table, by name
+    post = (out / "vk-season.txt").read_text(encoding="utf-8")
+    assert re.findall(r"^[\s\u2007]*(\(\S+\))\s+\S+ — (\S+)$", post, re.M) == expected and "Гость" not in post
+    assert "Учтён вечер 05.12.2026, игр 1" in post and "ждут исправления или окончания: 2" in post
+    evening = (out / "vk-post.txt").read_text(encoding="utf-8")
+    assert "Вечер 05.12.2026: промежуточные итоги (игр 3, засчитано 1, ждут исправления 2):" in evening
+    assert "Итоги вечера" not in evening
+    page = (out / "site" / "evening-2026-12-05.html").read_text(encoding="utf-8")
+    assert "<h1>Вечер 05.12.2026: промежуточные итоги</h1>" in page
+    assert "<strong>Вечер 05.12.2026: игр 3, засчитано 1, ждут исправления 2</strong>" in page
+    assert "Рейтинг сезона" not in page and "progress-live updated-only" in page
+    assert re.findall(r"<li[^>]*>(Игра \d)[^<:]*: ([^<·]*?) ?[·<]", page) == [
+        ("Игра 1", "победа мирных"), ("Игра 2", "ждёт исправления, не засчитана"),
+        ("Игра 3", "ждёт исправления, не засчитана")]
+    evenings = table(desk.grid("Вечера"))
+    assert ("Вечер 05.12.2026: промежуточные итоги", "Вечер 05.12.2026: игр 3, засчитано 1, ждут исправления 2") in \
+        [tuple(r[:2]) for r in evenings if r]
+    doc = json.loads((out / "standings.json").read_text(encoding="utf-8"))["season"]
+    assert [(e["provisional_places"], e["player"]) for e in doc["below_minimum"] if e["games"]] == \
+        [(p.strip("()"), n) for p, n in expected]

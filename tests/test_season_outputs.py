@@ -47,15 +47,17 @@ def test_golden_season_player_page(files):
     assert '<svg class="sparkline"' in page and "2026" in page
 
 
-def test_season_site_has_no_stage_race_or_unknown_player(files):
-    assert not any(f.startswith("stage-") or f == "race.html" for f in files)
+def test_season_site_has_no_stage_or_unknown_player(files):
+    assert not any(f.startswith("stage-") or f.startswith("game-") or f == "games.html" for f in files)
     assert player_file("Мира") not in files  # typed into a protocol, not on the Players tab
 
 
 def test_season_tabs():
     results = _results()
     rows = table(season_standings_tab(results, "ru").rows)
-    assert rows[1][:6] == ("1", "Анна", None, D(5), D("1.25"), 4)
+    # place, name, the main number, then the scheme's columns: movement, total, average, games, evenings, …
+    assert rows[0][:8] == ("Место", "Игрок", "Сумма", "±", "Среднее", "Игр", "Вечеров", "Побед")
+    assert rows[1][:8] == ("1", "Анна", D(5), "=", D("1.25"), 4, 2, 4)
     below = [r for r in rows if r and r[-1] in ("ещё 1", "ещё 2")]
     assert [(r[1], r[-1]) for r in below] == [("Кира", "ещё 1"), ("Лев", "ещё 2")]
     evenings = evenings_tab(results, "ru").rows[HEADING_ROWS:]  # under the tab's title and status line
@@ -98,3 +100,82 @@ def test_evening_vk_picture(tmp_path):
     png = (tmp_path / "vk-post.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 1000
     (ROOT / "tests" / "artifacts" / "evening-vk.png").write_bytes(png)
+
+
+@pytest.mark.parametrize(("ranking", "columns", "header", "anna"), [
+    ("total", ("games", "civilian", "don"), ("Место", "Игрок", "Сумма", "Игр", "Мирный", "Дон"),
+     ("1", "Анна", D(5), 4, "1 / 1", "1 / 1")),
+    # the main number is never repeated among the columns: by the average, «total» is a column, «average» not
+    ("average", ("total", "average", "evenings", "last_evening", "penalties"),
+     ("Место", "Игрок", "Среднее", "Сумма", "Вечеров", "Последний вечер", "Штрафы"),
+     ("1", "Анна", D("1.25"), D(5), 2, "12.12.2026", D(0))),
+    ("total", (), ("Место", "Игрок", "Сумма"), ("1", "Анна", D(5))),
+], ids=["three-columns", "by-average", "no-columns"])
+def test_the_schemes_columns_on_the_tab_and_the_site(ranking, columns, header, anna):
+    from scoring.preset import SeasonRule
+
+    preset = dataclasses.replace(PRESET, season=SeasonRule(ranking=ranking, min_games=3 if ranking == "average" else 4,
+                                                           columns=columns))
+    results = _results(preset)
+    rows = table(season_standings_tab(results, "ru").rows)
+    assert rows[0] == header and rows[1] == anna
+    page = site_files(results, language="ru")["index.html"]
+    head = page[page.index("<thead>"):page.index("</thead>")]
+    import re
+
+    assert re.findall(r"<th scope=\"col\"[^>]*>([^<]*)</th>", head) == list(header)
+
+
+def test_the_season_race_and_each_players_place_after_every_evening(files):
+    """The race over the evenings (the tournament's chart, one point an evening, by date) and, on a
+    player's page, his place after every evening: Анна (provisional 2nd after the first evening, when
+    nobody had 4 games) 2 → 1 → 1; Лев, the guest, — → (10) → (11)."""
+    import re
+
+    race = files["race.html"]
+    assert "<h1>Гонка по вечерам</h1>" in race and '<svg class="race-chart"' in race
+    assert re.findall(r'text-anchor="middle" fill="#555">([^<]*)</text>', race) == ["05.12", "12.12", "19.12"]
+    assert "Анна: 2, 1, 1" in race and "Лев: –, 10, 11" in race
+
+    def places(page: str) -> list[str]:
+        block = page[page.index('<table class="evening-places">'):]
+        return re.findall(r'<td class="num">([^<]*)</td>', block[:block.index("</table>")])
+
+    assert places(files[player_file("Анна")]) == ["(2)", "1", "1"]
+    assert places(files[player_file("Лев")]) == ["—", "(10)", "(11)"]
+
+
+def test_the_halls_screen_in_the_first_week():
+    """After the first evening nobody has 4 games: the screen's season page lists the ten who played in the
+    provisional order, not an empty table."""
+    t = dataclasses.replace(tournament([Player(nickname=n) for n in CLUB], GAMES[:2]), season=True, name="Клуб")
+    pages = screen_files(compute(t, PRESET, []), language="ru")
+    assert "Итоги вечера 05.12.2026" in pages["screen.html"]
+    second = pages["screen-2.html"]
+    assert second.index("(1)") < second.index("Дина") < second.index("Анна") and "(10)" in second
+
+
+def test_the_season_in_english():
+    """The new words exist in English too: provisional places, the evenings covered, an evening's status."""
+    results = _results()
+    pages = site_files(results, language="en")
+    assert "Covers the evenings 05.12.2026–19.12.2026 (3), 5 games" in pages["index.html"]
+    assert "(places in parentheses): provisional, fewer than 4 games" in pages["index.html"]
+    assert "Evening 05.12.2026: 2 games, 2 counted" in pages[evening_file("2026-12-05")]
+    assert "<h1>Race over the evenings</h1>" in pages["race.html"]
+    text = season_post_text(results, language="en")
+    assert "(10)" in text and "Covers the evenings" in text
+    rows = table(season_standings_tab(results, "en").rows)
+    assert rows[0][:4] == ("Place", "Player", "Total", "±")
+
+
+@pytest.mark.parametrize("page", ["statistics.html", "players.html"])
+def test_the_seasons_own_frame_on_every_page(files, page):
+    """The statistics and the players' list were the tournament's: its menu (Отбор, Игры, Гонка по турам)
+    and its headline («Промежуточные итоги после 2 тура из 3»)."""
+    import re
+
+    text = files[page]
+    menu = re.findall(r'<li><a href="([^"]*)"', text[text.index("<nav"):text.index("</nav>")])
+    assert menu == ["index.html", "evenings.html", "race.html", "players.html", "statistics.html"]
+    assert "тура" not in text and "Промежуточные итоги" not in text and "Рейтинг сезона: вечеров 3, игр 5" in text

@@ -114,14 +114,15 @@ def test_the_post_after_round_one_lists_who_played_and_ends_with_the_tab_link(tm
     book = _round_one_xlsx(tmp_path / "cup.xlsx", link=SITE)
     result = CliRunner().invoke(main, ["sync", str(book)])
     assert result.exit_code == 0, result.output
-    text = (tmp_path / "vk-post.txt").read_text(encoding="utf-8")
+    outputs = tmp_path / "cup.sheets-sync"  # the workbook's own output folder
+    text = (outputs / "vk-post.txt").read_text(encoding="utf-8")
     rows = _table_rows(text)
     assert len(rows) == 20 and not any("Запасной" in row for row in rows)
     assert "первые" not in text and "из 30" not in text
     assert "Ещё не играли: 10" in text
     assert f"🔗 Полные результаты, протоколы и статистика: {SITE}\n" in text
     assert "вставьте" not in text
-    doc = json.loads((tmp_path / "standings.json").read_text(encoding="utf-8"))
+    doc = json.loads((outputs / "standings.json").read_text(encoding="utf-8"))
     assert not [p for p in doc["problems"] if p["rule"] == "read.unknown_setting"]
 
 

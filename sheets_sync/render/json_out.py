@@ -192,10 +192,14 @@ def _rate(value: Fraction | None) -> str | None:
 
 def _entry(e: SeasonStanding) -> dict:
     st = e.stats
-    return {"place": e.standing.place if e.ranked else None, "places": e.standing.places or None,
+    return {"place": e.standing.place if e.ranked else None, "places": e.standing.places if e.ranked else None,
+            # below the minimum: the place in the season's one order, provisional (shown in parentheses)
+            "provisional_place": e.standing.place if e.provisional else None,
+            "provisional_places": e.standing.places if e.provisional else None,
             "player": st.player, "club": st.club, "total": points(st.total), "average": points(e.average),
             "average_exact": _rate(e.exact_average), "games": st.games, "wins": st.wins,
-            "games_needed": e.games_needed, "tiebreak": e.standing.tiebreak if e.ranked else None}
+            "games_needed": e.games_needed, "tiebreak": e.standing.tiebreak if e.ranked else None,
+            "evenings": e.evenings, "last_evening": e.last_evening or None, "movement": e.movement, "new": e.new}
 
 
 def _player(p: PlayerSeason) -> dict:
@@ -217,11 +221,14 @@ def season_document(results: Results) -> dict | None:
         "ranking": s.ranking, "min_games": s.min_games, "evenings_played": len(s.evenings), "games": s.games,
         "standings": [_entry(e) for e in s.standings],
         "below_minimum": [_entry(e) for e in s.below_minimum],
-        "evenings": [{"date": e.date or None, "games": len(e.games),
+        "evenings": [{"date": e.date or None, "games": len(e.games), "typed": e.typed, "with_errors": e.with_errors,
+                      "unfinished": e.unfinished,
                       "standings": [{"place": st.place, "places": st.places, "player": st.stats.player,
                                      "points": points(st.stats.total), "games": st.stats.games,
                                      "wins": st.stats.wins} for st in e.standings]} for e in s.evenings],
         "players": {name: _player(p) for name, p in sorted(s.players.items())},
+        "race": [{"date": p.date or None, "places": dict(sorted(p.places.items())),
+                  "provisional": sorted(p.provisional)} for p in s.race],
     }
 
 

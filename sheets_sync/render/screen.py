@@ -16,7 +16,7 @@ from datetime import datetime
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results
 from sheets_sync.render.json_out import points
-from sheets_sync.render.progress_text import (evening_headline, headline, season_headline, season_status_lines,
+from sheets_sync.render.progress_text import (headline, season_headline, season_status_lines,
                                                status_lines)
 from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.templates import environment
@@ -79,18 +79,21 @@ def _season_screen(results: Results, *, language: str, updated: datetime | None)
     evening = s.evenings[-1] if s.evenings else None
     evening_rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total),
                      "games": st.stats.games} for st in (evening.standings if evening else ())][:SCREEN_ROWS]
-    season_rows = [{"places": e.standing.places, "player": e.player,
+    from sheets_sync.render.season_text import evening_title, place_text  # the season's one order and words
+
+    played = [e for e in s.table if e.stats.games]  # the provisional too: never an empty table in the first weeks
+    season_rows = [{"places": place_text(e), "player": e.player,
                     "total": points(e.average if s.ranking == "average" else e.stats.total), "games": e.stats.games}
-                   for e in s.standings[:SCREEN_ROWS]]
+                   for e in played[:SCREEN_ROWS]]
     common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS, "status": status,
               "ui": lambda key: ui(key, language), "part": "standings", "seating": None}
     template = environment().get_template("site/screen.html")
-    first = evening_headline(evening.date, language) if evening else season_headline(0, 0, language)
+    first = evening_title(evening, language) if evening else season_headline(0, 0, language)
     second = season_headline(len(s.evenings), s.games, language)
     return {
         "screen.html": template.render(**common, headline=first, title=first, next_page="screen-2.html",
                                        rows=evening_rows, shown=len(evening_rows),
                                        total_players=len(evening.standings) if evening else 0),
         "screen-2.html": template.render(**common, headline=second, title=second, next_page="screen.html",
-                                         rows=season_rows, shown=len(season_rows), total_players=len(s.standings)),
+                                         rows=season_rows, shown=len(season_rows), total_players=len(played)),
     }

@@ -13,11 +13,23 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from scoring import labels as L
+from scoring.cells import column_letter
 from scoring.problems import Problem
 from scoring.season import Season, SeasonStanding, season
 from scoring.standings import Results
-from sheets_sync.backends.base import TabWrite
-from sheets_sync.render.progress_text import evening_headline, season_headline
+from sheets_sync.backends.base import Style, TabWrite
+from sheets_sync.render.progress_text import season_headline
+from sheets_sync.render.season_text import (
+    NUMBER_COLUMNS,
+    column_header,
+    column_value,
+    evening_status,
+    evening_title,
+    main_word,
+    place_text,
+    season_columns,
+    season_covers,
+)
 from sheets_sync.render.tabs import (
     HEADER_HEIGHT,
     HEADER_ROW,
@@ -47,32 +59,52 @@ def _ranking_word(s: Season, language: str) -> str:
     return ru_en("Рейтинг ", "Ranked ", language) + by + needed
 
 
-def _row(e: SeasonStanding, language: str) -> tuple:
-    st = e.stats
-    return (e.standing.places or None, st.player, st.club or None, number(st.total), number(e.average), st.games,
-            st.wins, number(st.extra_points), number(st.best_move_points), number(st.penalties),
-            ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language) if not e.ranked else
-            (tiebreak_text(e.standing, language) or None))
+def _row(s: Season, e: SeasonStanding, columns: Sequence[str], language: str) -> tuple:
+    why = tiebreak_text(e.standing, language) or "" if e.ranked else ""
+    cells = [column_value(s, e, key, language, why=why) for key in columns]
+    return (place_text(e) or None, e.player, number(column_value(s, e, s.ranking, language)),
+            *((number(v) if key in NUMBER_COLUMNS else v if v != "" else None) for key, v in zip(columns, cells)))
 
 
 def season_standings_tab(results: Results, language: str) -> TabWrite:
+    """The season table clubs keep: place, name, the scheme's main number, then the scheme's columns
+    (``season.columns``); the ranked, then the provisional (places in parentheses), then who has not played."""
     s = season(results)
-    header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Клуб", "Club", language),
-              ru_en("Сумма", "Total", language), ru_en("Среднее", "Average", language), ru_en("Игр", "Games", language),
-              ru_en("Побед", "Wins", language), ru_en("Доп. баллы", "Extra points", language),
-              ru_en("Лучший ход", "Best move", language), ru_en("Штрафы", "Penalties", language),
-              ru_en("Почему выше следующего / игр до рейтинга", "Why above the next / games to be ranked", language))
+    columns = season_columns(s, results.preset.season.columns)
+    header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), main_word(s, language),
+              *(column_header(key, language) for key in columns))
     title = tab_title(results.tournament.name, season_headline(len(s.evenings), s.games, language))
-    rows: list[tuple] = [*heading(title, _ranking_word(s, language)), header, *(_row(e, language) for e in s.standings)]
-    if s.below_minimum:
-        rows += [(), (ru_en(f"Меньше {s.min_games} игр: пока вне рейтинга", f"Fewer than {s.min_games} games: not "
-                            "ranked yet", language),)]
-        rows += [_row(e, language) for e in s.below_minimum]
-    formats = number_styles([3, 4, 7, 8, 9], TOP_ROWS, len(rows) - 1)  # total, average, extra, best move, penalties
-    return TabWrite(title=L.tab("standings", language), rows=tuple(rows),
-                    column_widths=(7, 22, 16, 9, 9, 6, 6, 9, 9, 9, 40), frozen_rows=TOP_ROWS, frozen_cols=2,
-                    bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT, styles=(*header_styles(len(header)), *formats),
+    status = f"{_ranking_word(s, language)}. {season_covers(s, language)}"
+    rows: list[tuple] = [*heading(title, status), header, *(_row(s, e, columns, language) for e in s.standings)]
+    provisional = [e for e in s.below_minimum if e.provisional]
+    unplayed = [e for e in s.below_minimum if not e.provisional]
+    n = max(1, s.min_games)
+    if provisional:  # the same order goes on: places after the ranked, in parentheses
+        rows += [*([()] if s.standings else []), (ru_en(f"Меньше {n} игр: места предварительные (в скобках)", f"Fewer than {n} games: "
+                            "provisional places (in parentheses)", language),)]
+        rows += [_row(s, e, columns, language) for e in provisional]
+    if unplayed:
+        rows += [*([()] if s.standings or provisional else []), (ru_en("Ещё не играли в этом сезоне", "Not played this season yet", language),)]
+        rows += [_row(s, e, columns, language) for e in unplayed]
+    numbers = [2, *(3 + i for i, key in enumerate(columns) if key in NUMBER_COLUMNS)]
+    widths = (7, 22, 9, *(_WIDTHS.get(key, 8) for key in columns))
+    return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=TOP_ROWS,
+                    frozen_cols=3, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
+                    styles=(*header_styles(len(header)), *number_styles(numbers, TOP_ROWS, len(rows) - 1),
+                            *_right(columns, len(rows))),
                     page=TABLE_PAGE)
+
+
+def _right(columns: Sequence[str], count: int) -> tuple[Style, ...]:
+    """The short text columns (movement, win rate, a role's wins / games) right-aligned beside the numbers."""
+    right = [3 + i for i, key in enumerate(columns) if key in _RIGHT]
+    return tuple(Style(cells=f"{column_letter(c)}{TOP_ROWS + 1}:{column_letter(c)}{max(count, TOP_ROWS + 1)}",
+                       align="right") for c in right)
+
+
+_RIGHT = frozenset({"movement", "win_rate", "civilian", "sheriff", "mafia", "don", "last_evening"})
+_WIDTHS = {"movement": 6, "games": 5, "evenings": 7, "wins": 6, "first_killed": 4, "best_move": 6, "last_evening": 12,
+           "club": 16, "tiebreak": 40, "civilian": 8, "sheriff": 7, "mafia": 7, "don": 6}
 
 
 def evenings_tab(results: Results, language: str) -> TabWrite:
@@ -82,18 +114,17 @@ def evenings_tab(results: Results, language: str) -> TabWrite:
     header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language), ru_en("Очки", "Points", language),
               ru_en("Игр", "Games", language), ru_en("Побед", "Wins", language),
               ru_en("Почему выше следующего", "Why above the next", language))
-    status = ru_en(f"вечеров: {len(s.evenings)}, засчитано игр: {s.games}",
-                   f"evenings: {len(s.evenings)}, games counted: {s.games}", language)
+    status = season_covers(s, language)
     rows: list[tuple] = heading(tab_title(results.tournament.name, L.tab("evenings", language)), status)
     bold: list[int] = [0]
     for evening in reversed(s.evenings):
         bold += [len(rows), len(rows) + 1]
-        rows.append((evening_headline(evening.date, language) if evening.date else
-                     ru_en("Игры без даты", "Games without a date", language),
-                     ru_en(f"игр: {len(evening.games)}", f"games: {len(evening.games)}", language)))
+        rows.append((evening_title(evening, language), evening_status(evening, language)))
         rows.append(header)
         rows += [(st.places, st.stats.player, number(st.stats.total), st.stats.games, st.stats.wins,
                   tiebreak_text(st, language) or None) for st in evening.standings]
+        if not evening.standings:  # every game of it waits
+            rows.append((ru_en("Засчитанных игр пока нет", "No game counted yet", language),))
         rows.append(())
     if not s.evenings:
         rows.append((ru_en("Вечеров пока нет", "No evenings yet", language),))

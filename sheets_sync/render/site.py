@@ -37,7 +37,7 @@ from sheets_sync.files import reuse_output, write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
 from sheets_sync.render.screen import screen_files
-from sheets_sync.render.progress_text import headline, season_status_lines, status_lines
+from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
@@ -569,10 +569,7 @@ class _Site:
 
         pages = SeasonPages(self)
         yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
-        yield "status.css", status_css(season_status_lines(pages.season.games, self.updated, self.lang))
-        yield from pages.pages()
-        yield "players.html", self.players_index()
-        yield "statistics.html", self.statistics()
+        yield from pages.pages()  # status.css, players.html and statistics.html in the season's frame too
         yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
 
     def files(self) -> dict[str, str]:

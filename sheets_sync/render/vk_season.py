@@ -17,7 +17,15 @@ from pathlib import Path
 from scoring.season import Evening, Season, season
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
 from sheets_sync.render.json_out import points
-from sheets_sync.render.progress_text import evening_headline, season_headline, updated_line
+from sheets_sync.render.progress_text import season_headline, updated_line
+from sheets_sync.render.season_text import (
+    evening_status,
+    evening_title,
+    main_value,
+    place_text,
+    provisional_note,
+    season_covers,
+)
 from sheets_sync.render.vk import FIGURE_SPACE, _decimal, _fit, _font, _hashtags, _num, _wrap, picture_header, png_bytes, vk_safe
 from sheets_sync.render.words import plain_text, ru_en, ui
 
@@ -26,7 +34,7 @@ __all__ = ["evening_post_text", "season_post_text", "table_picture", "write_seas
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One line of a post's table: place ("" below the minimum), player, games, points shown."""
+    """One line of a post's table: place as shown («(10)» provisional), player, games, points shown."""
 
     places: str
     player: str
@@ -39,18 +47,21 @@ def _evening_rows(e: Evening) -> list[Row]:
 
 
 def _season_rows(s: Season) -> list[Row]:
-    shown = "average" if s.ranking == "average" else "total"
-    return [Row(e.standing.places, e.player, e.stats.games, points(e.average if shown == "average" else e.stats.total))
-            for e in s.standings]
+    """The season table in its one order (the ranked, then the provisional), everyone who played."""
+    return [Row(place_text(e), e.player, e.stats.games, main_value(s, e)) for e in s.table if e.stats.games]
+
+
+def _label(places: str) -> str:
+    return places if places.startswith("(") or not places else places + "."
 
 
 def _lines(rows: Sequence[Row]) -> list[str]:
-    place_w = max((len(r.places) for r in rows), default=1)
+    place_w = max((len(_label(r.places)) for r in rows), default=1)
     parts = [r.value.partition(".") for r in rows]
     int_w = max((len(w) for w, _, _ in parts), default=1)
     frac_w = max((len(f) for _, _, f in parts), default=2)
-    return [f"{_num(r.places, place_w)}. {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
-            if r.places else f"{FIGURE_SPACE * (place_w + 1)} {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
+    return [f"{_num(_label(r.places), place_w)} {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
+            if r.places else f"{FIGURE_SPACE * place_w} {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
             for r in rows]
 
 
@@ -67,36 +78,39 @@ def _foot(name: str, language: str, link: str | None, updated: datetime | None) 
 
 def evening_post_text(results, evening: Evening, *, language: str, link: str | None = None, top: int = 10,
                       updated: datetime | None = None) -> str:
-    """«Итоги вечера …»: the evening's table, then the season's top ``top``."""
+    """«Итоги вечера …» (while a game of it waits: «Вечер …: промежуточные итоги») with the evening's
+    own status, its table, then the season's top ``top`` and the evenings it covers."""
     s = season(results)
     name = results.tournament.name
-    body = [f"🌙 {vk_safe(name)}", "", f"{evening_headline(evening.date, language)} "
-            + ru_en(f"(игр: {len(evening.games)}):", f"({len(evening.games)} games):", language),
+    body = [f"🌙 {vk_safe(name)}", "", f"{evening_title(evening, language)} ({evening_status(evening, language, named=False)}):",
             *_lines(_evening_rows(evening))]
+    if not evening.standings:
+        body.append(ru_en("Засчитанных игр пока нет", "No game counted yet", language))
     rows = _season_rows(s)
     if rows:
         body += ["", f"🏆 {season_headline(len(s.evenings), s.games, language)} · {_value_word(s, language).lower()}"
                  + ru_en(f" (первые {min(top, len(rows))}):", f" (top {min(top, len(rows))}):", language),
-                 *_lines(rows[:top])]
+                 season_covers(s, language), *_lines(rows[:top])]
+        note = provisional_note(s, language) if any(r.places.startswith("(") for r in rows[:top]) else ""
+        body += [note] if note else []
     return "\n".join(body + _foot(name, language, link, updated)) + "\n"
 
 
 def season_post_text(results, *, language: str, link: str | None = None, updated: datetime | None = None) -> str:
-    """The season so far: its table, and who is not ranked yet with the games still needed."""
+    """The season so far in its one order (provisional places in parentheses), the evenings it covers."""
     s = season(results)
     name = results.tournament.name
-    body = [f"🏆 {vk_safe(name)}", "", f"{season_headline(len(s.evenings), s.games, language)}", 
-            _value_word(s, language) + ":", *_lines(_season_rows(s))]
-    if s.below_minimum:
-        body += ["", ui("below_minimum", language).format(n=max(1, s.min_games)) + ":",
-                 *(f"{vk_safe(e.player)} — " + ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language)
-                   for e in s.below_minimum)]
+    body = [f"🏆 {vk_safe(name)}", "", f"{season_headline(len(s.evenings), s.games, language)}",
+            season_covers(s, language), "", _value_word(s, language) + ":", *_lines(_season_rows(s))]
+    note = provisional_note(s, language)
+    body += ["", note] if note else []
     return "\n".join(body + _foot(name, language, link, updated)) + "\n"
 
 
 def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_header: str, language: str,
-                  foot: str = "", width: int = 1080) -> bytes:
-    """A PNG of a post's table (at most 20 rows), readable on a phone: place, player, games, points."""
+                  foot: str | Sequence[str] = "", width: int = 1080) -> bytes:
+    """A PNG of a post's table (at most 20 rows), readable on a phone: place, player, games, points;
+    ``foot``: a line (or lines) under it."""
     from PIL import Image, ImageDraw
 
     rows = list(rows)[:20]
@@ -107,7 +121,8 @@ def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_heade
     title_lines = _wrap(probe, plain_text(title), f_title, width - 2 * pad, 2)
     header_h = pad + len(title_lines) * 58 + 80
     table_top = header_h + 44
-    height = table_top + row_h * max(1, len(rows)) + 80
+    feet = [x for x in ([foot] if isinstance(foot, str) else foot) if x]
+    height = table_top + row_h * max(1, len(rows)) + 48 + 32 * max(1, len(feet))
     img = Image.new("RGB", (width, height), "#ffffff")
     d = ImageDraw.Draw(img)
     picture_header(d, title_lines, plain_text(subtitle), width=width, height=header_h, pad=pad, title_font=f_title,
@@ -128,10 +143,15 @@ def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_heade
                fill="#1b1f24", anchor="lm")
         d.text((games_x, cy), str(r.games), font=f_num, fill="#3a424c", anchor="rm")
         d.text((value_x, cy), r.value, font=f_value, fill="#8a1c1c", anchor="rm")
-    if foot:
-        d.line((pad, height - 64, width - pad, height - 64), fill="#d5dae0", width=1)
-        d.text((pad, height - 40), _fit(d, plain_text(foot), f_small, width - 2 * pad), font=f_small, fill="#5b6470",
-               anchor="lm")
+    if not rows:  # before the first counted game: say so, not an empty table
+        d.text((name_x, table_top + row_h // 2), ru_en("Засчитанных игр пока нет", "No game counted yet", language),
+               font=f_num, fill="#5b6470", anchor="lm")
+    if feet:
+        top = height - 32 * len(feet) - 32
+        d.line((pad, top, width - pad, top), fill="#d5dae0", width=1)
+        for i, line in enumerate(feet):
+            d.text((pad, top + 24 + 32 * i), _fit(d, plain_text(line), f_small, width - 2 * pad), font=f_small,
+                   fill="#5b6470", anchor="lm")
     return png_bytes(img)
 
 
@@ -140,14 +160,17 @@ def _pictures(results, language: str, updated: datetime | None) -> dict[str, byt
     name = results.tournament.name
     foot = updated_line(updated, language)
     value = ui("average" if s.ranking == "average" else "season_total", language)
+    covers = (season_covers(s, language) if s.games else "", provisional_note(s, language), foot)
     pictures = {"vk-season.png": table_picture(name, season_headline(len(s.evenings), s.games, language),
-                                               _season_rows(s), value_header=value, language=language, foot=foot)}
+                                               _season_rows(s), value_header=value, language=language, foot=covers)}
     if s.evenings:
         last = s.evenings[-1]
+        status = evening_status(last, language, named=False)
+        # what waits is the subtitle in full (the club's name goes to the foot then, it would cut it short)
         pictures["vk-post.png"] = table_picture(
-            evening_headline(last.date, language), f"{name} · " + ru_en(f"игр: {len(last.games)}",
-                                                                           f"{len(last.games)} games", language),
-            _evening_rows(last), value_header=ui("points", language), language=language, foot=foot)
+            evening_title(last, language), status if last.waiting else f"{name} · {status}",
+            _evening_rows(last), value_header=ui("points", language), language=language,
+            foot=(name if last.waiting else "", foot))
     return pictures
 
 

@@ -78,6 +78,8 @@ UI: dict[str, tuple[str, str]] = {
     "games_state": ("Состояние игр", "Games' state"),
     "red_wins": ("Побед мирных", "Red wins"),
     "black_wins": ("Побед мафии", "Black wins"),
+    "red_won": ("победа мирных", "the red team won"),  # one game's result (a club evening's list of games)
+    "black_won": ("победа мафии", "the black team won"),
     "red_rate": ("Доля побед мирных", "Red win rate"),
     "best_moves_scored": ("Лучших ходов с баллами", "Best moves with points"),
     "by_seat": ("По местам за столом", "By seat"),
