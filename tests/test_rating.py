@@ -170,23 +170,25 @@ def test_the_sum_of_a_games_changes_is_the_formulas(games, start):
         assert (change.k_win, change.k_loss) == (k.win, k.loss)
 
 
-@settings(max_examples=60, deadline=None)
-@given(rated_games(), starts, st.randoms(use_true_random=False))
-def test_the_input_order_never_matters(games, start, rnd):
+@pytest.mark.parametrize("scheme", [MR, MMR], ids=["mafiaratings", "stepped"])
+@settings(max_examples=40, deadline=None)
+@given(games=rated_games(), start=starts, rnd=st.randoms(use_true_random=False))
+def test_the_input_order_never_matters(scheme, games, start, rnd):
     shuffled = list(games)
     rnd.shuffle(shuffled)
-    assert replay(shuffled, MR, start) == replay(games, MR, start)
+    assert replay(shuffled, scheme, start) == replay(games, scheme, start)
 
 
-@settings(max_examples=60, deadline=None)
-@given(rated_games(), starts)
-def test_a_rating_is_its_start_plus_its_changes_in_the_played_order(games, start):
-    ratings = replay(games, MR, start)
+@pytest.mark.parametrize("scheme", [MR, MMR], ids=["mafiaratings", "stepped"])
+@settings(max_examples=40, deadline=None)
+@given(games=rated_games(), start=starts)
+def test_a_rating_is_its_start_plus_its_changes_in_the_played_order(scheme, games, start):
+    ratings = replay(games, scheme, start)
     for player, rating in ratings.players.items():
         typed = start.get(player, StartRating())
-        overall = MR.internal(typed.overall) if typed.overall is not None else MR.start_overall
-        red = MR.internal(typed.red) if typed.red is not None else MR.start_red
-        black = MR.internal(typed.black) if typed.black is not None else MR.start_black
+        overall = scheme.internal(typed.overall) if typed.overall is not None else scheme.start_overall
+        red = scheme.internal(typed.red) if typed.red is not None else scheme.start_red
+        black = scheme.internal(typed.black) if typed.black is not None else scheme.start_black
         for change, amount in ratings.changes_of(player):
             overall += amount  # one float addition after another, as the reference stores them
             if player in change.game.reds:
@@ -206,6 +208,8 @@ def test_listing_last_game_and_event_changes():
     r2 = [c for _, c in ratings.changes_of("R2")]
     assert ratings.last_change("R2") == r2[-1] and ratings.last_change("nobody") is None
     assert ratings.event_change("R2", "ev1") == r2[0] + r2[1] and ratings.event_change("R1", "ev2") == 0
+    assert ratings.event_changes("ev2") == {p: ratings.history[2].change(p) for p in REDS[1:] + ["X"] + BLACKS}
+    assert ratings.last_changes() == {p: ratings.last_change(p) for p in ratings.players}
     listed = ratings.listed()
     assert "X" not in {p.entry.player for p in listed}
     assert [(p.player, need) for p, need in ratings.unlisted()] == [("X", 1)]

@@ -25,6 +25,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from itertools import chain
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from scoring.collation import name_key
@@ -142,19 +144,31 @@ class Ratings:
         return [(g, g.change(player)) for g in self.history if player in g.game.reds or player in g.game.blacks]
 
     def last_change(self, player: str) -> float | None:
+        """What ``player``'s last game changed (None: he has not played)."""
         for g in reversed(self.history):
             if player in g.game.reds or player in g.game.blacks:
                 return g.change(player)
         return None
 
-    def event_change(self, player: str, event: str) -> float:
-        """What the games of ``event`` (an evening, a tournament) changed for ``player``,
-        added in the played order."""
-        total = 0.0
+    def last_changes(self) -> dict[str, float]:
+        """Every player's change in his last game, in one pass."""
+        last: dict[str, float] = {}
         for g in self.history:
-            if g.game.event == event and (player in g.game.reds or player in g.game.blacks):
-                total += g.change(player)
-        return total
+            last.update(zip((s.player for s in g.game.seats), g.changes))
+        return last
+
+    def event_changes(self, event: str) -> dict[str, float]:
+        """What the games of ``event`` (an evening, a tournament) changed for each of its
+        players, added in the played order."""
+        totals: dict[str, float] = {}
+        for g in self.history:
+            if g.game.event == event:
+                for seat, change in zip(g.game.seats, g.changes):
+                    totals[seat.player] = totals.get(seat.player, 0.0) + change
+        return totals
+
+    def event_change(self, player: str, event: str) -> float:
+        return self.event_changes(event).get(player, 0.0)
 
     def listed(self) -> list[Placed[PlayerRating]]:
         """Players with at least the scheme's minimum of games, best overall rating first;
@@ -168,14 +182,21 @@ class Ratings:
         return [(p, self.scheme.min_games - p.games) for p in sorted(below, key=lambda p: name_key(p.player))]
 
 
+# C-level getters: the passes over every game below run without a Python call per game
+_ORDER, _ID, _KIND = attrgetter("order"), attrgetter("id"), attrgetter("kind")
+_REDS, _BLACKS = attrgetter("reds"), attrgetter("blacks")
+
+
 def played_order(games: Iterable[RatedGame]) -> list[RatedGame]:
     """The games in the order they were played: end time (order key), then id."""
-    ordered = sorted(games, key=lambda g: (g.order, g.id))
-    seen: set[Any] = set()
-    for game in ordered:
-        if game.id in seen:
-            raise RatingInputError(f"game {game.id!r} is listed twice")
-        seen.add(game.id)
+    ordered = sorted(games, key=_ID)
+    ordered.sort(key=_ORDER)  # stable: games that ended together stay in id order (no key tuples to build)
+    if len(set(map(_ID, ordered))) != len(ordered):
+        seen: set[Any] = set()
+        for game in ordered:
+            if game.id in seen:
+                raise RatingInputError(f"game {game.id!r} is listed twice")
+            seen.add(game.id)
     return ordered
 
 
@@ -184,11 +205,10 @@ def replay(games: Iterable[RatedGame], scheme: RatingScheme,
     """Every player's ratings after ``games`` (any order), from the scheme's start values or the
     ones typed in (``start``: player -> his ratings as shown)."""
     ordered = played_order(games)
-    if scheme.kind == ELO_SIDES:
-        for g in ordered:
-            if g.kind not in scheme.k:
-                raise RatingInputError(f"game {g.id!r}: the scheme {scheme.id} has no game kind {g.kind!r} "
-                                       f"(one of: {', '.join(scheme.game_kinds)})")
+    if scheme.kind == ELO_SIDES and not set(map(_KIND, ordered)) <= set(scheme.k):
+        g = next(g for g in ordered if g.kind not in scheme.k)
+        raise RatingInputError(f"game {g.id!r}: the scheme {scheme.id} has no game kind {g.kind!r} "
+                               f"(one of: {', '.join(scheme.game_kinds)})")
     overall, red, black = _starts(ordered, scheme, start or {})
     if scheme.kind == ELO_SIDES:
         history = _replay_elo(ordered, scheme, overall, red, black)
@@ -199,7 +219,8 @@ def replay(games: Iterable[RatedGame], scheme: RatingScheme,
 
 def _starts(ordered: list[RatedGame], scheme: RatingScheme,
             start: Mapping[str, StartRating]) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
-    players = {p for g in ordered for p in g.reds + g.blacks} | set(start)
+    players = set(chain.from_iterable(map(_REDS, ordered)))
+    players.update(chain.from_iterable(map(_BLACKS, ordered)), start)
     overall = dict.fromkeys(players, scheme.start_overall)
     red = dict.fromkeys(players, scheme.start_red)
     black = dict.fromkeys(players, scheme.start_black)
@@ -214,9 +235,9 @@ def _replay_elo(ordered: list[RatedGame], scheme: RatingScheme, overall: dict[st
                 red: dict[str, float], black: dict[str, float]) -> list[GameChange]:
     base, scale, full, factor = scheme.base, scheme.scale, scheme.full_field, scheme.small_field_factor
     k_full = {kind: (k.win, k.loss) for kind, k in scheme.k.items()}
-    k_small = {kind: (w * factor, l * factor) for kind, (w, l) in k_full.items()}
+    k_by_field = ({kind: (w * factor, l * factor) for kind, (w, l) in k_full.items()}, k_full)  # [full table?]
     history: list[GameChange] = []
-    append = history.append
+    append, new = history.append, tuple.__new__  # a GameChange made as the tuple it is: no Python call
     for game in ordered:
         reds, blacks = game.reds, game.blacks
         red_sum = 0.0
@@ -226,7 +247,7 @@ def _replay_elo(ordered: list[RatedGame], scheme: RatingScheme, overall: dict[st
         for p in blacks:
             black_sum += black[p]
         p_red = 1.0 / (1.0 + base ** ((black_sum / len(blacks) - red_sum / len(reds)) / scale))
-        k_win, k_loss = (k_full if len(reds) + len(blacks) >= full else k_small)[game.kind]
+        k_win, k_loss = k_by_field[len(game.seats) >= full][game.kind]
         if game.winner == RED:
             to_red, to_black = k_win * (1.0 - p_red), -(k_loss * (1.0 - p_red))
         else:
@@ -237,7 +258,7 @@ def _replay_elo(ordered: list[RatedGame], scheme: RatingScheme, overall: dict[st
         for p in blacks:
             black[p] += to_black
             overall[p] += to_black
-        append(GameChange(game, p_red, k_win, k_loss, to_red, to_black))
+        append(new(GameChange, (game, p_red, k_win, k_loss, to_red, to_black, ())))
     return history
 
 
@@ -259,9 +280,9 @@ def _replay_stepped(ordered: list[RatedGame], scheme: RatingScheme, overall: dic
 
 def _players(ordered: list[RatedGame], overall: dict[str, float], red: dict[str, float],
              black: dict[str, float]) -> dict[str, PlayerRating]:
-    red_games = Counter(p for g in ordered for p in g.reds)
-    black_games = Counter(p for g in ordered for p in g.blacks)
-    wins = Counter(p for g in ordered for p in (g.reds if g.winner == RED else g.blacks))
+    red_games = Counter(chain.from_iterable(map(_REDS, ordered)))
+    black_games = Counter(chain.from_iterable(map(_BLACKS, ordered)))
+    wins = Counter(chain.from_iterable(g.reds if g.winner == RED else g.blacks for g in ordered))
     return {p: PlayerRating(p, overall[p], red[p], black[p], red_games[p] + black_games[p],
                             red_games[p], black_games[p], wins[p])
             for p in sorted(overall, key=name_key)}
