@@ -114,6 +114,22 @@ def test_a_black_win_against_stronger_reds_gains_more_than_half_k():
     assert abs(change.red - -1.920194999408655242) < 1e-12
 
 
+def test_the_means_add_in_the_order_of_the_seats():
+    """Float addition is not associative: these seven red ratings summed from R1 to R7 and from
+    R7 to R1 give means one bit apart, and p_red follows.  The replay adds in seat order, as the
+    reference adds in the order of its rows (docs/decisions.md)."""
+    typed = [1296.272, 1192.014, 1103.797, 1022.522, 1180.568, 1231.601, 1215.704]
+    start = {p: StartRating(red=v) for p, v in zip(REDS, typed)}
+    forward = replay([game(1, REDS, BLACKS, RED)], MR, start).history[0]
+    backward = replay([game(1, REDS[::-1], BLACKS, RED)], MR, start).history[0]
+    for change, order in ((forward, REDS), (backward, REDS[::-1])):
+        total = 0.0
+        for p in order:
+            total += MR.internal(typed[REDS.index(p)])
+        assert change.p_red == 1.0 / (1.0 + 10.0 ** ((0.0 - total / 7) / 400.0))
+    assert forward.p_red != backward.p_red and abs(forward.p_red - backward.p_red) < 1e-15
+
+
 def test_no_floor_a_rating_goes_below_zero_internally_and_below_1000_shown():
     ratings = replay([game(i, REDS, BLACKS, RED, order=i) for i in range(1, 4)], MR)
     assert ratings.players["B1"].overall < 0 and MR.shown(ratings.players["B1"].overall) < 1000

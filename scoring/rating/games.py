@@ -11,8 +11,8 @@ exactly the one of the reference (``scoring.rating.scheme``), in float:
     black win: each black + K_win·p_red,      each red − K_loss·p_red
 
 and the same amount moves the player's overall rating and the rating of the side he played.
-The means are sums in seat order divided by the count (the reference adds in the order of its
-rows).  Nothing is rounded here: :meth:`RatingScheme.shown` rounds for display.
+The means are sums in the order of the game's seats divided by the count (the reference adds in
+the order of its rows: list seats by the players' mafiaratings ids to match it bit for bit).  Nothing is rounded here: :meth:`RatingScheme.shown` rounds for display.
 
 The inner loops work on dicts of floats (no object per step); 100,000 games replay in well under
 a second (docs/benchmarks.md).  Input mistakes (a player seated twice, a side with nobody, an
