@@ -21,6 +21,7 @@ unknown game kind) raise :class:`RatingInputError` naming the game.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -264,13 +265,15 @@ def _replay_elo(ordered: list[RatedGame], scheme: RatingScheme, overall: dict[st
 
 def _replay_stepped(ordered: list[RatedGame], scheme: RatingScheme, overall: dict[str, float],
                     red: dict[str, float], black: dict[str, float]) -> list[GameChange]:
+    lows = [band.low for band in scheme.bands[1:]]
+    steps = [(band.win, band.loss) for band in scheme.bands]
     history: list[GameChange] = []
     for game in ordered:
         changes = []
         for seat in game.seats:
             # the band of the rating before this game (each player sits once in a game)
-            band = scheme.band_for(overall[seat.player])
-            change = band.win if seat.side == game.winner else band.loss
+            win, loss = steps[bisect_right(lows, overall[seat.player])]
+            change = win if seat.side == game.winner else loss
             overall[seat.player] += change
             (red if seat.side == RED else black)[seat.player] += change
             changes.append(change)

@@ -18,6 +18,7 @@ Ratings are floats, as the reference computes them (docs/decisions.md); rounding
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -95,14 +96,9 @@ class RatingScheme:
         return KFactors(full.win * self.small_field_factor, full.loss * self.small_field_factor)
 
     def band_for(self, rating: float) -> Band:
-        """The band of a stepped scheme a player with ``rating`` is in."""
-        chosen = self.bands[0]
-        for band in self.bands[1:]:
-            if rating >= band.low:  # type: ignore[operator]  # only the first band has no low
-                chosen = band
-            else:
-                break
-        return chosen
+        """The band of a stepped scheme a player with ``rating`` is in: the last whose ``low``
+        is at most ``rating``."""
+        return self.bands[bisect_right([b.low for b in self.bands[1:]], rating)]
 
     def shown(self, rating: float) -> Decimal:
         """A rating as people read it: offset + rating (in float, as the reference adds it),
