@@ -215,6 +215,50 @@ def test_a_rating_is_its_start_plus_its_changes_in_the_played_order(scheme, game
         assert rating.games == len(ratings.changes_of(player)) == rating.red_games + rating.black_games
 
 
+def _as_the_reference_queries_it(games, scheme):
+    """The reference's own bookkeeping, written plainly: a row per player and game with his
+    rating and side rating before it and what it earned; before a game, a player's side rating
+    is ``side rating before + earned`` of his last earlier game on that side, and his rating
+    that of his last earlier game (of any side); 0 before the first."""
+    rows = []  # (game position, player, side, rating_before, role_rating_before, earned)
+    for position, g in enumerate(sorted(games, key=lambda g: (g.order, g.id))):
+        def last(player, side=None):
+            mine = [r for r in rows if r[1] == player and (side is None or r[2] == side)]
+            return mine[-1][4 if side else 3] + mine[-1][5] if mine else 0.0
+        before = {s.player: (last(s.player), last(s.player, s.side)) for s in g.seats}
+        civ = [before[p][1] for p in g.reds]
+        maf = [before[p][1] for p in g.blacks]
+        civ_sum, maf_sum = 0.0, 0.0
+        for v in civ:
+            civ_sum += v
+        for v in maf:
+            maf_sum += v
+        civ_odds = 1.0 / (1.0 + pow(10.0, (maf_sum / len(maf) - civ_sum / len(civ)) / 400))
+        k = scheme.k_for(g.kind, len(g.seats))
+        for s in g.seats:
+            won = s.side == g.winner
+            if s.side == RED:
+                earned = k.win * (1 - civ_odds) if won else - k.loss * civ_odds
+            else:
+                earned = k.win * civ_odds if won else k.loss * (civ_odds - 1)
+            rows.append((position, s.player, s.side, *before[s.player], earned))
+    return rows
+
+
+@settings(max_examples=60, deadline=None)
+@given(rated_games())
+def test_replay_equals_the_references_bookkeeping_bit_for_bit(games):
+    ratings = replay(games, MR)
+    rows = _as_the_reference_queries_it(games, MR)
+    for player, rating in ratings.players.items():
+        mine = [r for r in rows if r[1] == player]
+        last_on = {side: [r for r in mine if r[2] == side] for side in (RED, BLACK)}
+        assert rating.overall == mine[-1][3] + mine[-1][5]
+        for side, value in ((RED, rating.red), (BLACK, rating.black)):
+            assert value == (last_on[side][-1][4] + last_on[side][-1][5] if last_on[side] else 0.0)
+    assert [c for g in ratings.history for c in g.changes] == [r[5] for r in rows]
+
+
 # -- what is shown -----------------------------------------------------------------------------------
 def test_listing_last_game_and_event_changes():
     evening1 = [game(1, REDS, BLACKS, RED, order=1, event="ev1"), game(2, REDS, BLACKS, BLACK, order=2, event="ev1")]
