@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from scoring.rating import (BLACK, RED, EventResult, RatedGame, RatingInputError, RatingScheme, RatingSchemeError,
                             Seat, SeriesEvent, SeriesScheme, StartRating, replay, series_points, series_standings)
 from sheets_sync.ratings import RATINGS_DIR, known_schemes, load_rating_scheme, load_series_scheme, read_scheme_dict
+from tests.helpers import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -171,7 +172,7 @@ starts = st.dictionaries(st.sampled_from(POOL), st.builds(
     st.none() | st.integers(800, 1300)), max_size=6)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rated_games(), starts)
 def test_the_sum_of_a_games_changes_is_the_formulas(games, start):
     """Red win: n_red·K_win·(1 − p) − n_black·K_loss·(1 − p); black win: n_black·K_win·p − n_red·K_loss·p
@@ -187,7 +188,7 @@ def test_the_sum_of_a_games_changes_is_the_formulas(games, start):
 
 
 @pytest.mark.parametrize("scheme", [MR, MMR], ids=["mafiaratings", "stepped"])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games=rated_games(), start=starts, rnd=st.randoms(use_true_random=False))
 def test_the_input_order_never_matters(scheme, games, start, rnd):
     shuffled = list(games)
@@ -196,7 +197,7 @@ def test_the_input_order_never_matters(scheme, games, start, rnd):
 
 
 @pytest.mark.parametrize("scheme", [MR, MMR], ids=["mafiaratings", "stepped"])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(games=rated_games(), start=starts)
 def test_a_rating_is_its_start_plus_its_changes_in_the_played_order(scheme, games, start):
     ratings = replay(games, scheme, start)
@@ -245,7 +246,7 @@ def _as_the_reference_queries_it(games, scheme):
     return rows
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rated_games())
 def test_replay_equals_the_references_bookkeeping_bit_for_bit(games):
     ratings = replay(games, MR)
