@@ -65,6 +65,7 @@ class RatedGame:
     event: str = ""  # the evening or tournament the game belongs to ("" = none)
     reds: tuple[str, ...] = field(init=False, repr=False, compare=False)
     blacks: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    winners: tuple[str, ...] = field(init=False, repr=False, compare=False)  # reds or blacks
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "seats", tuple(self.seats))
@@ -82,6 +83,7 @@ class RatedGame:
         object.__setattr__(self, "blacks", tuple(s.player for s in self.seats if s.side == BLACK))
         if not self.reds or not self.blacks:
             raise RatingInputError(f"{where}: a rated game needs both a red and a black team")
+        object.__setattr__(self, "winners", self.reds if self.winner == RED else self.blacks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +187,7 @@ class Ratings:
 
 # C-level getters: the passes over every game below run without a Python call per game
 _ORDER, _ID, _KIND = attrgetter("order"), attrgetter("id"), attrgetter("kind")
-_REDS, _BLACKS = attrgetter("reds"), attrgetter("blacks")
+_REDS, _BLACKS, _WINNERS = attrgetter("reds"), attrgetter("blacks"), attrgetter("winners")
 
 
 def played_order(games: Iterable[RatedGame]) -> list[RatedGame]:
@@ -285,7 +287,7 @@ def _players(ordered: list[RatedGame], overall: dict[str, float], red: dict[str,
              black: dict[str, float]) -> dict[str, PlayerRating]:
     red_games = Counter(chain.from_iterable(map(_REDS, ordered)))
     black_games = Counter(chain.from_iterable(map(_BLACKS, ordered)))
-    wins = Counter(chain.from_iterable(g.reds if g.winner == RED else g.blacks for g in ordered))
+    wins = Counter(chain.from_iterable(map(_WINNERS, ordered)))
     return {p: PlayerRating(p, overall[p], red[p], black[p], red_games[p] + black_games[p],
                             red_games[p], black_games[p], wins[p])
             for p in sorted(overall, key=name_key)}
