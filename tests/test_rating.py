@@ -422,14 +422,14 @@ def test_a_missing_row_of_the_table_is_rejected():
 
 def test_series_standings_best_events_and_ties():
     """Four 3★ tournaments of 10 players, the best 2 count.  A: 1st, 2nd, 10th → 27 + 23 = 50 (3
-    dropped); B: 1st, 2nd → 50 from two events, ahead of A (fewer events); C and D: 3rd, 3rd and
-    4th, 2nd… C 20 + 20 = 40 and D 16 + 23 = 39; E and F: 1st once each (27), same events and
-    win rate → they share 5–6."""
+    dropped); B: 1st, 2nd → 50 from two events, ahead of A (fewer events); C: 3rd twice → 20 + 20
+    = 40; D: 4th and 2nd → 16 + 23 = 39; E and F: 1st once each (27), one event each and the same
+    win rate (6 of 10) → they share 5–6."""
     def ev(i, *results):
         return SeriesEvent(f"t{i}", 3, 10, tuple(EventResult(p, place, 10, wins) for p, place, wins in results))
     events = [ev(1, ("A", 1, 6), ("C", 3, 5), ("D", 4, 5)), ev(2, ("A", 2, 5), ("B", 1, 7), ("C", 3, 5)),
               ev(3, ("A", 10, 1), ("B", 2, 6), ("D", 2, 5), ("E", 1, 6)), ev(4, ("F", 1, 6))]
-    placed = series_standings(events, MWT.best_n and 2, MWT.tiebreaks, MWT.table)
+    placed = series_standings(events, 2, MWT.tiebreaks, MWT.table)
     table = [(p.places, p.entry.player, p.entry.points) for p in placed]
     assert table == [("1", "B", 50), ("2", "A", 50), ("3", "C", 40), ("4", "D", 39), ("5–6", "E", 27), ("5–6", "F", 27)]
     a = next(p.entry for p in placed if p.entry.player == "A")
