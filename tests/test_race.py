@@ -335,7 +335,8 @@ def test_without_another_point_is_said_only_with_one_game_left(tmp_path, rounds)
     book = _qualifying_up_to(tmp_path, rounds)
     result = CliRunner().invoke(main, ["sync", str(book)])
     assert result.exit_code == 0, result.output
-    doc = json.loads((tmp_path / "standings.json").read_text(encoding="utf-8"))
+    outputs = tmp_path / "cup.sheets-sync"  # the workbook's own output folder
+    doc = json.loads((outputs / "standings.json").read_text(encoding="utf-8"))
     tab = table([c.value for c in row] for row in openpyxl.load_workbook(book)["Итоги"].iter_rows())
     column = tab[0].index("До черты (без новых штрафов и пропусков)")
     said = {row[1] for row in tab[1:] if row[column] and "без новых очков" in row[column]}
@@ -347,5 +348,5 @@ def test_without_another_point_is_said_only_with_one_game_left(tmp_path, rounds)
     assert free, "the example has players who need no more points for a chance"
     assert said == late
     assert (said == set()) == (rounds == 1)
-    pages = {p: (tmp_path / "site" / player_file(p)).read_text(encoding="utf-8") for p in free}
+    pages = {p: (outputs / "site" / player_file(p)).read_text(encoding="utf-8") for p in free}
     assert {p for p, page in pages.items() if "без новых очков" in page} == said  # the player's page says the same
