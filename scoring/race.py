@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.collation import name_key
 from scoring.memo import last_answer
 from scoring.standings import Results, ScoreMemo, overall_standings
 
@@ -48,7 +49,7 @@ class Race:
         if not self.points:
             return ()
         last = self.points[-1].places
-        return tuple(sorted(last, key=lambda p: (last[p], p))[:count])
+        return tuple(sorted(last, key=lambda p: (last[p], name_key(p)))[:count])
 
 
 def rounds_played(results: Results) -> list[tuple[str, int]]:

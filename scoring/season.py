@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from scoring.collation import name_key
 from scoring.items import GameLine, blacks_named, may_name_best_move
 from scoring.memo import last_answer
 from scoring.model import Protocol, Role, SeatRecord, Team
@@ -145,7 +146,7 @@ def season(results: Results) -> Season:
     everyone = [st.stats for st in results.overall]
     ranked = rank([s for s in everyone if s.games >= needed], preset.tiebreaks,
                   by=_average if rule.ranking == "average" else None)
-    below = sorted((s for s in everyone if s.games < needed), key=lambda s: (needed - s.games, s.player))
+    below = sorted((s for s in everyone if s.games < needed), key=lambda s: (needed - s.games, name_key(s.player)))
     dated = _dated_lines(results)
     return Season(
         ranking=rule.ranking,
