@@ -15,26 +15,14 @@ Two refusals are not failures of the whole cycle:
   ``locked``) until the file is closed — ``watch`` keeps trying;
 * a preset that cannot be loaded stops the cycle (:class:`~sheets_sync.outcome.PresetUnavailable`):
   only the Problems tab is written, saying so, and nothing is published.
-
-A cycle runs with Python's cyclic garbage collector paused (:func:`collector_paused`): it
-builds hundreds of thousands of objects that live until its end (cells, protocols, lines,
-standings) and leaves almost no reference cycles (``tests/test_collector.py`` counts them),
-so each of the collector's full passes walked all of them, and everything else the process
-held, to free nothing.  Those passes were why a sync after one edit of the 2,000-game season
-computed slower than its first sync (docs/benchmarks.md): it walked the last cycle's results
-the caller still held and paid for another library's garbage (openpyxl's) left before it.
-Reference counting still frees everything at once; the collector runs again after the cycle.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import gc
 import hashlib
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -74,7 +62,7 @@ from sheets_sync.render.words import ru_en
 from sheets_sync.sync_memory import SyncKey, SyncMemory, file_version
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
-           "problems_patch", "input_fingerprint", "tabs_fingerprint", "collector_paused"]
+           "problems_patch", "input_fingerprint", "tabs_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
 def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
@@ -410,29 +398,6 @@ def _change_log(backend: Backend, outcome: Outcome, stamp: str) -> list[Path]:
     return append_jsonl(path.resolve().parent, outcome.changes, stamp) if path.is_file() else []
 
 
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off inside (see the module's docstring), back on after
-    (unless the caller had turned it off itself)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def _collector_paused(fn: Callable[..., SyncReport]) -> Callable[..., SyncReport]:
-    @functools.wraps(fn)
-    def paused(*args, **kwargs) -> SyncReport:
-        with collector_paused():
-            return fn(*args, **kwargs)
-
-    return paused
-
-
-@_collector_paused
 def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_run: bool = False,
               snapshot: Snapshot | None = None, when: str | None = None, remember: bool = True,
               compute_outcome: Callable[..., Outcome] = compute,
