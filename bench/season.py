@@ -162,7 +162,7 @@ def _case(book: Path) -> dict:
     first_s = time.perf_counter() - t
     rss_first = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     results = first.outcome.results
-    figures = {"games": len(results.counted), "tabs": len(first.snapshot.order), "bytes": book.stat().st_size,
+    figures = {"games": len(results.counted), "tabs": len(first.snapshot.order),
                "players": len(results.tournament.players),
                "evenings": len({p.date for p in results.counted}), "errors": sum(
                    1 for p in first.outcome.problems if p.severity.value == "error"),
@@ -179,7 +179,7 @@ def _case(book: Path) -> dict:
     again = sync_once(ExcelBackend(book, backups=0), out_dir=out)
     again_s = time.perf_counter() - t
     del kept_tabs
-    return {**figures, "first_s": first_s, "rss_first_mb": rss_first,
+    return {**figures, "bytes": book.stat().st_size, "first_s": first_s, "rss_first_mb": rss_first,
             "edit_s": again_s, "edit_timings": again.timings, "edit_cpu": again.cpu_timings,
             "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
