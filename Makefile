@@ -7,6 +7,7 @@ STAMP    = $(VENV)/.installed
 .PHONY: demo test test-fast install-check bench venv clean example system-deps
 
 $(STAMP): pyproject.toml
+	bash .ci/system-deps.sh  # first: the test extra's PyICU is built against libicu-dev
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test]'

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from scoring.collation import name_key
 from scoring.model import PlayerStatus, SeatingEntry, Tournament
 from scoring.problems import Text
 from scoring.standings import Results
@@ -158,6 +159,6 @@ def plan_replacement(results: Results, player: str, *, stage: str | None = None)
     new_entries = tuple(SeatingEntry(stage=e.stage, round=e.round, table=e.table,
                                      players=tuple(newcomer if n == player else n for n in e.players))
                         for e in entries)
-    players = tuple(sorted((seated - {player}) | {newcomer}))
+    players = tuple(sorted((seated - {player}) | {newcomer}, key=name_key))
     return ReplacementPlan(stage=stage, player=player, newcomer=newcomer, entries=new_entries, players=players,
                            clubs=clubs_of(results.tournament, players))

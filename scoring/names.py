@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from scoring.collation import name_key
 from scoring.problems import Text
 from scoring.values import text
 
@@ -73,7 +74,7 @@ def nearest(name: str, known: Iterable[str], *, limit: int = 3) -> list[str]:
     third of the letters different, at least two), and at most one letter farther than the
     closest («запасной оди» names «Запасной Один», not also «Запасной Два»)."""
     probe = fold(name)
-    scored = sorted((distance(probe, fold(k)), k) for k in set(known))
+    scored = sorted(((distance(probe, fold(k)), k) for k in set(known)), key=lambda dk: (dk[0], name_key(dk[1])))
     most = min(max(2, len(probe) // 3), scored[0][0] + 1) if scored else 0
     return [k for d, k in scored if d <= most][:limit]
 
@@ -107,7 +108,7 @@ class NameIndex:
     def __init__(self, names: Iterable[str]):
         self.names = frozenset(names)
         by_fold: dict[str, list[str]] = defaultdict(list)
-        for n in sorted(self.names):
+        for n in sorted(self.names, key=name_key):
             by_fold[fold(n)].append(n)
         self.by_fold: Mapping[str, tuple[str, ...]] = {k: tuple(v) for k, v in by_fold.items()}
 

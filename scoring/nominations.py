@@ -22,6 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from scoring.collation import name_key
 from scoring.items import ITEM, ITEMS, TOTAL, GameLine
 from scoring.numbers import quantize
 from scoring.preset import NominationRule
@@ -109,7 +110,7 @@ def _nomination(rule: NominationRule, stats: Sequence[PlayerStats]) -> Nominatio
     # the name only orders the listing of equal scores
     ranking = tuple(NominationEntry(player=p.entry.player, games=p.entry.games, score=p.entry.score, place=p.place,
                                     places=p.places)
-                    for p in place(scored, key=lambda e: e.score, listing=lambda e: e.player))
+                    for p in place(scored, key=lambda e: e.score, listing=lambda e: name_key(e.player)))
     winners = tuple(e.player for e in ranking if e.place == 1 and e.score > 0)
     ru, en = DEFAULT_NAMES.get(rule.key, (rule.key, rule.key))
     return Nomination(key=rule.key, role=rule.role, min_games=rule.min_games, formula=rule.formula,

@@ -26,6 +26,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from scoring import ci as ci_mod
+from scoring.collation import name_key
 from scoring.items import GameLine
 from scoring.memo import last_answer
 from scoring.metrics import METRICS, Metric
@@ -440,7 +441,7 @@ def rank(stats: Iterable[PlayerStats], chain: Sequence[str], *, final: bool = Fa
     metrics = [METRICS[k] for k in chain if final or not METRICS[k].final_only]
     score = by or _exact_total
     placed = place(stats, key=lambda s: (s.games > 0, score(s), *(m.rank_key(s) for m in metrics)),
-                   listing=lambda s: s.player, start=start)
+                   listing=lambda s: name_key(s.player), start=start)
     return [Standing(place=p.place, places=p.places, stats=p.entry, tiebreak=_why_above(p, below, metrics, score),
                      group=group)
             for p, below in zip(placed, [*placed[1:], None])]

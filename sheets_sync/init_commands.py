@@ -4,7 +4,8 @@
 (the preset's numbers by default); when they do not fit it refuses with the nearest formats
 that do, each as the exact command to run.  Whatever differs from the preset is written on
 the Tournament tab (``отбор.туров``, ``отбор.столов``), where ``draw`` finds it again.
-``--preset my-cup.toml`` is written there as a path from the workbook's folder.
+``--preset my-cup.toml`` is written there as a path from the workbook's folder, a shipped
+scheme (``--preset club-season``, or its file in a clone) as its id.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from sheets_sync.draw_commands import (
     seating_from_draw,
 )
 from sheets_sync.messages import fail, text
-from sheets_sync.presets import is_preset_file, load_preset
+from sheets_sync.presets import is_preset_file, load_preset, shipped_id
 from sheets_sync.refs import is_google_ref, workbook_folder
 from sheets_sync.sync import sync_once
 from sheets_sync.tournament_setup import read_players_csv, workbook_patch
@@ -49,14 +50,19 @@ class QualifyingRequest:
 
 
 def _preset_reference(ref: str, workbook: str) -> str:
-    """What the Tournament tab names for ``--preset ref``: a shipped id as is; a file as its
-    path from the workbook's folder (where the sync looks), or as typed for a Google spreadsheet."""
+    """What the Tournament tab names for ``--preset ref``: a shipped id as is, and a shipped
+    file typed as a path (``config/examples/club-season.toml`` in a clone) as its id; one's own
+    file as its path from the workbook's folder (where the sync looks: the two move together),
+    never from the current folder — for a Google spreadsheet, which has no folder, its full path."""
     if not is_preset_file(ref):
         return ref.strip().lower()
+    target = Path(ref.strip()).expanduser().resolve()
+    known = shipped_id(target)
+    if known is not None:
+        return known
     folder = workbook_folder(workbook)
     if folder is None:
-        return ref
-    target = Path(ref).expanduser().resolve()
+        return str(target)
     try:
         return Path(os.path.relpath(target, folder)).as_posix()
     except ValueError:  # another drive (Windows)
@@ -142,7 +148,7 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
 
     return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
                    force=force, console=console, created=created, protect_password=protect_password,
-                   preset_note=text("init.preset_ref", language, ref=reference) if is_preset_file(preset_ref) else "")
+                   preset_note=text("init.preset_ref", language, ref=reference) if is_preset_file(reference) else "")
 
 
 def _create(ref: str, patch: Patch, *, title: str, language: str, credentials: str | None, share_with: Sequence[str],

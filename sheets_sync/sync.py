@@ -222,6 +222,8 @@ class SyncReport:
     attempts: int = 1
     advanced: str | None = None  # what the sync's own advance did (a confirmed stage), for the organizer
     timings: dict[str, float] = field(default_factory=dict)
+    # the same steps in this process's CPU seconds: what the bench compares on a machine shared with other work
+    cpu_timings: dict[str, float] = field(default_factory=dict)
     locked: WorkbookLocked | None = None  # the workbook is open in Excel/LibreOffice: its tabs were not written
     skipped: bool = False
     summary: dict = field(default_factory=dict)
@@ -342,12 +344,15 @@ class _Laps:
 
     def __init__(self) -> None:
         self.times: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
         self._last = time.perf_counter()
+        self._last_cpu = time.process_time()
 
     def lap(self, step: str) -> dict[str, float]:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.process_time()
         self.times[step] = self.times.get(step, 0.0) + now - self._last
-        self._last = now
+        self.cpu[step] = self.cpu.get(step, 0.0) + cpu - self._last_cpu
+        self._last, self._last_cpu = now, cpu
         return self.times
 
 
@@ -447,4 +452,4 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
             files += _change_log(backend, outcome, stamp, out_dir)
         return SyncReport(outcome=outcome, patch=patch, written=written, snapshot=snapshot, files=files,
                           attempts=attempt, advanced=advanced, locked=locked, outputs=outputs,
-                          fingerprint=fingerprint, timings=laps.lap("files"))
+                          fingerprint=fingerprint, timings=laps.lap("files"), cpu_timings=laps.cpu)

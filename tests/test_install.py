@@ -4,7 +4,8 @@ The slow test builds the wheel with pip from a copy of the files a clone has, in
 into a fresh virtual environment in a temporary folder (its dependencies from the package
 index, as ``pip install .`` or ``pipx install .`` would), and runs the installed
 ``sheets-sync`` there: ``init``, ``draw`` and ``sync`` on a players CSV, ``sync`` on the
-example workbook, every shipped preset, and a user mistake.  The fast tests check the
+example workbook, every shipped preset, a club season under an example scheme named by id
+(``--preset club-season``), and a user mistake.  The fast tests check the
 packaging configuration itself.
 """
 
@@ -44,6 +45,9 @@ def test_presets_templates_and_schemas_are_shipped_inside_the_package():
                                    "sheets_sync.schemas": "schemas"}
     data = tool["package-data"]
     assert data["sheets_sync.config"] == ["*.toml"]
+    # the example schemes travel too: --preset club-season from an installed wheel
+    assert data["sheets_sync.config.examples"] == ["*.toml"] and "sheets_sync.config.examples" in tool["packages"]
+    assert {p.suffix for p in (ROOT / "config" / "examples").iterdir()} == {".toml"}
     assert data["sheets_sync.schemas"] == ["*.json"] and "sheets_sync.schemas" in tool["packages"]
     assert {p.suffix for p in (ROOT / "schemas").iterdir()} == {".json"}
     shipped = {p.suffix for p in (ROOT / "templates").rglob("*") if p.is_file()}
@@ -100,6 +104,12 @@ def test_a_built_wheel_installs_into_a_fresh_venv_and_runs_outside_the_checkout(
                                       encoding="utf-8")
     for preset in ("gmo-2016", "fiim-2019", "fiim-2023"):
         _run([tool, "init", f"{preset}.xlsx", "--players", "players.csv", "--preset", preset], cwd=work, env=env)
+    # the README's club season, its scheme by id: the examples travel in the wheel
+    _run([tool, "init", "club.xlsx", "--season", "--players", "players.csv", "--preset", "club-season"], cwd=work, env=env)
+    season = work / "season"
+    season.mkdir()
+    _run([tool, "sync", "../club.xlsx", "--out", "."], cwd=season, env=env)
+    assert json.loads((season / "standings.json").read_text(encoding="utf-8"))["preset"]["id"] == "club-season"
     _run([tool, "draw", "gmo-2016.xlsx", "--seed", "2", "--time-limit", "5"], cwd=work, env=env)
     _run([tool, "sync", "gmo-2016.xlsx"], cwd=work, env=env)
     assert json.loads((work / "gmo-2016.sheets-sync" / "standings.json").read_text(encoding="utf-8"))["preset"][

@@ -54,8 +54,8 @@ def test_typed_name_drops_only_a_leading_apostrophe(typed, name):
     ("Пума", Match.EXACT, "Пума", ()),
     ("пyма", Match.FOLDED, "Пума", ()),
     ("Лис", Match.EXACT, "Лис", ()),
-    ("ЛИСА", Match.AMBIGUOUS, "ЛИСА", ("Лиса", "лиса")),
-    ("Лиза", Match.UNKNOWN, "Лиза", ("Лиса", "лиса", "Лис")),
+    ("ЛИСА", Match.AMBIGUOUS, "ЛИСА", ("лиса", "Лиса")),  # one fold: lower case first, as ICU orders them
+    ("Лиза", Match.UNKNOWN, "Лиза", ("лиса", "Лиса", "Лис")),  # equally near first, by name_key
     ("Незнакомец Иванович", Match.UNKNOWN, "Незнакомец Иванович", ()),
 ])
 def test_resolve(typed, match, name, candidates):
@@ -84,7 +84,7 @@ PARSED = [
         ("player.unknown", "error", "B19", f"Seat 10: 'Лиза' is not a registered player (did you mean 'Лиса'?){ADD}")],
         None, id="unknown_nearest"),
     pytest.param({"B19": "ЛИСА"}, {"Игроки!A23": "лиса"}, [
-        ("player.ambiguous", "error", "B19", "'ЛИСА' could be any of «Лиса», «лиса»: type the nickname as the Players "
+        ("player.ambiguous", "error", "B19", "'ЛИСА' could be any of «лиса», «Лиса»: type the nickname as the Players "
          "tab spells it")], None, id="two_players_of_one_fold"),
 ]
 
@@ -148,3 +148,17 @@ def test_a_protocol_typed_with_a_latin_letter_counts_for_the_player_with_a_warni
     assert doc["games_counted"] == 1 and puma["games"] == 1
     assert all(s["player"] != "Пyма" for s in doc["standings"])
     assert openpyxl.load_workbook(book)["Тур 1 Стол 1"]["B19"].value == "Пyма"  # what the judge typed stays
+
+
+# -- the names a message offers, in Russian alphabetical order (scoring.collation.name_key) -----------------
+@pytest.mark.parametrize("typed, known, offered", [
+    ("ак", ["Вак", "бак"], ["бак", "Вак"]),  # equally near: by the alphabet, case ignored (code points: Вак first)
+    ("Ёлк", ["Ёлки", "Елко", "елка"], ["елка", "Ёлки", "Елко"]),  # Е and Ё one letter
+])
+def test_the_nearest_names_are_offered_in_russian_order(typed, known, offered):
+    assert nearest(typed, known) == offered
+
+
+def test_names_of_one_fold_are_offered_in_russian_order():
+    resolution = NameIndex(["Лёва", "лева"]).resolve("ЛЕВА")
+    assert resolution.match is Match.AMBIGUOUS and resolution.candidates == ("лева", "Лёва")

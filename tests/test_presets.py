@@ -215,3 +215,104 @@ def test_hidden_final_stays_out_of_public_outputs_until_released(example_tabs):
     released = sync_once(backend, out_dir=None).outcome.results
     assert hidden_stages(released) == frozenset() and published(released) is released
     assert released.tournament.released
+
+
+# -- finding a preset: shipped ids, the Tournament tab's reference, a workbook that moved -------------------
+CONFIG = Path(__file__).resolve().parent.parent / "config"
+SHIPPED = sorted([*CONFIG.glob("*.toml"), *(CONFIG / "examples").glob("*.toml")])
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.stem)
+def test_every_shipped_scheme_is_reachable_by_id(path):
+    """config/*.toml and config/examples/*.toml alike: ``--preset club-season`` as ``--preset fiim-2023``."""
+    assert path.stem in known_presets()
+    preset, _ = load_preset(path.stem.upper())  # the Tournament tab is read case-insensitively
+    assert preset.id == path.stem
+
+
+def _players_csv(path: Path) -> Path:
+    path.write_text("Игрок;Клуб\n" + "".join(f"{n};\n" for n in ("Анна", "Борис", "Вера")), encoding="utf-8-sig")
+    return path
+
+
+def _cli(*args: str) -> str:
+    from click.testing import CliRunner
+
+    from sheets_sync.cli import main
+
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def _preset_cell(book: Path, value: str | None = None) -> str:
+    """The Tournament tab's «Регламент» as stored (and, with ``value``, typed over as an older init wrote it)."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(book)
+    (row,) = [r for r in wb["Турнир"].iter_rows() if str(r[0].value or "").strip() == "Регламент"]
+    stored = row[1].value
+    if value is not None:
+        row[1].value = value
+        wb.save(book)
+    return stored
+
+
+@pytest.mark.parametrize("typed", ["club-season", "Club-Season", str(CONFIG / "examples" / "club-season.toml"),
+                                   "config/examples/club-season.toml"])
+def test_a_shipped_scheme_is_stored_by_its_id(typed, tmp_path, monkeypatch):
+    """Whichever way the README's scheme is named — its id, or its file in a clone (from the
+    clone's folder) — the workbook keeps its id: nothing that breaks when the workbook moves."""
+    monkeypatch.chdir(CONFIG.parent)
+    book = tmp_path / "club.xlsx"
+    out = _cli("init", str(book), "--season", "--players", str(_players_csv(tmp_path / "p.csv")), "--preset", typed)
+    assert _preset_cell(book) == "club-season" and "путь от папки таблицы" not in out
+
+
+def test_a_workbook_and_its_own_preset_move_together(tmp_path, monkeypatch):
+    """init from one folder with one's own preset file, the two moved together elsewhere, a sync
+    from a third folder: the Tournament tab names the file from the workbook's folder, not the cwd."""
+    start, moved, third = tmp_path / "start", tmp_path / "elsewhere" / "club", tmp_path / "third"
+    (start / "cup" / "presets").mkdir(parents=True)
+    third.mkdir()
+    own = (CONFIG / "examples" / "club-season.toml").read_text(encoding="utf-8").replace(
+        'id = "club-season"', 'id = "our-club"')
+    (start / "cup" / "presets" / "our-club.toml").write_text(own, encoding="utf-8")
+    monkeypatch.chdir(start)
+    _cli("init", "cup/club.xlsx", "--season", "--players", str(_players_csv(start / "p.csv")),
+         "--preset", "cup/presets/our-club.toml")
+    assert _preset_cell(start / "cup" / "club.xlsx") == "presets/our-club.toml"
+    moved.parent.mkdir()
+    (start / "cup").rename(moved)
+    monkeypatch.chdir(third)
+    _cli("sync", "../elsewhere/club/club.xlsx", "--out", "out")
+    import json
+
+    assert json.loads((third / "out" / "standings.json").read_text(encoding="utf-8"))["preset"]["id"] == "our-club"
+
+
+@pytest.mark.parametrize("stored, run_from, expected", [
+    # an older init wrote the path from the folder it ran in: still found from there
+    ("cup/presets/our-club.toml", "start", "our-club"),
+    # an absolute path
+    ("{start}/cup/presets/our-club.toml", "elsewhere", "our-club"),
+    # the README's scheme stored as a path into a clone the workbook has moved away from: the shipped scheme
+    ("../../repo/config/examples/club-season.toml", "elsewhere", "club-season"),
+    ("../repo/config/fiim-2023.toml", "elsewhere", "fiim-2023"),
+])
+def test_old_workbooks_still_find_their_preset(stored, run_from, expected, tmp_path, monkeypatch):
+    start = tmp_path / "start"
+    (start / "cup" / "presets").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    own = (CONFIG / "examples" / "club-season.toml").read_text(encoding="utf-8").replace(
+        'id = "club-season"', 'id = "our-club"')
+    (start / "cup" / "presets" / "our-club.toml").write_text(own, encoding="utf-8")
+    monkeypatch.chdir(start)
+    _cli("init", "cup/club.xlsx", "--season", "--players", str(_players_csv(start / "p.csv")), "--preset", "club-season")
+    _preset_cell(start / "cup" / "club.xlsx", stored.format(start=start))
+    monkeypatch.chdir(tmp_path / run_from)
+    _cli("sync", str(start / "cup" / "club.xlsx"), "--out", "out")
+    import json
+
+    doc = json.loads((tmp_path / run_from / "out" / "standings.json").read_text(encoding="utf-8"))
+    assert doc["preset"]["id"] == expected

@@ -259,3 +259,18 @@ def test_the_race_is_the_table_each_evening_would_have_made(preset):
         alone = _season(GAMES[:upto], preset)
         assert dict(point.shown) == {e.player: e.standing.places for e in alone.table if e.standing.place}
         assert point.provisional == frozenset(e.player for e in alone.table if e.provisional)
+
+
+def test_tied_and_not_yet_ranked_players_are_listed_in_russian_order():
+    """The issue's names, typed in code point order, as five civilians of one red win: tied on the
+    evening, and all still short of the games to be ranked (listed by the games still needed, then
+    by name): Russian alphabetical order in both (scoring.collation.name_key)."""
+    russian = ["Барон", "Ёжик", "Лёва", "ЛИС", "тихоня"]
+    seated = "Шериф Дон Мафия1 Мафия2 Ёжик Барон ЛИС Лёва тихоня Мирный"
+    game = _game("2026-12-05", 1, seated, "шдммкккккк", "red")
+    s = season(compute(tournament([Player(nickname=n) for n in seated.split()], (game,)), PRESET, []))
+    (evening,) = s.evenings
+    tied = [st for st in evening.standings if st.stats.player in russian]
+    assert len({st.places for st in tied}) == 1 and [st.stats.player for st in tied] == russian
+    assert not s.standings
+    assert [e.player for e in s.below_minimum if e.player in russian] == russian

@@ -278,3 +278,49 @@ def test_the_semifinal_ranks_first_once_the_qualifying_is_complete_or_confirmed(
     semifinalists = results.participants["semifinal"]
     assert [st.group for st in results.overall[: len(semifinalists)]] == ["semifinal"] * len(semifinalists)
     assert {st.stats.player for st in results.overall[: len(semifinalists)]} == semifinalists
+
+
+# -- players tied on everything: listed in Russian alphabetical order, in every output ---------------------
+RUSSIAN_ORDER = ["Барон", "Ёжик", "Лёва", "ЛИС", "тихоня"]  # code point order: Ёжик Барон ЛИС Лёва тихоня
+
+
+def test_tied_players_are_listed_in_russian_order_everywhere(tmp_path):
+    """Five civilians of one red win, equal on points and every tiebreak, typed in code point
+    order: the console report, the Standings tab, the site's standings and players list, the
+    VK text and standings.json list them in Russian alphabetical order (Е and Ё one letter,
+    case ignored)."""
+    import json
+
+    import openpyxl
+    from click.testing import CliRunner
+
+    from sheets_sync.cli import main
+    from tests.judge import table_tournament, write_xlsx
+    from tests.rulebook import NAMES as RULEBOOK
+
+    seats = {5: "Ёжик", 7: "Барон", 9: "ЛИС", 10: "Лёва", 3: "тихоня"}  # the untouched civilians (and seat 3)
+    names = [seats.get(s, f"{n} 1") for s, n in enumerate(RULEBOOK, start=1)]
+    tabs = table_tournament(1, game={"E10": 1, "H10": "2 6 8", "F11": 2, "E13": 2, "F15": 3, "F17": 4})
+    rename = dict(zip((f"{n} 1" for n in RULEBOOK), names))
+    tabs = {t: [[rename.get(v, v) if isinstance(v, str) else v for v in row] for row in rows] for t, rows in tabs.items()}
+    book = write_xlsx(tmp_path / "cup.xlsx", tabs)
+    result = CliRunner().invoke(main, ["sync", str(book), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+
+    def in_order(seen: list[str]) -> list[str]:
+        return [n for n in seen if n in RUSSIAN_ORDER]
+
+    doc = json.loads((tmp_path / "out" / "standings.json").read_text(encoding="utf-8"))
+    tied = [s for s in doc["standings"] if s["player"] in RUSSIAN_ORDER]
+    assert len({s["places"] for s in tied}) == 1, tied  # really tied: one shared place
+    assert [s["player"] for s in tied] == RUSSIAN_ORDER
+    console = [line for line in result.output.splitlines() if any(n in line for n in RUSSIAN_ORDER)]
+    assert in_order([n for line in console for n in RUSSIAN_ORDER if n in line.split()]) == RUSSIAN_ORDER
+    wb = openpyxl.load_workbook(book)
+    assert in_order([c.value for row in wb["Итоги"].iter_rows() for c in row]) == RUSSIAN_ORDER
+    site = tmp_path / "out" / "site"
+    for page in ("index.html", "players.html"):
+        html = (site / page).read_text(encoding="utf-8")
+        assert sorted(RUSSIAN_ORDER, key=html.index) == RUSSIAN_ORDER, page
+    vk = (tmp_path / "out" / "vk-post.txt").read_text(encoding="utf-8")
+    assert sorted(RUSSIAN_ORDER, key=vk.index) == RUSSIAN_ORDER

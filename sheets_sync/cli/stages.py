@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from scoring.collation import name_key
 from sheets_sync.cli.common import (
     console,
     credentials_option,
@@ -70,7 +71,7 @@ def advance(workbook: str, stage: str | None, seed: int, force: bool, credential
     from sheets_sync.draw_commands import advance_workbook
 
     result = advance_workbook(open_backend(workbook, credentials=credentials), seed=seed, force=force, stage=stage)
-    players = sorted({n for e in result.entries for n in e.players if n})
+    players = sorted({n for e in result.entries for n in e.players if n}, key=name_key)
     console.print(escape(text("advance.seated", speaking(result.language), stage=result.stage, players=len(players),
                               games=len(result.entries), names=", ".join(players))), soft_wrap=True)
 

@@ -68,7 +68,8 @@ def _init_command(ctx: click.Context, workbook: str):
 @click.option("--players", "players_csv", required=True, type=click.Path(exists=True, dir_okay=False),
               help="CSV with the Players tab's columns (Игрок/Player, Клуб/Club, Город/City, Статус/Status, Пропуск/Excused).")
 @click.option("--preset", default="gmo-2016", show_default=True,
-              help="Shipped preset id (gmo-2016, fiim-2019, fiim-2023) or a path to a .toml file (written on the "
+              help="Shipped preset id (gmo-2016, fiim-2019, fiim-2023; the example schemes club-season, "
+                   "club-season-average, club-evening, team-asymmetric) or a path to a .toml file (written on the "
                    "Tournament tab as a path from the workbook's folder: keep the file beside the workbook).")
 @click.option("--games", type=click.IntRange(min=1), default=None,
               help="Qualifying games each player plays (default: the preset's rounds).")

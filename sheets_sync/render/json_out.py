@@ -14,6 +14,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+from scoring.collation import name_key
 from scoring.model import GameIndex
 from scoring.liveness import ASK, Ask, Liveness, State, given_or_current
 from scoring.numbers import quantize
@@ -92,7 +93,7 @@ def _liveness(live: Liveness | None) -> dict | None:
 
 def _race(r: Race) -> dict:
     """The overall place and total of every player after every round with a counted game."""
-    players = sorted({p for point in r.points for p in point.places})
+    players = sorted({p for point in r.points for p in point.places}, key=name_key)
     return {"rounds": [{"stage": p.stage, "round": p.round} for p in r.points],
             "places": {p: list(r.places(p)) for p in players},
             "totals": {p: [points(point.totals[p]) if p in point.totals else None for point in r.points] for p in players}}
@@ -226,7 +227,7 @@ def season_document(results: Results) -> dict | None:
                       "standings": [{"place": st.place, "places": st.places, "player": st.stats.player,
                                      "points": points(st.stats.total), "games": st.stats.games,
                                      "wins": st.stats.wins} for st in e.standings]} for e in s.evenings],
-        "players": {name: _player(p) for name, p in sorted(s.players.items())},
+        "players": {name: _player(p) for name, p in sorted(s.players.items(), key=lambda np: name_key(np[0]))},
         "race": [{"date": p.date or None, "places": dict(sorted(p.places.items())),
                   "provisional": sorted(p.provisional)} for p in s.race],
     }

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from scoring import labels as L
+from scoring.collation import name_key
 from scoring.model import GameIndex, PlayerStatus, Protocol, Removal, Team
 from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.numbers import quantize
-from scoring.collation import name_key
 from scoring.race import race, rounds_played
 from scoring.problems import Problem, Severity
 from scoring.progress import Progress, progress as progress_of
@@ -118,7 +118,7 @@ class _Site:
             self.lines_by_game[(ln.stage, ln.round, ln.table)].append(ln)
         self.items = breakdown_items(results.lines)  # the columns of the points breakdown
         names = [p.nickname for p in self.t.players]
-        names += sorted({ln.player for ln in results.lines} - set(names))
+        names += sorted({ln.player for ln in results.lines} - set(names), key=name_key)
         self.player_names = names
         self.player_href = {n: player_file(n) for n in names}
         self.overall_place = {st.stats.player: st.places for st in results.overall}
@@ -413,7 +413,7 @@ class _Site:
 
     def players_index(self) -> str:
         rows = []
-        for n in sorted(self.player_names, key=lambda n: (L.norm(n), n)):
+        for n in sorted(self.player_names, key=name_key):
             pl = self.t.player(n)
             rows.append({"player": n, "href": self.player_href[n], "club": pl.club if pl else "",
                          "city": pl.city if pl else "",
