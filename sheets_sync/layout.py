@@ -15,6 +15,7 @@ labels and legend from here, so the paper and the tab show the same fields.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
@@ -23,6 +24,7 @@ from scoring.draw.report import FairnessReport
 from scoring.model import Player, PlayerStatus, Protocol, Removal, SeatingEntry
 from scoring.preset import Preset
 from sheets_sync.backends.base import PageSetup, Style, TabWrite, Validation, column_letter
+from sheets_sync.render.paper import LINE_PT, paper_page, text_lines
 from sheets_sync.render.words import ru_en
 
 __all__ = ["tournament_tab", "players_tab", "seating_tab", "penalties_tab", "protocol_tab", "protocol_title",
@@ -338,7 +340,9 @@ def evening_tab(*, day: date, games: int, tables: int | None, language: str, pre
 # -- the Жеребьёвка tab: how fair a drawn seating is ----------------------------------------------
 # the players' table: name, club, games, rests, opponents, most met, times, seats, seat repeats,
 # seats 1–3, 4–7, 8–10, seat sum, mean seat, then one column per table
-_DRAW_WIDTHS = (30, 12, 5, 7, 10, 18, 5, 16, 8, 6, 6, 6, 6, 7)  # the name column holds the figures' labels too
+# the name column holds the figures' labels too; each wide enough for the longest word of its header
+# at the text's own 11 pt, bold («соперников», «Повторов», «Сумма», «Среднее»: a word is never broken)
+_DRAW_WIDTHS = (30, 12, 5, 7, 11, 18, 5, 16, 9, 6, 6, 6, 7, 9)
 _DRAW_TABLE_WIDTH = 5
 _DRAW_LEFT = (0, 1, 5, 7)  # names and lists; the figures are centred
 
@@ -355,14 +359,25 @@ def _draw_blocks(rows: Sequence[Sequence[object]]) -> list[list[tuple]]:
     return [b for b in blocks if b]
 
 
+def _draw_paragraphs(figures: list[list[tuple]]) -> tuple[list[list[tuple]], list[str]]:
+    """The figures without a label | value row whose value is a paragraph («Почему разрыв: …», far
+    longer than its cell): that text goes in a framed cell of its own, wrapped (the label begins it)."""
+    room = _DRAW_WIDTHS[1] * 2  # a value this many characters long still reads in its cell
+    long = [r for block in figures for r in block if len(r) == 2 and isinstance(r[1], str) and len(r[1]) > room]
+    return [[r for r in block if r not in long] for block in figures], [str(r[1]) for r in long]
+
+
 def draw_report_tab(report: FairnessReport, *, stage_name: str, language: str, tournament: str = "") -> TabWrite:
     """The Жеребьёвка tab as it prints: its title and the draw in one line, then the figures and the
     meetings' histogram on page 1, each block framed; the players' table from page 2 on, framed
-    under a shaded header row repeated on each of its pages (landscape, one page wide)."""
+    under a shaded header row repeated on each of its pages, the names on each page across when
+    its columns do not fit one page wide (landscape, no letter under 8 pt: render.paper)."""
     what = f"{L.tab('draw_report', language)}: {stage_name}"
     rows: list[tuple] = [(f"{tournament} — {what}" if tournament else what,), (report.text_lines(language)[0],), ()]
     styles: list[Style] = [Style(cells="A1", bold=True, size=14), Style(cells="A2", muted=True)]
     *figures, players = _draw_blocks(report.rows(language))
+    figures, paragraphs = _draw_paragraphs(figures)
+    heights: list[float] = [22.0, LINE_PT, LINE_PT]
     for i, block in enumerate(figures):
         top, end = len(rows) + 1, len(rows) + len(block)  # 1-based
         last = column_letter(max(len(r) for r in block) - 1)
@@ -370,16 +385,24 @@ def draw_report_tab(report: FairnessReport, *, stage_name: str, language: str, t
         # the histogram has a header row; the figures and the problems are label | value
         styles.append(Style(cells=f"A{top}:{last}{top}" if i == 1 else f"A{top}:A{end}", shade=True, bold=True))
         rows += [*block, ()]
+        heights += [LINE_PT] * (len(block) + 1)
+        if i == 0 and paragraphs:  # under the figures it explains: wrapped, the row as tall as its lines
+            for text in paragraphs:
+                styles.append(Style(cells=f"A{len(rows) + 1}", frame=True, wrap=True, align="left", middle=True))
+                rows += [(text,), ()]
+                heights += [LINE_PT * text_lines(text, _DRAW_WIDTHS[0]), LINE_PT]
     header = len(rows) + 1  # 1-based: the players' table starts a page of its own
     rows += players
     end, last = len(rows), column_letter(len(players[0]) - 1)
-    styles += [Style(cells=f"A{header}:{last}{header}", frame=True, shade=True, bold=True, size=9, align="center",
+    styles += [Style(cells=f"A{header}:{last}{header}", frame=True, shade=True, bold=True, align="center",
                      middle=True, wrap=True),
                Style(cells=f"A{header + 1}:{last}{end}", frame=True, align="center"),
                *(Style(cells=f"{column_letter(c)}{header + 1}:{column_letter(c)}{end}", align="left") for c in _DRAW_LEFT)]
     tables = len(players[0]) - len(_DRAW_WIDTHS)
-    heights = (22.0, *([None] * (header - 2)), 30.0)
-    return TabWrite(title=L.tab("draw_report", language), rows=tuple(rows),
-                    column_widths=(*_DRAW_WIDTHS, *([_DRAW_TABLE_WIDTH] * tables)), row_heights=heights,
-                    bold_rows=(0,), styles=tuple(styles),
-                    page=PageSetup(landscape=True, repeat_rows=1, repeat_from=header, breaks=(header - 1,)))
+    widths = (*_DRAW_WIDTHS, *([_DRAW_TABLE_WIDTH] * tables))
+    heights += [LINE_PT * max(text_lines(h, w) for h, w in zip(players[0], widths)),
+                *([LINE_PT] * (len(players) - 1))]
+    page = paper_page(widths, heights, landscape=True)  # the header is 11 pt like the rest: no letter under 8 pt
+    page = replace(page, repeat_rows=1, repeat_from=header, breaks=(header - 1,), repeat_cols=1)
+    return TabWrite(title=L.tab("draw_report", language), rows=tuple(rows), column_widths=widths,
+                    row_heights=tuple(heights), bold_rows=(0,), styles=tuple(styles), page=page)

@@ -36,6 +36,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # --games counts the games of all tables together (issue 34 §11): 6 at 2 tables are 3 rounds
     "evening.added_tables": ("добавлена вкладка «{tab}»: игр {games} — туров {rounds} за {tables} столами, протокол на каждую игру",
                              "tab '{tab}' added: {games} games — {rounds} rounds at {tables} tables, a protocol each"),
+    "evening.bad_date": ("«{value}» — не дата: напишите ГГГГ-ММ-ДД, например 2026-12-05",
+                         "'{value}' is not a date: write it as YYYY-MM-DD, e.g. 2026-12-05"),
     "stopped": ("остановлено", "stopped"),
     # what WORKBOOK is
     "ref.folder": ("{path} — это папка, а не файл таблицы: укажите файл .xlsx (например, {example})",

@@ -124,3 +124,51 @@ def test_make_demo_ends_in_russian(tmp_path):
     assert any(ln.startswith("Итоги: ") for ln in words), words
     for line in words:
         assert english_sentences(line.replace("German Mafia Open", "")) == [], line
+
+
+# -- click's own usage errors speak the same language (a missing WORKBOOK, an unknown option, a bad value) --
+def _error(args: list[str], lang: str):
+    result = CliRunner().invoke(main, args, env={"LANG": lang, "LC_ALL": None, "LANGUAGE": None}, terminal_width=100)
+    assert result.exit_code == 2, result.output  # a usage error stays exit 2
+    return result.output
+
+
+@pytest.mark.parametrize("args, english, russian", [
+    (["sync"], "Error: Missing argument 'WORKBOOK'.", "Ошибка: Не указан аргумент 'ТАБЛИЦА'."),
+    (["sync", "a.xlsx", "b.xlsx"], "Got unexpected extra argument (b.xlsx)", "Лишний аргумент: b.xlsx"),
+    (["sync", "a.xlsx", "--bogus"], "No such option '--bogus'", "Нет такого параметра '--bogus'"),
+    (["--bogus"], "No such option '--bogus'", "Нет такого параметра '--bogus'"),
+    (["bogus"], "No such command 'bogus'.", "Нет такой команды 'bogus'."),
+    (["sync", "a.xlsx", "--backups", "-1"], "Invalid value for '--backups': -1 is not in the range x>=0.",
+     "Неверное значение '--backups': -1 — вне диапазона x>=0."),
+    (["draw", "a.xlsx", "--seed", "1.5"], "'1.5' is not a valid integer.", "'1.5' — не целое число."),
+    (["watch", "a.xlsx", "--interval", "abc"], "'abc' is not a valid float.", "'abc' — не число."),
+    (["sync", "a.xlsx", "--language", "de"], "'de' is not one of 'ru', 'en'.", "'de' — не одно из: 'ru', 'en'."),
+    (["init", "a.xlsx", "--players", "absent.csv"], "File 'absent.csv' does not exist.",
+     "Нет такого файла: 'absent.csv'."),
+    (["export", "vk", "a.xlsx", "--seating"], "Option '--seating' requires an argument.",
+     "Параметру '--seating' нужно значение."),
+    (["evening", "a.xlsx", "--games", "2"], "Missing option '--date'.", "Не указан параметр '--date'."),
+    # the evening's own check of --date, in both languages
+    (["evening", "a.xlsx", "--date", "5.12", "--games", "2"],
+     "Invalid value for '--date': '5.12' is not a date: write it as YYYY-MM-DD, e.g. 2026-12-05",
+     "Неверное значение '--date': «5.12» — не дата: напишите ГГГГ-ММ-ДД, например 2026-12-05"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_click_usage_errors_speak_the_systems_language(args, english, russian, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # absent.csv is absent
+    shown = _error(args, "ru_RU.UTF-8")
+    assert russian in shown, shown
+    assert "Error" not in shown and "Usage" not in shown and "Try " not in shown
+    assert english_sentences(shown.replace("x>=0", "")) == [], shown
+    if "Использование:" in shown:  # the usage line and the hint, in Russian too
+        assert "[ПАРАМЕТРЫ]" in shown and "Справка: sheets-sync" in shown and "--help" in shown
+    shown = _error(args, "C.UTF-8")
+    assert english in shown and "Error: " in shown, shown
+    assert not re.search("[А-Яа-яЁё]", shown), shown
+
+
+@pytest.mark.parametrize("lang, typed, word", [("C.UTF-8", "ru", "Ошибка: Не указан аргумент 'ТАБЛИЦА'."),
+                                                ("ru_RU.UTF-8", "en", "Error: Missing argument 'WORKBOOK'.")])
+def test_language_typed_decides_the_language_of_a_usage_error(lang, typed, word):
+    shown = _error(["sync", "--language", typed], lang)
+    assert word in shown, shown

@@ -445,33 +445,49 @@ def _drawn(folder: Path, players: int) -> Path:
 
 
 @needs_poppler
-@pytest.mark.parametrize("players, table_pages", [(40, 1), (70, 2)])
+@pytest.mark.parametrize("players, table_pages", [(40, 1), (70, 2), (100, 3)])
 def test_the_draw_report_prints_framed_with_its_players_table_on_pages_of_its_own(tmp_path, players, table_pages):
     """Жеребьёвка as LibreOffice prints it: it was eight portrait pages of loose figures, the
     players' table cut across and down with no frame or header.  Now page 1 is the title and the
-    figures, framed; the players' table starts a page of its own, framed, one page wide, with its
-    header row at the top of each of its pages, every player on one of them."""
+    figures, framed; the players' table starts a page of its own, framed, with its header row at
+    the top of each of its pages, every player on one of them.  No letter under 8 pt (it printed
+    at about 7.5 pt, fitted to the page width): the table's columns that do not fit go on pages of
+    their own, the names beside them again; a 10×10 field's «Почему разрыв» wraps inside its cell."""
     book = _drawn(tmp_path / "cup", players)
     pdf = _print_as_written(book, ["Жеребьёвка"], tmp_path / "pdf", tmp_path / "profile")["Жеребьёвка"]
-    assert _pages(pdf) == [LANDSCAPE] * (1 + table_pages)
+    assert _pages(pdf) == [LANDSCAPE] * (1 + 2 * table_pages)  # the table's pages down, then its pages across
     pages = _letters(pdf)
+    sizes = [size for page in pages for size, *_ in page["letters"]]
+    assert min(sizes) >= SMALLEST_PT, min(sizes)
     first = _text(pdf, 1)
     assert first.lstrip().startswith("Кубок — Жеребьёвка: Отбор") and f"{players} игроков" in first
     for label in ("Σc²", "Нижняя граница", "Пар без встреч", "Совместных игр"):
         assert label in first, label
     assert "Игрок 01" not in first
+    if players == 100:  # ten tables of ten: why the gap, every word of it on the page, inside its frame
+        from scoring.draw.report import _LABELS
+
+        assert " ".join(_LABELS["ru"]["square"].split()) in pages[0]["text"]
+        # unwrapped, it ran off the page (or, too short a row, lost its last lines): now a tall framed cell
+        assert [s for s in pages[0]["shapes"] if s[2] - s[0] < 2 and s[3] - s[1] > 100]
     frames = [len([s for s in page["shapes"] if min(s[2] - s[0], s[3] - s[1]) < 2]) for page in pages]
     assert all(n >= 20 for n in frames), frames  # every page drawn framed (there were no lines at all)
-    seen: list[str] = []
-    for number in range(2, 2 + table_pages):
+    down: list[str] = []
+    across: list[str] = []
+    for number in range(2, 2 + 2 * table_pages):
         lines = _text(pdf, number).splitlines()
         text = " ".join(" ".join(lines).split())
-        assert "Игрок Клуб Игр Отдых" in text and "Чаще всего с" in text, number  # the header row, each page
-        seen += [m.group(0) for line in lines if (m := re.match(r"\s*Игрок \d\d", line))]  # a row's first cell
-    assert sorted(name.strip() for name in seen) == [f"Игрок {i:02d}" for i in range(1, players + 1)]  # each once: none lost at a cut
-    if players == 40:
-        _png(pdf, "print-draw-report.png")
-        _png(pdf, "print-draw-report-players.png", page=2)
+        left = number < 2 + table_pages
+        assert ("Игрок Клуб Игр Отдых" in text and "Чаще всего с" in text) if left else "Стол Стол" in text, number
+        names = [m.group(0).strip() for line in lines if (m := re.match(r"\s*Игрок \d+", line))]  # a row's first cell
+        (down if left else across).extend(names)
+    every = [f"Игрок {i:02d}" for i in range(1, players + 1)]
+    assert sorted(down) == sorted(every) and sorted(across) == sorted(every)  # each once a side: none lost at a cut
+    if players in (40, 100):
+        suffix = "" if players == 40 else "-100"
+        _png(pdf, f"print-draw-report{suffix}.png")
+        _png(pdf, f"print-draw-report-players{suffix}.png", page=2)
+        _png(pdf, f"print-draw-report-tables{suffix}.png", page=2 + table_pages)
 
 
 @needs_poppler

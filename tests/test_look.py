@@ -85,6 +85,19 @@ def test_excel_writes_styles_heights_and_print_settings(tmp_path):
     assert ws.print_title_rows == "$1:$1" and ws.print_area == "'Вид'!$A$1:$B$3"
 
 
+@pytest.mark.parametrize(("rows", "cols", "titled_rows", "titled_cols"), [
+    (1, 0, "$1:$1", None), (0, 1, None, "$A:$A"), (1, 2, "$1:$1", "$A:$B")])
+def test_repeated_columns_print_beside_each_page_across(tmp_path, rows, cols, titled_rows, titled_cols):
+    """A table wider than the page (the draw report at 8 pt): its first columns, the names, print
+    again at the left of each page across, with the repeated rows kept — and written again the same."""
+    path = tmp_path / "look.xlsx"
+    tab = replace(LOOK, page=PageSetup(landscape=True, repeat_rows=rows, repeat_cols=cols))
+    for _ in range(2):  # the second write replaces the first's print titles
+        ExcelBackend(path, backups=0).apply(Patch(writes=(tab,)), base=None)
+        ws = openpyxl.load_workbook(path)["Вид"]
+        assert (ws.print_title_rows, ws.print_title_cols) == (titled_rows, titled_cols)
+
+
 def test_planner_writes_styles_and_heights_in_the_one_batch_update():
     body, _ = plan_batch_update(Patch(writes=(LOOK,)), SpreadsheetMetadata(title="T", locale="ru_RU"))
     kinds = [next(iter(r)) for r in body["requests"]]

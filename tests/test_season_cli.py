@@ -273,3 +273,30 @@ def test_the_first_evening_is_one_order_everywhere(tmp_path):
     doc = json.loads((out / "standings.json").read_text(encoding="utf-8"))["season"]
     assert [(e["provisional_places"], e["player"]) for e in doc["below_minimum"] if e["games"]] == \
         [(p.strip("()"), n) for p, n in expected]
+
+
+def test_the_seasons_posts_carry_the_tab_link_and_export_vk_link_wins(tmp_path):
+    """A club season on a real .xlsx: with the Tournament tab's «Ссылка» empty, sync's posts have no
+    link line and no «[вставьте ссылку]»; once typed there, sync and watch end both posts with it;
+    `export vk --link` goes before it."""
+    site = "https://club.example.org/season"
+    book = tmp_path / "club.xlsx"
+    _cli("init", str(book), "--season", "--players", str(_csv(tmp_path / "p.csv", PLAYERS)), "--preset", str(PRESET))
+    _cli("evening", str(book), "--date", "2026-12-05", "--games", "1")
+    out = tmp_path / "club.sheets-sync"  # the workbook's own output folder
+    _cli("sync", str(book))
+    posts = ("vk-post.txt", "vk-season.txt")
+    for name in posts:
+        text = (out / name).read_text(encoding="utf-8")
+        assert "🔗" not in text and "вставьте" not in text, name
+    wb = openpyxl.load_workbook(book)
+    row = next(r for r in wb["Турнир"].iter_rows() if r[0].value == "Ссылка")
+    row[1].value = site
+    wb.save(book)
+    _cli("sync", str(book))
+    for name in posts:
+        assert f"🔗 Рейтинг, вечера и история игроков: {site}\n" in (out / name).read_text(encoding="utf-8"), name
+    _cli("export", "vk", str(book), "--out", str(tmp_path / "vk"), "--link", "https://vk.cc/x")
+    for name in posts:
+        text = (tmp_path / "vk" / name).read_text(encoding="utf-8")
+        assert "https://vk.cc/x" in text and site not in text, name

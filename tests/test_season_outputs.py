@@ -179,3 +179,29 @@ def test_the_seasons_own_frame_on_every_page(files, page):
     menu = re.findall(r'<li><a href="([^"]*)"', text[text.index("<nav"):text.index("</nav>")])
     assert menu == ["index.html", "evenings.html", "race.html", "players.html", "statistics.html"]
     assert "тура" not in text and "Промежуточные итоги" not in text and "Рейтинг сезона: вечеров 3, игр 5" in text
+
+
+SITE = "https://club.example.org/season"
+
+
+@pytest.mark.parametrize(("tab_link", "given", "shown"), [
+    ("", None, None),  # no link anywhere: no line, no «[вставьте ссылку]» to be published as it is
+    (SITE, None, SITE),  # the Tournament tab's «Ссылка»
+    (SITE, "https://vk.cc/x", "https://vk.cc/x"),  # `export vk --link` goes before the tab's
+    ("", "https://vk.cc/x", "https://vk.cc/x"),
+], ids=["none", "tab", "given-wins", "given"])
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_season_and_evening_posts_link_like_the_tournaments(tmp_path, tab_link, given, shown, language):
+    from sheets_sync.render.vk_season import write_season_vk
+
+    base = _results()
+    results = dataclasses.replace(base, tournament=dataclasses.replace(base.tournament, link=tab_link))
+    texts = [evening_post_text(results, season(results).evenings[-1], language=language, link=given),
+             season_post_text(results, language=language, link=given)]
+    write_season_vk(results, tmp_path, language=language, link=given, pictures=False)
+    texts += [(tmp_path / n).read_text(encoding="utf-8") for n in ("vk-post.txt", "vk-season.txt")]
+    for text in texts:
+        assert "вставьте" not in text and "insert link" not in text
+        links = [line for line in text.splitlines() if line.startswith("🔗")]
+        assert links == ([] if shown is None else [links[0]]) and (shown is None or links[0].endswith(": " + shown))
+        assert (SITE in text) == (shown == SITE)

@@ -170,6 +170,9 @@ class PageSetup:
     # …or N rows from this 1-based one (a table under other blocks: its header row, on every
     # page from its own on); a Google Sheet repeats only frozen rows, which start at the top
     repeat_from: int = 1
+    # the first N columns printed again at the left of every page (a table wider than the page: its
+    # names beside each part); an .xlsx keeps them, a Google Sheet does not
+    repeat_cols: int = 0
     area: str | None = None  # the A1 range printed; None: whatever the tab holds
     # 1-based rows after which a new page starts (an evening's protocol blocks, one a page);
     # an .xlsx keeps them, a Google Sheet does not (its print dialog breaks pages itself)

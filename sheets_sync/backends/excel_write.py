@@ -450,7 +450,9 @@ class _Writer:
         book.set_page_margins(title, excelize.PageLayoutMarginsOptions(
             left=0.4, right=0.4, top=0.5, bottom=0.5, header=0.25, footer=0.25, horizontally=True))
         last_repeated = page.repeat_from + page.repeat_rows - 1
-        names = {"_xlnm.Print_Titles": f"{quoted(title)}!${page.repeat_from}:${last_repeated}" if page.repeat_rows else None,
+        titles = [*([f"{quoted(title)}!$A:${column_letter(page.repeat_cols - 1)}"] if page.repeat_cols else []),
+                  *([f"{quoted(title)}!${page.repeat_from}:${last_repeated}"] if page.repeat_rows else [])]
+        names = {"_xlnm.Print_Titles": ",".join(titles) or None,
                  "_xlnm.Print_Area": f"{quoted(title)}!{_absolute(page.area)}" if page.area else None}
         for row in page.breaks:  # a new page after this 1-based row: before the next one
             book.insert_page_break(title, f"A{row + 1}")

@@ -11,7 +11,9 @@ click-free actions.  Every error leaves through :meth:`RootGroup.invoke`:
   refused command, a workbook that cannot be read) → its message on one line, exit 2;
 * anything else is a bug → one line saying what failed and what to do, the traceback in
   ``sheets-sync-error.log`` beside the workbook (its path printed), exit 70; never a traceback
-  on the screen.
+  on the screen;
+* click's usage errors (a missing WORKBOOK, an unknown option, a bad value) → click's message
+  in the help's language (:func:`sheets_sync.cli.localized.localized_error`), exit 2.
 
 Both speak ``--language``, else the tournament's language (the error's, or the Tournament
 tab of a local workbook), else the system's (:mod:`sheets_sync.messages`).
@@ -33,7 +35,7 @@ from sheets_sync.cli.common import (
     tournament_language,
 )
 from sheets_sync.cli.evening import evening
-from sheets_sync.cli.localized import Group
+from sheets_sync.cli.localized import Group, localized_error
 from sheets_sync.cli.publish import export, print_protocols, print_seating
 from sheets_sync.cli.stages import advance, draw, replace
 from sheets_sync.cli.workbook import init, sync, watch
@@ -50,11 +52,19 @@ _REFUSED = {"draw": "refused.draw", "advance": "refused.advance", "replace": "re
 class RootGroup(Group):
     """The root group: runs a command and turns whatever escapes it into a message and an exit code."""
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as exc:  # the root's own usage errors (sheets-sync --bogus), in its language
+            raise localized_error(exc, None) from exc
+
     def invoke(self, ctx: click.Context):
         state = ctx.ensure_object(CliState)
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.ClickException, click.Abort, SystemExit, KeyboardInterrupt):
+        except click.ClickException as exc:  # a command's usage errors: click's words in the help's language
+            raise localized_error(exc, ctx) from exc
+        except (click.exceptions.Exit, click.Abort, SystemExit, KeyboardInterrupt):
             raise
         except SheetsSyncError as exc:
             language = state.language or exc.language or tournament_language(state.workbook) or system_language()

@@ -7,17 +7,17 @@ from datetime import date
 import click
 
 from sheets_sync.cli.common import console, credentials_option, escape, language_option, open_backend, speaking, workbook_argument
-from sheets_sync.cli.localized import Command
+from sheets_sync.cli.localized import Command, help_language
 from sheets_sync.messages import text
 
 __all__ = ["evening"]
 
 
-def _day(_ctx: click.Context, _param: click.Parameter, value: str) -> date:
+def _day(ctx: click.Context, _param: click.Parameter, value: str) -> date:
     try:
         return date.fromisoformat(value)
-    except ValueError:
-        raise click.BadParameter(f"{value!r}: write the date as YYYY-MM-DD, e.g. 2026-12-05") from None
+    except ValueError:  # checked before the workbook is read: the help's language, like click's own errors
+        raise click.BadParameter(text("evening.bad_date", help_language(ctx), value=value)) from None
 
 
 @click.command(cls=Command)

@@ -7,6 +7,11 @@ layout is printed from :data:`COMMANDS` and :data:`OPTIONS`, with click's own wo
 Options, Commands, default, required) and the metavars (WORKBOOK, INTEGER, PATH) in Russian too.
 Help is printed before any workbook is read, so the tournament's language cannot decide.
 
+click's own usage errors («Missing argument 'WORKBOOK'», «No such option», «Invalid value»…)
+speak the same language: the root group hands every :class:`click.ClickException` to
+:func:`localized_error`, whose :meth:`LocalizedError.show` prints the usage line, the hint and
+the message in Russian (:data:`_ERRORS`), the exit code kept (2 for a usage error).
+
 A new option's Russian text goes into :data:`OPTIONS` (``"command --option"``, or ``"--option"``
 for an option every command shares); ``tests/test_help.py`` walks every command and fails on
 one left in English.
@@ -20,7 +25,8 @@ import click
 
 from sheets_sync.messages import LANGUAGES, system_language
 
-__all__ = ["Command", "Group", "COMMANDS", "OPTIONS", "help_language", "russian_option_help"]
+__all__ = ["Command", "Group", "COMMANDS", "OPTIONS", "help_language", "russian_option_help", "LocalizedError",
+           "localized_error", "russian_error"]
 
 # the command's path after «sheets-sync» ("" is the root group) -> its description in Russian
 COMMANDS: dict[str, str] = {
@@ -150,6 +156,40 @@ _METAVARS = {"[OPTIONS]": "[ПАРАМЕТРЫ]", "COMMAND [ARGS]...": "КОМА
              "YYYY-MM-DD": "ГГГГ-ММ-ДД"}
 _METAVAR = re.compile("|".join(re.escape(k) for k in sorted(_METAVARS, key=len, reverse=True)))
 
+# click's error messages (click 8.x, English) -> Russian, applied in turn: «Invalid value for '--x': …»
+# has its prefix and then the type's own sentence translated
+_PATHS = {"File": "такого файла", "Directory": "такой папки", "Path": "такого пути"}
+_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"^Missing argument", "Не указан аргумент"),
+    (r"^Missing (option|parameter)", "Не указан параметр"),
+    (r"^Missing command\.", "Не указана команда."),
+    (r"Choose from:", "Выберите из:"),
+    (r"^No such option(:?) ", r"Нет такого параметра\1 "),
+    (r"^No such command ", "Нет такой команды "),
+    (r"\(Did you mean one of: (.*)\?\)", r"(может быть, одно из: \1?)"),
+    (r"Did you mean (.*)\?", r"Может быть, \1?"),
+    (r"^Got unexpected extra arguments \((.*)\)", r"Лишние аргументы: \1"),
+    (r"^Got unexpected extra argument \((.*)\)", r"Лишний аргумент: \1"),
+    (r"^Option ('[^']*') requires an argument\.", r"Параметру \1 нужно значение."),
+    (r"^Option ('[^']*') requires (\d+) arguments\.", r"Параметру \1 нужно значений: \2."),
+    (r"^Option ('[^']*') does not take a value\.", r"Параметр \1 не принимает значения."),
+    (r"^Invalid value for (.+?): ", r"Неверное значение \1: "),
+    (r"^Invalid value: ", "Неверное значение: "),
+    (r"(\S+) is not a valid integer\.", r"\1 — не целое число."),
+    (r"(\S+) is not a valid float\.", r"\1 — не число."),
+    (r"(\S+) is not a valid boolean\. Recognized values: ", r"\1 — не да/нет; можно: "),
+    (r"(\S+) is not in the range (.+)\.", r"\1 — вне диапазона \2."),
+    (r"(\S+) is not one of (.+)\.", r"\1 — не одно из: \2."),
+    (r"\b(File|Directory|Path) ('.*') does not exist\.", "_exists"),
+    (r"\b(?:File|Directory|Path) ('.*') is a directory\.", r"\1 — папка, а нужен файл."),
+    (r"\b(?:File|Directory|Path) ('.*') is a file\.", r"\1 — файл, а нужна папка."),
+    (r"\b(?:File|Directory|Path) ('.*') is not readable\.", r"\1: нет доступа на чтение."),
+    (r"\b(?:File|Directory|Path) ('.*') is not writable\.", r"\1: нет доступа на запись."),
+    (r"^Could not open file ('.*'): ", r"Не удалось открыть файл \1: "),
+    (r"('[^']*') is not ('[^']*')\.", r"\1 — не \2."),  # a choice of one
+))
+_QUOTED_METAVAR = re.compile(r"'([A-Z][A-Z-]*)'")
+
 _META_KEY = "sheets_sync.help_language"
 
 
@@ -227,15 +267,20 @@ class _Localized:
             ctx.meta[_META_KEY] = typed
         return super().parse_args(ctx, args)  # type: ignore[misc]
 
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The usage line (of the help and of a usage error) in the help's language."""
+        if help_language(ctx) != "ru":
+            super().format_usage(ctx, formatter)  # type: ignore[misc]
+            return
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, _russian_words(" ".join(pieces)), prefix=_WORDS["usage"] + " ")
+
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if help_language(ctx) != "ru":
             super().format_help(ctx, formatter)  # type: ignore[misc]
             return
         path = _path(ctx)
-        # the usage line in Russian here only: click's errors («Missing argument 'WORKBOOK'») are its own
-        # English, and their usage line stays with them
-        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
-        formatter.write_usage(ctx.command_path, _russian_words(" ".join(pieces)), prefix=_WORDS["usage"] + " ")
+        self.format_usage(ctx, formatter)
         text = COMMANDS.get(path) or (self.help or "")  # type: ignore[attr-defined]
         if text:
             formatter.write_paragraph()
@@ -276,3 +321,47 @@ class Group(_Localized, click.Group):
     """A group whose ``--help`` (and list of commands) speaks Russian in Russian."""
 
     command_class = Command  # its ``@group.command()`` are localized too
+
+
+def russian_error(message: str) -> str:
+    """click's error ``message`` in Russian (a sentence it does not know stays as it is)."""
+    for pattern, russian in _ERRORS:
+        if russian == "_exists":
+            message = pattern.sub(lambda m: f"Нет {_PATHS[m.group(1)]}: {m.group(2)}.", message)
+        else:
+            message = pattern.sub(russian, message)
+    return _QUOTED_METAVAR.sub(lambda m: f"'{_METAVARS.get(m.group(1), m.group(1))}'", message)
+
+
+class LocalizedError(click.ClickException):
+    """A click error shown in ``language``: in Russian, the usage line, the hint and the message are;
+    in English, click's own words.  The exit code is the original's (2 for a usage error)."""
+
+    def __init__(self, original: click.ClickException, language: str) -> None:
+        super().__init__(original.format_message())
+        self.original, self.language = original, language
+        self.exit_code = original.exit_code
+
+    def show(self, file=None) -> None:
+        if self.language != "ru":
+            self.original.show(file)
+            return
+        ctx = getattr(self.original, "ctx", None)
+        color = ctx.color if ctx is not None else None
+        if ctx is not None:
+            hint = ""
+            if ctx.command.get_help_option(ctx) is not None:
+                names = ctx.command.get_help_option_names(ctx)
+                hint = f"Справка: {ctx.command_path} {max(names, key=len)}\n"
+            click.echo(f"{ctx.get_usage()}\n{hint}", file=file, err=file is None, color=color)
+        click.echo(f"Ошибка: {russian_error(self.original.format_message())}", file=file, err=file is None,
+                   color=color)
+
+
+def localized_error(exc: click.ClickException, ctx: click.Context | None) -> click.ClickException:
+    """``exc`` to raise instead: shown in the help's language (``--language`` typed, else the system's).
+    «No arguments: the help» is click's own help, already in that language: left as it is."""
+    if isinstance(exc, (LocalizedError, click.exceptions.NoArgsIsHelpError)):
+        return exc
+    where = getattr(exc, "ctx", None) or ctx
+    return LocalizedError(exc, help_language(where) if where is not None else system_language())

@@ -69,11 +69,16 @@ def _value_word(s: Season, language: str) -> str:
     return ui("ranked_by_average" if s.ranking == "average" else "ranked_by_total", language)
 
 
-def _foot(name: str, language: str, link: str | None, updated: datetime | None) -> list[str]:
+def _foot(results, language: str, link: str | None, updated: datetime | None) -> list[str]:
+    """When updated, the link (``export vk --link``, else the Tournament tab's «Ссылка»), the hashtags.
+    No link: no line (a placeholder would be published as it is by sync and watch)."""
+    t = results.tournament
+    link = (link or t.link or "").strip()
     stamp = updated_line(updated, language)
-    return ["", *([f"🕒 {stamp}"] if stamp else []),
-            ru_en("🔗 Рейтинг, вечера и история игроков: ", "🔗 Rating, evenings and players' history: ", language)
-            + (link or ru_en("[вставьте ссылку]", "[insert link]", language)), "", _hashtags(name, language)]
+    link_line = [ru_en("🔗 Рейтинг, вечера и история игроков: ", "🔗 Rating, evenings and players' history: ", language)
+                 + plain_text(link)] if link else []
+    lines = [*([f"🕒 {stamp}"] if stamp else []), *link_line]
+    return ["", *lines, *([""] if lines else []), _hashtags(t.name, language)]
 
 
 def evening_post_text(results, evening: Evening, *, language: str, link: str | None = None, top: int = 10,
@@ -93,7 +98,7 @@ def evening_post_text(results, evening: Evening, *, language: str, link: str | N
                  season_covers(s, language), *_lines(rows[:top])]
         note = provisional_note(s, language) if any(r.places.startswith("(") for r in rows[:top]) else ""
         body += [note] if note else []
-    return "\n".join(body + _foot(name, language, link, updated)) + "\n"
+    return "\n".join(body + _foot(results, language, link, updated)) + "\n"
 
 
 def season_post_text(results, *, language: str, link: str | None = None, updated: datetime | None = None) -> str:
@@ -104,7 +109,7 @@ def season_post_text(results, *, language: str, link: str | None = None, updated
             season_covers(s, language), "", _value_word(s, language) + ":", *_lines(_season_rows(s))]
     note = provisional_note(s, language)
     body += ["", note] if note else []
-    return "\n".join(body + _foot(name, language, link, updated)) + "\n"
+    return "\n".join(body + _foot(results, language, link, updated)) + "\n"
 
 
 def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_header: str, language: str,
