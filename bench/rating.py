@@ -25,7 +25,7 @@ import statistics
 import sys
 import time
 
-from bench.run import DOC, cpu_model
+from bench.run import DOC, cpu_model, write_marked_section
 from scoring.rating import BLACK, RED, RatedGame, Seat, replay
 from sheets_sync.ratings import load_rating_scheme
 
@@ -96,14 +96,7 @@ def markdown(results: list[dict]) -> str:
 
 
 def write_section(section: str) -> None:
-    doc = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    if BEGIN in doc and END in doc:
-        head, _, rest = doc.partition(BEGIN)
-        _, _, tail = rest.partition(END)
-        doc = head + section + tail
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + section + "\n"
-    DOC.write_text(doc, encoding="utf-8")
+    write_marked_section(BEGIN, END, section)
 
 
 def main() -> None:  # pragma: no cover

@@ -24,6 +24,19 @@ ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "benchmarks.md"
 
 
+def write_marked_section(begin: str, end: str, section: str) -> None:
+    """``section`` (which starts with ``begin`` and ends with ``end``) into docs/benchmarks.md in place
+    of the one between those markers, or at the end: each bench writes its own section."""
+    doc = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
+    if begin in doc and end in doc:
+        head, _, rest = doc.partition(begin)
+        _, _, tail = rest.partition(end)
+        doc = head + section + tail
+    else:
+        doc = doc.rstrip("\n") + "\n\n" + section + "\n"
+    DOC.write_text(doc, encoding="utf-8")
+
+
 def cpu_model() -> str:
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():

@@ -32,7 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bench.generate import player_names
-from bench.run import BARE, DOC, ROOT, _ENV, cpu_model, fmt_ms, run_in_child, timed_process
+from bench.run import BARE, ROOT, _ENV, cpu_model, fmt_ms, run_in_child, timed_process, write_marked_section
 
 __all__ = ["season_patch", "season_workbook", "SIZES"]
 
@@ -299,14 +299,7 @@ def markdown(results: list[dict]) -> str:
 
 
 def write_section(section: str) -> None:
-    doc = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    if BEGIN in doc and END in doc:
-        head, _, rest = doc.partition(BEGIN)
-        _, _, tail = rest.partition(END)
-        doc = head + section + tail
-    else:
-        doc = doc.rstrip("\n") + "\n\n" + section + "\n"
-    DOC.write_text(doc, encoding="utf-8")
+    write_marked_section(BEGIN, END, section)
 
 
 def main() -> None:  # pragma: no cover

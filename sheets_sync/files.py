@@ -181,7 +181,8 @@ _OLD_TEMP = re.compile(r"^\.(?P<name>.+)\.[a-z0-9_]{8}$")  # before the mark: mk
 _OLD_TEMP_AGE = 600  # seconds: such a file of a sync still writing is younger (it has no pid to ask)
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a temp file's writer: a dead one's files may go)."""
     if pid == os.getpid():
         return True
     try:
@@ -197,7 +198,7 @@ def _stale(entry: os.DirEntry, names: set[str], now: float, older_form: bool) ->
     name = entry.name
     if name.endswith(TEMP_MARK):
         pid = name[:-len(TEMP_MARK)].rsplit(".", 2)[-2] if name.count(".") >= 4 else ""
-        return pid.isdigit() and not _pid_alive(int(pid))
+        return pid.isdigit() and not pid_alive(int(pid))
     old = _OLD_TEMP.match(name) if older_form else None  # only beside the very file it was written for
     return bool(old and old.group("name") in names and now - entry.stat().st_mtime > _OLD_TEMP_AGE)
 

@@ -63,7 +63,7 @@ from sheets_sync.backends.base import (
     WorkbookUnreadable,
 )
 from sheets_sync.backends.excel_read import ReadFailed, read_values, worksheet_parts
-from sheets_sync.files import new_file_mode
+from sheets_sync.files import new_file_mode, pid_alive
 from sheets_sync.messages import fail
 
 __all__ = ["ExcelBackend", "OutputWorkbookBackend", "lock_files", "workbook_lock", "backup_dir",
@@ -141,16 +141,6 @@ def backup_dir(path: Path) -> Path:
     return path.parent / BACKUP_FOLDER
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists but not ours, or no permission to ask
-        return True
-    return True
 
 
 def _remove_stale_temps(folder: Path, name: str) -> None:
@@ -168,7 +158,7 @@ def _remove_stale_temps(folder: Path, name: str) -> None:
             continue
         middle = entry.name[len(prefix):marker]
         pid = middle.split(".", 1)[0]
-        if pid.isdigit() and not _pid_alive(int(pid)):
+        if pid.isdigit() and not pid_alive(int(pid)):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
 
