@@ -15,9 +15,9 @@ from pathlib import Path
 from rich.console import Console
 
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.commands import print_report
+from sheets_sync.actions.sync import print_report
 from sheets_sync.example import EXAMPLE_PATH, build_example, example_mid_qualifying
-from sheets_sync.export_commands import write_workbook_seating_post, write_workbook_seating_print
+from sheets_sync.actions.export import write_workbook_seating_post, write_workbook_seating_print
 from sheets_sync.files import output_folder
 from sheets_sync.messages import system_language, text
 from sheets_sync.sync import sync_once

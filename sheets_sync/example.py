@@ -52,7 +52,7 @@ def example_players(seed: int = 2016) -> list[Player]:
 
 
 def _seat_stage(players: list[str], preset: Preset, stage: str, seed: int) -> list[SeatingEntry]:
-    from sheets_sync.init_commands import _first_seating
+    from sheets_sync.actions.init import _first_seating
 
     index = preset.stage_keys.index(stage)
     rule = preset.stage(stage)

@@ -327,7 +327,7 @@ def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, d
     (the state tab then remembers the seated names as written: the next Журнал logs none of them)."""
     stage_patch, advanced = None, None
     if not dry_run and outcome.settings.confirmed:  # the chief judge confirmed a stage: seat the next one
-        from sheets_sync.draw_commands import auto_advance, prefilled_values  # the draw's modules load only then
+        from sheets_sync.actions.draw import auto_advance, prefilled_values  # the draw's modules load only then
 
         stage_patch, advanced = auto_advance(outcome)
         if stage_patch is not None:

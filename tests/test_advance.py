@@ -7,7 +7,7 @@ import pytest
 from scoring.model import Player, PlayerStatus
 from scoring.simulate import simulate_game
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.draw_commands import CommandRefused, advance_workbook, replace_player
+from sheets_sync.actions.draw import CommandRefused, advance_workbook, replace_player
 from sheets_sync.layout import protocol_tab, protocol_title
 from sheets_sync.presets import load_preset
 from sheets_sync.sync import compute, sync_once

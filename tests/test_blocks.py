@@ -23,8 +23,8 @@ from sheets_sync.backends.base import Patch, Snapshot, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.cli import main
-from sheets_sync.draw_commands import CommandRefused
-from sheets_sync.evening_commands import add_evening
+from sheets_sync.actions.draw import CommandRefused
+from sheets_sync.actions.evening import add_evening
 from sheets_sync.layout import EVENING_BLOCK_ROWS, EVENING_FIRST_BLOCK, EVENING_HEADER, evening_columns, evening_tab
 from sheets_sync.outcome import compute
 from sheets_sync.presets import load_preset

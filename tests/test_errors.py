@@ -33,8 +33,8 @@ def _explode(*_args, **_kwargs):
 @pytest.mark.parametrize("command, options, target", [
     ("sync", [], "sheets_sync.outcome.compute_standings"),
     ("export site", [], "sheets_sync.outcome.compute_standings"),
-    ("advance", ["--stage", "semifinal"], "sheets_sync.draw_commands.draw_plan"),
-    ("print-protocols", ["--round", "1", "--no-pdf"], "sheets_sync.export_commands.blanks_html"),
+    ("advance", ["--stage", "semifinal"], "sheets_sync.actions.draw.draw_plan"),
+    ("print-protocols", ["--round", "1", "--no-pdf"], "sheets_sync.actions.export.blanks_html"),
 ])
 def test_an_internal_error_is_one_line_an_exit_code_and_a_log_file(example, monkeypatch, command, options, target):
     monkeypatch.setattr(target, _explode)

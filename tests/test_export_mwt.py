@@ -27,7 +27,7 @@ from scoring.standings import compute
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.cli import main
 from sheets_sync.example import JUDGES
-from sheets_sync.export_commands import read_outcome
+from sheets_sync.actions.export import read_outcome
 from sheets_sync.render.mwt import DAY, NIGHT, REMOVED, TEAM_DEFEAT, mwt_games
 from sheets_sync.resources import shipped
 from tests.google_support import upload_xlsx

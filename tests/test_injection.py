@@ -172,7 +172,7 @@ def test_the_console_report_prints_names_as_typed(tmp_path):
     from rich.console import Console
 
     from sheets_sync.cli.common import CONSOLE_OPTIONS
-    from sheets_sync.commands import print_report
+    from sheets_sync.actions.sync import print_report
 
     book = tmp_path / "hostile.xlsx"
     backend = ExcelBackend(book)

@@ -384,7 +384,7 @@ def test_shown_notes_of_an_evening_print_beside_its_blocks(tmp_path):
     """An evening's marks, their notes shown (a judge's «Показать примечание»), printed by
     LibreOffice: a note's box was printed over its block's cells (and block 2's on block 1's page);
     now every box stands past the printed columns, so no page shows one over the table."""
-    from sheets_sync.evening_commands import add_evening
+    from sheets_sync.actions.evening import add_evening
     from sheets_sync.layout import EVENING_HEADER
     from scoring.cells import column_letter
     from tests.test_blocks import EVENING, NIGHT, _club_xlsx, _col, _columns, _top, evening_rows
@@ -431,7 +431,7 @@ def _drawn(folder: Path, players: int) -> Path:
     from click.testing import CliRunner
 
     from sheets_sync.cli import main
-    from sheets_sync.draw_commands import draw_workbook
+    from sheets_sync.actions.draw import draw_workbook
 
     folder.mkdir()
     csv_path = folder / "players.csv"

@@ -31,7 +31,7 @@ def _day(ctx: click.Context, _param: click.Parameter, value: str) -> date:
 @language_option()
 def evening(workbook: str, day: date, games: int, tables: int | None, credentials: str | None) -> None:
     """Add the tab of an evening of a club season: a protocol for each of its games, stacked, titled by the date."""
-    from sheets_sync.evening_commands import add_evening
+    from sheets_sync.actions.evening import add_evening
 
     added = add_evening(open_backend(workbook, credentials=credentials), day=day, games=games, tables=tables)
     key = "evening.added_tables" if added.tables else "evening.added"

@@ -34,7 +34,7 @@ def export() -> None:
 @language_option()
 def export_site(workbook: str, out: str | None, credentials: str | None) -> None:
     """Static HTML site: standings, stages, players, games, statistics (prints on A4)."""
-    from sheets_sync.export_commands import write_workbook_site
+    from sheets_sync.actions.export import write_workbook_site
 
     site = write_workbook_site(workbook, out=out, credentials=credentials)
     console.print(escape(text("export.site", speaking(site.language), path=site.folder / "index.html",
@@ -54,7 +54,7 @@ def export_vk(workbook: str, out: str | None, link: str | None, seating_round: i
               credentials: str | None) -> None:
     """A VK post: plain text ready to paste (vk-post.txt) and a picture of the standings (vk-post.png);
     with --seating N the seating of a round instead."""
-    from sheets_sync.export_commands import (
+    from sheets_sync.actions.export import (
         write_workbook_post,
         write_workbook_seating_post,
     )
@@ -79,7 +79,7 @@ def export_vk(workbook: str, out: str | None, link: str | None, seating_round: i
 @language_option()
 def export_mwt(workbook: str, out: str | None, credentials: str | None) -> None:
     """One JSON per counted game in the Mafia World Tour format the FIIM rating reads (docs/export-mwt.md)."""
-    from sheets_sync.export_commands import write_workbook_mwt
+    from sheets_sync.actions.export import write_workbook_mwt
 
     export = write_workbook_mwt(workbook, out=out, credentials=credentials)
     language = speaking(export.language)
@@ -122,7 +122,7 @@ def _print_pdf(path, language: str) -> None:
 def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | None, pdf: bool,
                     credentials: str | None) -> None:
     """Protocol blanks for a round: one A4 page per table, players already filled in from the Seating tab."""
-    from sheets_sync.export_commands import write_workbook_blanks
+    from sheets_sync.actions.export import write_workbook_blanks
 
     blanks = write_workbook_blanks(workbook, round_no=round_no, stage=stage, out=out, credentials=credentials)
     path = blanks.path
@@ -143,7 +143,7 @@ def print_protocols(workbook: str, round_no: int, stage: str | None, out: str | 
 def print_seating(workbook: str, round_no: int, stage: str | None, out: str | None, pdf: bool,
                   credentials: str | None) -> None:
     """The seating of a round on A4: one page with every table, then a poster per table with its ten seats."""
-    from sheets_sync.export_commands import write_workbook_seating_print
+    from sheets_sync.actions.export import write_workbook_seating_print
 
     seating = write_workbook_seating_print(workbook, round_no=round_no, stage=stage, out=out, credentials=credentials)
     path = seating.paths[0]

@@ -35,7 +35,7 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, creden
     отбор.столов = tables); protocol tabs the new seating no longer has are removed when blank, kept otherwise."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sheets_sync.draw_commands import draw_workbook
+    from sheets_sync.actions.draw import draw_workbook
 
     with Progress(TextColumn("draw"), BarColumn(), TextColumn("Σc² {task.fields[ssq]} (bound {task.fields[bound]})"),
                   TimeElapsedColumn(), console=err_console, transient=True) as bar:
@@ -68,7 +68,7 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, creden
 @language_option()
 def advance(workbook: str, stage: str | None, seed: int, force: bool, credentials: str | None) -> None:
     """Seat the next stage (semifinal, final) from the standings and add its protocol tabs."""
-    from sheets_sync.draw_commands import advance_workbook
+    from sheets_sync.actions.draw import advance_workbook
 
     result = advance_workbook(open_backend(workbook, credentials=credentials), seed=seed, force=force, stage=stage)
     players = sorted({n for e in result.entries for n in e.players if n}, key=name_key)
@@ -84,7 +84,7 @@ def advance(workbook: str, stage: str | None, seed: int, force: bool, credential
 @language_option()
 def replace(workbook: str, player: str, stage: str | None, credentials: str | None) -> None:
     """Replace PLAYER (e.g. late for the semifinal) by the next one in the ranking."""
-    from sheets_sync.draw_commands import replace_player
+    from sheets_sync.actions.draw import replace_player
 
     newcomer, result = replace_player(open_backend(workbook, credentials=credentials), player=player, stage=stage)
     console.print(escape(text("replace.done", speaking(result.language), stage=result.stage, old=player, new=newcomer,

@@ -38,7 +38,7 @@ _REPEATED = ("players_csv", "preset", "name", "language", "date_", "seed", "forc
 def _init_command(ctx: click.Context, workbook: str):
     """The exact ``init`` command for another qualifying format: what the organizer typed,
     with --games (and --tables when not the default) of that format."""
-    from sheets_sync.draw_commands import default_tables
+    from sheets_sync.actions.draw import default_tables
 
     typed: list[str] = ["sheets-sync", "init", workbook]
     for param in ctx.command.params:
@@ -106,7 +106,7 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
     WORKBOOK: a new .xlsx path, gsheet:new (a new Google spreadsheet), or gsheet:ID / a spreadsheet URL of an empty
     spreadsheet shared with the service account.  When the players, --games and --tables do not fit (everybody must
     play the same number of games), init lists the nearest formats that do, each as the command to run."""
-    from sheets_sync.init_commands import QualifyingRequest, init_workbook
+    from sheets_sync.actions.init import QualifyingRequest, init_workbook
 
     request = QualifyingRequest(games=games, rounds=rounds, tables=tables, command=_init_command(ctx, workbook))
     init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
@@ -148,7 +148,7 @@ def sync(workbook: str, out: str | None, dry_run: bool, strict: bool, backups: i
     written; its tabs are written once it is closed (run sync again, or watch) — exit code 75.
 
     Exit codes: 0 done (errors may remain: --strict makes that 1), 2 a mistake to fix, 75 open in Excel, 70 a bug."""
-    from sheets_sync.commands import run_sync
+    from sheets_sync.actions.sync import run_sync
 
     report = run_sync(workbook, out_dir=_out_dir(workbook, out, dry_run=dry_run), dry_run=dry_run, credentials=credentials,
                       backups=backups, output=output, console=console, language=pinned_language(),

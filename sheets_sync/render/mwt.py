@@ -7,7 +7,7 @@ paper protocol cannot supply (vote counts, game times, the checks of don and she
 format is kept in ``schemas/mwt-game.schema.json``; the tests validate every exported file
 against it.
 
-Pure: results in, documents and the reasons to warn out; :mod:`sheets_sync.export_commands`
+Pure: results in, documents and the reasons to warn out; :mod:`sheets_sync.actions.export`
 writes them.
 """
 

@@ -22,8 +22,8 @@ from scoring.draw.formats import DrawFormatError, Format, plan_format
 from scoring.model import Player, PlayerStatus, SeatingEntry
 from sheets_sync.backends import check_workbook_ref, open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
-from sheets_sync.commands import print_report
-from sheets_sync.draw_commands import (
+from sheets_sync.actions.sync import print_report
+from sheets_sync.actions.draw import (
     format_refusal,
     format_settings,
     playing_players,

@@ -1,5 +1,5 @@
 """What ``sync`` does and says, kept apart from argument parsing so tests can call it: one sync
-of a workbook, and its report on the console (``init`` is :mod:`sheets_sync.init_commands`)."""
+of a workbook, and its report on the console (``init`` is :mod:`sheets_sync.actions.init`)."""
 
 from __future__ import annotations
 

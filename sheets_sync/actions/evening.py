@@ -14,7 +14,7 @@ from datetime import date
 from scoring import labels as L
 from scoring.parse import evening_of
 from sheets_sync.backends.base import Backend, Patch
-from sheets_sync.draw_commands import CommandRefused
+from sheets_sync.actions.draw import CommandRefused
 from sheets_sync.layout import evening_block_games, evening_tab, evening_title
 from sheets_sync.outcome import compute, read_workbook
 from sheets_sync.refs import workbook_folder
