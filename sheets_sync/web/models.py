@@ -1,0 +1,122 @@
+"""What the server remembers: organizers' tournaments, who may act on them, and how each is kept.
+
+An organizer is Django's own ``User`` (the e-mail is the user name); passwords are Django's
+hashes. The service accounts' keys stay files on the server: :class:`ServiceAccount` keeps the
+e-mail and the path, never the key.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class ServiceAccount(models.Model):
+    """A Google service account the server acts as: organizers share their sheets with ``email``."""
+
+    email = models.EmailField(unique=True)
+    key_file = models.CharField(max_length=1000, help_text="path of the JSON key on the server; the key never enters the database")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.email
+
+
+class Tournament(models.Model):
+    """A registered workbook — a tournament or a club season — and the state of its keeping."""
+
+    TOURNAMENT, SEASON = "tournament", "season"
+    GOOGLE, EXCEL = "google", "excel"
+
+    slug = models.SlugField(max_length=80, unique=True, help_text="the public site's address: /t/<slug>/")
+    title = models.CharField(max_length=300, blank=True)
+    kind = models.CharField(max_length=20, choices=[(TOURNAMENT, TOURNAMENT), (SEASON, SEASON)], default=TOURNAMENT)
+    language = models.CharField(max_length=5, default="ru")
+    source = models.CharField(max_length=10, choices=[(GOOGLE, GOOGLE), (EXCEL, EXCEL)], default=GOOGLE)
+    spreadsheet_id = models.CharField(max_length=200, blank=True, db_index=True)
+    path = models.CharField(max_length=1000, blank=True, help_text="an .xlsx (app mode)")
+    account = models.ForeignKey(ServiceAccount, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments")
+    created_at = models.DateTimeField(auto_now_add=True)
+    public = models.BooleanField(default=True, help_text="the site at /t/<slug>/ is served")
+
+    # keeping it synced
+    share_lost = models.BooleanField(default=False, help_text="the sheet is no longer shared with the service account")
+    hook_secret = models.CharField(max_length=100, blank=True, help_text="the Apps Script push trigger's secret")
+    needs_sync = models.BooleanField(default=True, help_text="set by a change; cleared only by a sync that finished")
+    changed_at = models.DateTimeField(null=True, blank=True, help_text="the last change noticed (Drive feed, push, button)")
+    pushed_at = models.DateTimeField(null=True, blank=True, help_text="the last push from the sheet's trigger")
+    fast_until = models.DateTimeField(null=True, blank=True, help_text="in the fast lane (being played) until then")
+    lease_until = models.DateTimeField(null=True, blank=True, help_text="a worker holds the sync until then")
+    last_sync_at = models.DateTimeField(null=True, blank=True)
+    last_sync = models.JSONField(default=dict, blank=True, help_text="the last sync's summary for the dashboard")
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.title or self.slug
+
+
+class Membership(models.Model):
+    OWNER, CO_ORGANIZER = "owner", "co-organizer"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=[(OWNER, OWNER), (CO_ORGANIZER, CO_ORGANIZER)], default=OWNER)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "tournament"], name="one_membership")]
+
+
+class Invitation(models.Model):
+    """A co-organizer invited by e-mail; the link with ``token`` makes the signed-in person one."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=100, unique=True)
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+
+class Claim(models.Model):
+    """A sheet an organizer says is theirs: proved when ``code`` is read back from its Tournament tab."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="claims")
+    spreadsheet_id = models.CharField(max_length=200, db_index=True)
+    account = models.ForeignKey(ServiceAccount, on_delete=models.CASCADE, related_name="+")
+    code = models.CharField(max_length=40)
+    created_at = models.DateTimeField(auto_now_add=True)
+    proved_at = models.DateTimeField(null=True, blank=True)
+
+
+class Job(models.Model):
+    """One action run for a tournament (sync, draw, advance, …): what the page shows as waiting or done."""
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jobs")
+    action = models.CharField(max_length=40)
+    params = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, default=QUEUED,
+                              choices=[(QUEUED, QUEUED), (RUNNING, RUNNING), (DONE, DONE), (FAILED, FAILED)])
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    message = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["tournament", "-created_at"])]
+
+
+class DriveCursor(models.Model):
+    """Where a service account's Drive changes feed was last read (its page token)."""
+
+    account = models.OneToOneField(ServiceAccount, on_delete=models.CASCADE, related_name="cursor")
+    page_token = models.CharField(max_length=200)
+    updated_at = models.DateTimeField(auto_now=True)

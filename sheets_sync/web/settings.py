@@ -1,0 +1,156 @@
+"""Django settings, all from the environment and the data folder — nothing to edit by hand.
+
+* ``SHEETS_SYNC_DATA`` — the data folder (default ``./sheets-sync-data``): the SQLite database,
+  the queue's SQLite file, each tournament's published outputs, the generated secret key.
+* ``DATABASE_URL`` — ``postgres://user:password@host:5432/name`` to run on PostgreSQL instead of
+  SQLite (several web processes and workers on several machines).
+* ``SHEETS_SYNC_REDIS_URL`` — ``redis://host:6379/0``: the queue on Redis (workers on several
+  machines); without it the queue is a SQLite file in the data folder (one process).
+* ``SHEETS_SYNC_SECRET_KEY`` — else a random key kept in ``DATA/secret_key`` (mode 600).
+* ``SHEETS_SYNC_HTTPS=1`` — behind an HTTPS proxy: Secure cookies, the proxy's scheme header.
+* ``SHEETS_SYNC_ALLOWED_HOSTS`` — comma-separated host names (default: localhost names only).
+* ``SHEETS_SYNC_GOOGLE_ENDPOINT`` — another Google API address (the tests' fake Sheets server).
+* ``SHEETS_SYNC_MODE`` — ``server`` (default) or ``app`` (one organizer's Excel folder, no account).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from sheets_sync.resources import shipped
+
+DATA_DIR = Path(os.environ.get("SHEETS_SYNC_DATA") or "sheets-sync-data").resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+MODE = os.environ.get("SHEETS_SYNC_MODE", "server")
+APP_FOLDER = os.environ.get("SHEETS_SYNC_APP_FOLDER") or None  # app mode: the organizer's folder of workbooks
+GOOGLE_ENDPOINT = os.environ.get("SHEETS_SYNC_GOOGLE_ENDPOINT") or None
+
+
+def _secret_key() -> str:
+    if os.environ.get("SHEETS_SYNC_SECRET_KEY"):
+        return os.environ["SHEETS_SYNC_SECRET_KEY"]
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            fh.write(secrets.token_urlsafe(50))
+    return path.read_text().strip()
+
+
+def _database() -> dict:
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        # a busy timeout: the web threads and the worker thread share one SQLite file
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DATA_DIR / "server.sqlite3"),
+                "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
+                            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}}
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        raise ValueError(f"DATABASE_URL: only postgres:// is supported, not {parts.scheme}://")
+    return {"ENGINE": "django.db.backends.postgresql", "NAME": parts.path.lstrip("/"),
+            "USER": unquote(parts.username or ""), "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "", "PORT": str(parts.port or "")}
+
+
+def _huey() -> dict:
+    redis_url = os.environ.get("SHEETS_SYNC_REDIS_URL")
+    common = {"name": "sheets-sync", "immediate": False, "utc": True}
+    if redis_url:
+        return {**common, "huey_class": "huey.RedisHuey", "url": redis_url}
+    return {**common, "huey_class": "huey.SqliteHuey", "filename": str(DATA_DIR / "queue.sqlite3")}
+
+
+SECRET_KEY = _secret_key()
+DEBUG = os.environ.get("SHEETS_SYNC_DEBUG") == "1"
+ALLOWED_HOSTS = [h.strip() for h in os.environ.get("SHEETS_SYNC_ALLOWED_HOSTS", "").split(",") if h.strip()] \
+    or ["localhost", "127.0.0.1", "[::1]", "testserver"]
+
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "huey.contrib.djhuey",
+    "axes",
+    "sheets_sync.web.apps.WebConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
+]
+
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+
+ROOT_URLCONF = "sheets_sync.web.urls"
+WSGI_APPLICATION = "sheets_sync.web.wsgi.application"
+
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [str(shipped("templates") / "web")],
+    "APP_DIRS": False,
+    "OPTIONS": {"context_processors": [
+        "django.template.context_processors.request",
+        "django.contrib.auth.context_processors.auth",
+        "django.contrib.messages.context_processors.messages",
+    ]},
+}]
+
+DATABASES = {"default": _database()}
+HUEY = _huey()
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "ru"
+TIME_ZONE = os.environ.get("TZ") or "UTC"
+USE_I18N = False  # the pages take their words from sheets_sync.web's own ru/en dictionary, like the CLI
+USE_TZ = True
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournaments"
+LOGOUT_REDIRECT_URL = "login"
+
+# cookies: HttpOnly session, SameSite, Secure behind HTTPS
+HTTPS = os.environ.get("SHEETS_SYNC_HTTPS") == "1"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+if HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    CSRF_TRUSTED_ORIGINS = [f"https://{h}" for h in ALLOWED_HOSTS if not h.startswith("[")]
+
+# sign-in slows down after repeated failures (django-axes): 5 failures lock the pair of
+# user name and address for 15 minutes
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 0.25  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+
+# no mail server configured: the mail (the password-reset link) goes to the server's log
+EMAIL_BACKEND = os.environ.get("SHEETS_SYNC_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("SHEETS_SYNC_FROM_EMAIL", "sheets-sync@localhost")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": "INFO"},
+    "loggers": {"django.server": {"level": "WARNING"}, "huey": {"level": "WARNING"}},
+}
