@@ -141,6 +141,7 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False  # no banner on start (it landed after pytest's closing line)
 
 # no mail server configured: the mail (the password-reset link) goes to the server's log
 EMAIL_BACKEND = os.environ.get("SHEETS_SYNC_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
