@@ -102,6 +102,7 @@ TEMPLATES = [{
         "django.template.context_processors.request",
         "django.contrib.auth.context_processors.auth",
         "django.contrib.messages.context_processors.messages",
+        "sheets_sync.web.words.web_words",
     ]},
 }]
 
