@@ -4,7 +4,8 @@
 # pdftoppm count, read and picture those pages), DejaVu fonts (Cyrillic in the VK picture),
 # python3-uno (tests/lo_protection.py types into a protected tab through LibreOffice's own view),
 # libicu-dev, pkg-config and g++ (pip builds PyICU from source: tests/test_collation.py checks the
-# Russian name order against ICU itself).
+# Russian name order against ICU itself), PostgreSQL and Redis (the server's scale-out mode runs on
+# real ones: tests/services.py starts private instances).
 # Installed only when missing; without root or a package mirror the tests that need them skip
 # with a reason instead of failing.
 set -u
@@ -17,6 +18,8 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 pkg-config --exists icu-i18n >/dev/null 2>&1 || need+=(libicu-dev)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "system-deps: missing ${need[*]} (not root or no apt-get); the tests that need them will skip" >&2
