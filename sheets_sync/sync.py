@@ -62,7 +62,7 @@ from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
 from sheets_sync.sync_memory import SyncKey, SyncMemory, file_version
 
-__all__ = ["Outcome", "compute", "build_patch", "sync_once", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
+__all__ = ["Outcome", "compute", "build_patch", "sync_once", "sync_summary", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
            "problems_patch", "input_fingerprint", "tabs_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
@@ -306,7 +306,8 @@ def _sync_key(backend: Backend, outcome: Outcome, fingerprint: str | None) -> Sy
                    preset_version=file_version(Path(preset_file)) if preset_file else "")
 
 
-def _summary(outcome: Outcome) -> dict[str, object]:
+def sync_summary(outcome: Outcome) -> dict[str, object]:
+    """The counts a sync remembers and a dashboard shows: games counted, errors, warnings, the name, the language."""
     return {"games": len(outcome.results.counted),
             "errors": sum(1 for p in outcome.problems if p.severity is Severity.ERROR),
             "warnings": sum(1 for p in outcome.problems if p.severity is Severity.WARNING),
@@ -395,7 +396,7 @@ def _publish(publish: Callable[..., list[Path]], outcome: Outcome, out_dir: Path
         return publish(outcome, out_dir, updated=updated), {}
     with memory.recording() as log:
         files = publish(outcome, out_dir, updated=updated)
-    memory.save(key, log, _summary(outcome))
+    memory.save(key, log, sync_summary(outcome))
     return files, {"written": log.written, "kept": log.kept, "reused": log.reused}
 
 

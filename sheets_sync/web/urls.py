@@ -1,6 +1,15 @@
-"""The web app's addresses. Organizers' pages need a sign-in; ``/t/<slug>/`` is the public site."""
+"""The web app's addresses. Organizers' pages need a sign-in; ``/t/<slug>/`` is the public site.
 
-from django.urls import path
+Each part keeps its own list in :mod:`sheets_sync.web.routes`: accounts (sign-up, sign-in, the
+tournament list, adding a sheet), organizer (a tournament's page and its buttons), public (the
+hosted site), keeping (the push webhook).
+"""
+
+from django.urls import include, path
 
 urlpatterns: list = [
+    path("", include("sheets_sync.web.routes.accounts")),
+    path("", include("sheets_sync.web.routes.organizer")),
+    path("", include("sheets_sync.web.routes.public")),
+    path("", include("sheets_sync.web.routes.keeping")),
 ]

@@ -15,15 +15,30 @@ from collections.abc import Mapping
 
 from django.http import HttpRequest
 
+from sheets_sync.web.wording import accounts, keeping, organizer, public
+
 __all__ = ["WORDS", "word", "request_language", "web_words", "LANGUAGES"]
 
 LANGUAGES = ("ru", "en")
 
 # key -> (ru, en)
-WORDS: dict[str, tuple[str, str]] = {
+_COMMON: dict[str, tuple[str, str]] = {
     "app.name": ("sheets-sync", "sheets-sync"),
     "lang.switch": ("English", "Русский"),
 }
+
+
+def _joined(*parts: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    joined: dict[str, tuple[str, str]] = {}
+    for part in parts:
+        twice = joined.keys() & part.keys()
+        if twice:  # two parts naming the same key: one of them would silently lose its words
+            raise ValueError(f"web words defined twice: {sorted(twice)}")
+        joined.update(part)
+    return joined
+
+
+WORDS: dict[str, tuple[str, str]] = _joined(_COMMON, accounts.WORDS, organizer.WORDS, public.WORDS, keeping.WORDS)
 
 
 def word(key: str, lang: str, **values: object) -> str:

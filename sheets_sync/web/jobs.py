@@ -1,0 +1,151 @@
+"""The organizers' actions as queued jobs, and the one rule of a sync: a changed sheet ends synced.
+
+A button, the Drive changes feed and the push hook all end here. :func:`enqueue` records a
+:class:`~sheets_sync.web.models.Job` (what the page shows as waiting) and hands its id to the queue
+(Huey: a SQLite file in one process, Redis for workers on several machines); :func:`run_job` is
+what a worker runs. Each action is a runner registered by name (:func:`runner`) that calls the
+same click-free action the command line calls (:mod:`sheets_sync.actions`).
+
+Syncs follow three rules, so that nothing is lost and nothing is done twice:
+
+* :func:`request_sync` marks the tournament ``needs_sync`` and enqueues a sync only when none is
+  waiting already — a thousand pushes in a minute start a few syncs, not a thousand;
+* a sync holds a lease (``lease_until``) taken by one conditional UPDATE, so two workers never
+  sync the same sheet at once; it clears ``needs_sync`` *before* reading, so an edit made during
+  the sync marks it again and another sync follows;
+* a worker killed mid-sync leaves ``needs_sync`` set (it is cleared again only on success: a
+  failed sync sets it back) and a lease that runs out; :func:`sync_due`, run every minute,
+  enqueues those — the sheet ends synced, and the sync never changes what a person typed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from huey.contrib.djhuey import db_task
+
+from sheets_sync.web.models import Job, Tournament
+
+__all__ = ["RUNNERS", "runner", "enqueue", "run_job", "request_sync", "sync_due", "site_dir", "out_dir",
+           "LEASE", "SYNC"]
+
+log = logging.getLogger("sheets_sync.web.jobs")
+
+SYNC = "sync"
+LEASE = timedelta(minutes=5)  # longer than any sync of a 200-player workbook; a killed worker's lease runs out
+RUNNERS: dict[str, Callable[[Tournament, dict], dict]] = {}
+
+
+def runner(name: str) -> Callable[[Callable[[Tournament, dict], dict]], Callable[[Tournament, dict], dict]]:
+    """Register ``fn(tournament, params) -> result`` (JSON-able) as the action ``name``."""
+    def register(fn: Callable[[Tournament, dict], dict]) -> Callable[[Tournament, dict], dict]:
+        if name in RUNNERS:
+            raise ValueError(f"action {name!r} registered twice")
+        RUNNERS[name] = fn
+        return fn
+    return register
+
+
+def out_dir(tournament: Tournament) -> Path:
+    """Where a tournament's syncs write standings.json, the site and the VK post (``site/`` inside)."""
+    return Path(settings.DATA_DIR) / "sites" / str(tournament.pk)
+
+
+def site_dir(tournament: Tournament) -> Path:
+    return out_dir(tournament) / "site"
+
+
+def enqueue(tournament: Tournament, action: str, *, params: dict | None = None, user=None) -> Job:
+    if action not in RUNNERS:
+        raise ValueError(f"unknown action {action!r}")
+    job = Job.objects.create(tournament=tournament, action=action, params=params or {}, requested_by=user)
+    run_job_task(job.pk)
+    return job
+
+
+def request_sync(tournament: Tournament, reason: str, *, user=None) -> Job | None:
+    """Mark the tournament changed and make sure one sync is waiting for it (the new one, or None
+    when a queued sync will read the change anyway)."""
+    now = timezone.now()
+    Tournament.objects.filter(pk=tournament.pk).update(needs_sync=True, changed_at=now)
+    with transaction.atomic():
+        waiting = (Job.objects.select_for_update().filter(tournament=tournament, action=SYNC, status=Job.QUEUED)
+                   .exists())
+        if waiting:
+            return None
+        job = Job.objects.create(tournament=tournament, action=SYNC, params={"reason": reason}, requested_by=user)
+    run_job_task(job.pk)
+    return job
+
+
+def sync_due(now=None) -> list[int]:
+    """Enqueue a sync for every tournament marked changed with no live lease and no sync waiting
+    (a killed worker's, a failed one's): the periodic task's sweep. Returns their ids."""
+    now = now or timezone.now()
+    due = (Tournament.objects.filter(needs_sync=True, share_lost=False)
+           .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
+           .exclude(jobs__action=SYNC, jobs__status=Job.QUEUED))
+    started = []
+    for tournament in due:
+        if request_sync(tournament, "due") is not None:
+            started.append(tournament.pk)
+    return started
+
+
+def _take_lease(tournament: Tournament, now) -> bool:
+    free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
+    return bool(Tournament.objects.filter(free, pk=tournament.pk).update(lease_until=now + LEASE, needs_sync=False))
+
+
+def run_job(job_id: int) -> Job:
+    """Run one queued job to its end (done or failed) and return it."""
+    job = Job.objects.select_related("tournament", "tournament__account").get(pk=job_id)
+    if job.status != Job.QUEUED:
+        return job  # a retry of a job that finished, or one another worker took
+    tournament, now = job.tournament, timezone.now()
+    if job.action == SYNC and not _take_lease(tournament, now):
+        # another worker is syncing this sheet: it re-reads, or the sweep starts one after it
+        Tournament.objects.filter(pk=tournament.pk).update(needs_sync=True)
+        return _finish(job, Job.DONE, "another sync was running", {"deferred": True})
+    Job.objects.filter(pk=job.pk).update(status=Job.RUNNING, started_at=now)
+    try:
+        result = RUNNERS[job.action](tournament, dict(job.params))
+    except Exception as exc:  # noqa: BLE001 - the job is failed and explained on the page; the worker goes on
+        log.warning("job %s (%s of %s) failed: %s", job.pk, job.action, tournament.slug, exc)
+        if job.action == SYNC:
+            Tournament.objects.filter(pk=tournament.pk).update(needs_sync=True, lease_until=None, last_error=str(exc))
+        return _finish(job, Job.FAILED, str(exc), {})
+    if job.action == SYNC:
+        Tournament.objects.filter(pk=tournament.pk).update(lease_until=None, last_error="")
+    return _finish(job, Job.DONE, str(result.pop("message", "")), result)
+
+
+def _finish(job: Job, status: str, message: str, result: dict) -> Job:
+    Job.objects.filter(pk=job.pk).update(status=status, finished_at=timezone.now(), message=message, result=result)
+    job.refresh_from_db()
+    return job
+
+
+@db_task(retries=2, retry_delay=10)
+def run_job_task(job_id: int) -> None:
+    run_job(job_id)
+
+
+@runner(SYNC)
+def _sync(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.sync import sync_once, sync_summary
+    from sheets_sync.web.workbooks import open_tournament_backend
+
+    report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament))
+    summary = dict(report.summary) if report.outcome is None else sync_summary(report.outcome)
+    Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary,
+                                                       title=str(summary.get("name") or tournament.title))
+    return {"skipped": report.skipped, **summary}
+

@@ -1,0 +1,3 @@
+"""The public part's addresses (joined in :mod:`sheets_sync.web.urls`)."""
+
+urlpatterns: list = []

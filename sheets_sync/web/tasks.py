@@ -1,0 +1,5 @@
+"""The queue's tasks, where Huey's consumer looks for them (``tasks`` of each installed app)."""
+
+from sheets_sync.web.jobs import run_job_task
+
+__all__ = ["run_job_task"]

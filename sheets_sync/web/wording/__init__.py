@@ -1,0 +1,1 @@
+"""Each part of the web app keeps its words in a module of its own here."""

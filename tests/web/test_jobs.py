@@ -1,0 +1,79 @@
+"""The queue's rules for a sync (sheets_sync.web.jobs): one waiting sync per sheet however many
+changes arrive, one worker at a time per sheet, and a sheet left changed by a killed worker or a
+failed sync ends synced."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from sheets_sync.web import jobs
+from sheets_sync.web.models import Job, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def excel_tournament(example) -> Tournament:
+    return Tournament.objects.create(slug="gmo", source=Tournament.EXCEL, path=str(example))
+
+
+def test_a_requested_sync_writes_the_site_and_the_summary(excel_tournament):
+    job = jobs.request_sync(excel_tournament, "button")
+    job.refresh_from_db()
+    assert job.status == Job.DONE, job.message
+    t = Tournament.objects.get(pk=excel_tournament.pk)
+    assert not t.needs_sync and t.lease_until is None and t.last_sync_at is not None
+    standings = json.loads((jobs.out_dir(t) / "standings.json").read_text(encoding="utf-8"))
+    assert t.last_sync["games"] > 0 and standings["standings"]
+    assert (jobs.site_dir(t) / "index.html").exists()
+    assert t.title  # the workbook's own name
+
+
+def test_changes_while_a_sync_waits_add_no_sync(excel_tournament, monkeypatch):
+    started = []
+    monkeypatch.setattr(jobs, "run_job_task", started.append)  # a queue nobody consumes yet
+    first = jobs.request_sync(excel_tournament, "push")
+    assert all(jobs.request_sync(excel_tournament, "push") is None for _ in range(1000))
+    assert started == [first.pk]
+    assert Job.objects.filter(tournament=excel_tournament, action=jobs.SYNC).count() == 1
+
+
+def test_a_sheet_another_worker_is_syncing_is_left_to_it_and_stays_marked(excel_tournament, monkeypatch):
+    monkeypatch.setattr(jobs, "run_job_task", lambda job_id: None)
+    Tournament.objects.filter(pk=excel_tournament.pk).update(lease_until=timezone.now() + jobs.LEASE)
+    job = jobs.run_job(jobs.request_sync(excel_tournament, "push").pk)
+    assert job.status == Job.DONE and job.result == {"deferred": True}
+    assert Tournament.objects.get(pk=excel_tournament.pk).needs_sync
+
+
+def test_a_killed_workers_sync_runs_again_once_its_lease_runs_out(excel_tournament, monkeypatch):
+    monkeypatch.setattr(jobs, "run_job_task", lambda job_id: None)
+    killed = jobs.request_sync(excel_tournament, "push")
+    # the worker took the lease, marked the job running, then died: nothing else happened
+    Tournament.objects.filter(pk=excel_tournament.pk).update(lease_until=timezone.now() + jobs.LEASE, needs_sync=True)
+    Job.objects.filter(pk=killed.pk).update(status=Job.RUNNING)
+    assert jobs.sync_due() == []  # the lease is still live
+    later = timezone.now() + jobs.LEASE + timedelta(seconds=1)
+    Tournament.objects.filter(pk=excel_tournament.pk).update(lease_until=later - jobs.LEASE - jobs.LEASE)  # run out
+    monkeypatch.setattr(jobs, "run_job_task", jobs.run_job)
+    assert jobs.sync_due() == [excel_tournament.pk]
+    t = Tournament.objects.get(pk=excel_tournament.pk)
+    assert not t.needs_sync and t.last_sync_at is not None
+
+
+def test_a_failed_sync_leaves_the_sheet_marked_and_says_why(tmp_path):
+    missing = Tournament.objects.create(slug="gone", source=Tournament.EXCEL, path=str(tmp_path / "nowhere.xlsx"))
+    job = jobs.request_sync(missing, "button")
+    job.refresh_from_db()
+    assert job.status == Job.FAILED and job.message
+    t = Tournament.objects.get(pk=missing.pk)
+    assert t.needs_sync and t.lease_until is None and t.last_error
+
+
+def test_an_unknown_action_is_refused(excel_tournament):
+    with pytest.raises(ValueError):
+        jobs.enqueue(excel_tournament, "format-the-disk")
