@@ -11,11 +11,13 @@ Syncs follow three rules, so that nothing is lost and nothing is done twice:
 * :func:`request_sync` marks the tournament ``needs_sync`` and enqueues a sync only when none is
   waiting already — a thousand pushes in a minute start a few syncs, not a thousand;
 * a sync holds a lease (``lease_until``) taken by one conditional UPDATE, so two workers never
-  sync the same sheet at once; it clears ``needs_sync`` *before* reading, so an edit made during
-  the sync marks it again and another sync follows;
-* a worker killed mid-sync leaves ``needs_sync`` set (it is cleared again only on success: a
-  failed sync sets it back) and a lease that runs out; :func:`sync_due`, run every minute,
-  enqueues those — the sheet ends synced, and the sync never changes what a person typed.
+  sync the same sheet at once;
+* ``needs_sync`` is cleared only by a sync that finished, and only if no change arrived while it
+  ran (``changed_at`` is still the one it started from); a change during the sync leaves it set,
+  and the finished sync asks for the next one at once;
+* a worker killed mid-sync leaves ``needs_sync`` set and a lease that runs out; :func:`sync_due`,
+  run every minute, enqueues those — the sheet ends synced, and the sync never changes what a
+  person typed (the backends write atomically).
 """
 
 from __future__ import annotations
@@ -101,7 +103,16 @@ def sync_due(now=None) -> list[int]:
 
 def _take_lease(tournament: Tournament, now) -> bool:
     free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
-    return bool(Tournament.objects.filter(free, pk=tournament.pk).update(lease_until=now + LEASE, needs_sync=False))
+    return bool(Tournament.objects.filter(free, pk=tournament.pk).update(lease_until=now + LEASE))
+
+
+def _release(tournament: Tournament, seen_change) -> None:
+    """Let go of the lease; clear ``needs_sync`` unless a change arrived during the sync, and then
+    ask for the next sync at once."""
+    Tournament.objects.filter(pk=tournament.pk).update(lease_until=None, last_error="")
+    cleared = Tournament.objects.filter(pk=tournament.pk, changed_at=seen_change).update(needs_sync=False)
+    if not cleared:
+        request_sync(tournament, "changed during the sync")
 
 
 def run_job(job_id: int) -> Job:
@@ -110,6 +121,7 @@ def run_job(job_id: int) -> Job:
     if job.status != Job.QUEUED:
         return job  # a retry of a job that finished, or one another worker took
     tournament, now = job.tournament, timezone.now()
+    seen_change = Tournament.objects.filter(pk=tournament.pk).values_list("changed_at", flat=True).first()
     if job.action == SYNC and not _take_lease(tournament, now):
         # another worker is syncing this sheet: it re-reads, or the sweep starts one after it
         Tournament.objects.filter(pk=tournament.pk).update(needs_sync=True)
@@ -122,9 +134,10 @@ def run_job(job_id: int) -> Job:
         if job.action == SYNC:
             Tournament.objects.filter(pk=tournament.pk).update(needs_sync=True, lease_until=None, last_error=str(exc))
         return _finish(job, Job.FAILED, str(exc), {})
+    job = _finish(job, Job.DONE, str(result.pop("message", "")), result)
     if job.action == SYNC:
-        Tournament.objects.filter(pk=tournament.pk).update(lease_until=None, last_error="")
-    return _finish(job, Job.DONE, str(result.pop("message", "")), result)
+        _release(tournament, seen_change)
+    return job
 
 
 def _finish(job: Job, status: str, message: str, result: dict) -> Job:

@@ -77,3 +77,23 @@ def test_a_failed_sync_leaves_the_sheet_marked_and_says_why(tmp_path):
 def test_an_unknown_action_is_refused(excel_tournament):
     with pytest.raises(ValueError):
         jobs.enqueue(excel_tournament, "format-the-disk")
+
+
+def test_a_change_during_a_sync_is_synced_by_the_next_one(excel_tournament, monkeypatch):
+    real = jobs.RUNNERS[jobs.SYNC]
+    edits = []
+
+    def sync_while_a_judge_saves(tournament, params):
+        if not edits:  # the first sync: a judge saves while it reads
+            edits.append(jobs.request_sync(tournament, "push"))
+        return real(tournament, params)
+
+    monkeypatch.setitem(jobs.RUNNERS, jobs.SYNC, sync_while_a_judge_saves)
+    jobs.request_sync(excel_tournament, "button")
+    syncs = Job.objects.filter(tournament=excel_tournament, action=jobs.SYNC).order_by("pk")
+    assert [(j.status, j.result.get("deferred", False)) for j in syncs] == [
+        (Job.DONE, False),  # the first sync
+        (Job.DONE, True),  # the judge's save, arriving while it held the lease
+        (Job.DONE, False),  # the sync the first one asked for when it saw the change
+    ]
+    assert not Tournament.objects.get(pk=excel_tournament.pk).needs_sync

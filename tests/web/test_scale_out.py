@@ -1,0 +1,121 @@
+"""The server's scale-out mode on real parts: PostgreSQL for the database, Redis for the queue, and
+worker processes of their own — one of them killed in the middle of a sync.
+
+Every registered sheet must end synced: the killed worker's sync leaves its tournament marked
+(``needs_sync``) under a lease that runs out, the sweep (:func:`sheets_sync.web.jobs.sync_due`)
+enqueues it again, another worker syncs it, and the values people typed are untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sheets_sync.example import EXAMPLE_PATH
+from tests.services import postgres_server, redis_server
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+SHEETS = 4
+
+# run inside the server's settings (DATABASE_URL, SHEETS_SYNC_REDIS_URL from the environment)
+DJANGO = "import django, os; os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'sheets_sync.web.settings'); django.setup()\n"
+REGISTER = DJANGO + """
+import sys
+from sheets_sync.web import jobs
+from sheets_sync.web.models import Tournament
+for i, path in enumerate(sys.argv[1:]):
+    t = Tournament.objects.create(slug=f"cup-{i}", source=Tournament.EXCEL, path=path)
+    jobs.request_sync(t, "registered")
+"""
+STATE = DJANGO + """
+from sheets_sync.web.models import Job, Tournament
+running = Job.objects.filter(status=Job.RUNNING).count()
+synced = Tournament.objects.filter(needs_sync=False, last_sync_at__isnull=False).count()
+print(running, synced, Tournament.objects.count())
+"""
+SWEEP = DJANGO + """
+from datetime import timedelta
+from django.utils import timezone
+from sheets_sync.web import jobs
+from sheets_sync.web.models import Tournament
+# the killed worker's lease has run out (jobs.LEASE later): the sweep's time has come
+Tournament.objects.filter(lease_until__isnull=False).update(lease_until=timezone.now() - timedelta(seconds=1))
+print(len(jobs.sync_due()))
+"""
+
+
+def _python(env: dict, code: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip()
+
+
+def _worker(env: dict, log: Path) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "django", "run_huey", "--workers", "1", "--quiet"],
+                            env=env, cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _state(env: dict) -> tuple[int, int, int]:
+    running, synced, total = map(int, _python(env, STATE).split())
+    return running, synced, total
+
+
+def _wait(env: dict, done, timeout: float = 120) -> tuple[int, int, int]:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        state = _state(env)
+        if done(*state):
+            return state
+        time.sleep(0.3)
+    raise AssertionError(f"still {state} after {timeout} s")
+
+
+def _typed(path: Path) -> dict[str, list]:
+    """The tabs people type into (those of the workbook before any sync) and their values."""
+    from sheets_sync.backends.excel import ExcelBackend
+
+    people = ExcelBackend(EXAMPLE_PATH).read().tabs.keys()
+    tabs = ExcelBackend(path).read().tabs
+    return {t: [list(r) for r in rows] for t, rows in tabs.items() if t in people}
+
+
+def test_workers_on_postgresql_and_redis_sync_every_sheet_though_one_is_killed_mid_sync(tmp_path):
+    books = []
+    for i in range(SHEETS):
+        books.append(tmp_path / f"cup-{i}.xlsx")
+        shutil.copyfile(EXAMPLE_PATH, books[-1])
+    typed_before = _typed(books[0])  # every copy is the same workbook
+    with postgres_server() as database, redis_server() as queue:
+        env = {**os.environ, "DATABASE_URL": database, "SHEETS_SYNC_REDIS_URL": queue,
+               "SHEETS_SYNC_DATA": str(tmp_path / "data"), "DJANGO_SETTINGS_MODULE": "sheets_sync.web.settings",
+               "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], env=env, cwd=ROOT, check=True, timeout=120)
+        _python(env, REGISTER, *map(str, books))  # four syncs waiting in Redis, nobody consuming yet
+        first = _worker(env, tmp_path / "worker-1.log")
+        try:
+            _wait(env, lambda running, synced, total: running == 1)
+        finally:
+            os.killpg(first.pid, signal.SIGKILL)  # in the middle of a sync
+            first.wait()
+        running, synced, total = _state(env)
+        assert running == 1 and synced < total  # the killed sync stays marked, under its lease
+        workers = [_worker(env, tmp_path / f"worker-{n}.log") for n in (2, 3)]
+        try:
+            _wait(env, lambda running, synced, total: synced == total - 1)  # all but the killed one's
+            assert int(_python(env, SWEEP)) == 1
+            _wait(env, lambda running, synced, total: synced == total)
+        finally:
+            for w in workers:
+                os.killpg(w.pid, signal.SIGTERM)
+                w.wait(timeout=30)
+    assert all(_typed(book) == typed_before for book in books)
