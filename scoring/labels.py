@@ -109,6 +109,8 @@ PLAYER_COLUMNS: dict[str, tuple[str, ...]] = {
     "status": ("Статус", "Status"),
     "excused": ("Пропуск", "Excused round", "Excused rounds", "Excused"),
     "mwt_id": ("ID MWT", "MWT ID", "ИД MWT"),  # the person's id in the world tour (export mwt)
+    "team": ("Команда", "Team"),  # team standings (scoring.teams); not the red/black side of a game
+    "classifications": ("Зачёт", "Зачет", "Зачёты", "Зачеты", "Classification", "Classifications"),
 }
 SEATING_COLUMNS: dict[str, tuple[str, ...]] = {
     "stage": ("Этап", "Stage"),
