@@ -107,6 +107,16 @@ def _excused(rd: _Reader, grid: Grid, r: int, cols: Mapping[str, int]) -> set[in
 _CLASS_SEPARATORS = re.compile(r"\s*[,;]\s*")
 
 
+def split_classifications(typed: str) -> tuple[str, ...]:
+    """The classifications a «Зачёт» cell names, in order, each once (spaces tidied, case kept)."""
+    names: dict[str, str] = {}
+    for part in _CLASS_SEPARATORS.split(typed.strip()):
+        part = " ".join(part.split())
+        if part:
+            names.setdefault(L.norm(part), part)
+    return tuple(names.values())
+
+
 class _Spellings:
     """One spelling per team and per classification: the first typed.  «Динамо» and «динамо »
     are one team (a warning at the later cell, since a typo should not split a team), and
@@ -129,12 +139,6 @@ class _Spellings:
         return first
 
     def _classes(self, rd: _Reader, r: int, cols: Mapping[str, int]) -> tuple[str, ...]:
-        typed = rd.text(r, cols.get("classifications"))
-        names: list[str] = []
-        for part in _CLASS_SEPARATORS.split(typed.strip()):
-            part = " ".join(part.split())
-            if part:
-                name = self.classes.setdefault(L.norm(part), part)
-                if name not in names:
-                    names.append(name)
-        return tuple(names)
+        names = [self.classes.setdefault(L.norm(part), part)
+                 for part in split_classifications(rd.text(r, cols.get("classifications")))]
+        return tuple(dict.fromkeys(names))
