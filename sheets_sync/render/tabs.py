@@ -28,11 +28,12 @@ from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_l
 from sheets_sync.render import race as race_view
 from sheets_sync.render.paper import LINE_PT, paper_page, text_lines
 from sheets_sync.render.progress_text import counted_line, games_line, headline
+from sheets_sync.render.team_tabs import side_rows, side_tabs, team_tiebreak_text
 from sheets_sync.render.words import ru_en, state_words, ui
 
 __all__ = ["TABLE_PAGE", "HEADING_ROWS", "HEADER_ROW", "TOP_ROWS", "POINTS_FORMAT", "heading", "tab_title", "header_styles",
            "number_styles", "problems_status", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
-           "ci_text", "nomination_rows"]
+           "ci_text", "nomination_rows", "team_tiebreak_text"]
 
 
 # Every owned tab opens like the site's page: its title, its status line («засчитано игр: 38 из 40»),
@@ -239,12 +240,28 @@ def standings_tab(results: Results, language: str, live: Liveness | None | Ask =
             *(Style(cells=down(i, i), wrap=c.wrap, align=c.align) for i, c in enumerate(columns) if c.wrap or c.align),
             ) if last >= TOP_ROWS else ()
     rows.extend(_game_state_rows(results, language))
+    side_formats, side_bold = _with_sides(rows, columns, results, language)
     heights += [LINE_PT] * (len(rows) - len(heights))
     page = paper_page([c.width for c in paper], heights, landscape=True, repeat_rows=TOP_ROWS,
                       area=f"A1:{column_letter(len(paper) - 1)}{len(rows)}")
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=tuple(c.width for c in columns),
-                    frozen_rows=TOP_ROWS, frozen_cols=2, bold_rows=(0, HEADER_ROW), row_heights=tuple(heights),
-                    styles=(*header_styles(len(columns), size=None), *formats, *body), page=page)
+                    frozen_rows=TOP_ROWS, frozen_cols=2, bold_rows=(0, HEADER_ROW, *side_bold), row_heights=tuple(heights),
+                    styles=(*header_styles(len(columns), size=None), *formats, *body, *side_formats), page=page)
+
+
+def _with_sides(rows: list[tuple], columns: Sequence[_Column], results: Results,
+                language: str) -> tuple[tuple[Style, ...], tuple[int, ...]]:
+    """The team and classification tables added under the standings (none without the Players
+    tab's columns): their points shown like the players', and the rows to draw bold."""
+    headers = [c.header for c in columns]
+    why = ru_en("Почему выше следующего", "Why above the next", language)
+    at = {"place": 0, "name": 1, "note": 2, "points": 3, "why": headers.index(why) if why in headers else len(headers) - 1}
+    side = side_rows(results, language, at, len(columns))
+    first = len(rows)
+    rows.extend(side.rows)
+    if not side.rows:
+        return (), ()
+    return number_styles([3], first, len(rows) - 1), tuple(first + i for i in side.bold)
 
 
 def _game_state_rows(results: Results, language: str) -> list[tuple]:
@@ -449,6 +466,7 @@ def owned_tabs(results: Results, problems: Sequence[Problem], language: str, *, 
     for stage in results.preset.stage_keys:
         if results.participants.get(stage) and (stage == results.preset.stage_keys[0] or results.stages.get(stage)):
             tabs.append(stage_tab(results, stage, language))
+    tabs += side_tabs(results, language)
     tabs.append(statistics_tab(results, language))
     tabs.append(problems_tab(problems, language, links=links, name=results.tournament.name))
     return tabs
