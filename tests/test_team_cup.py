@@ -13,6 +13,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from tests.helpers import table as owned_table
+from tests.test_export_mwt import STANDINGS, assert_valid
 from tests.judge import ExcelDesk
 from tests.test_scheme_examples import EXAMPLES, Game, cli, play, type_seating
 
@@ -96,6 +97,7 @@ def test_team_cup(tmp_path):
     doc = json.loads((out / "standings.json").read_text(encoding="utf-8"))
     assert not [p for p in doc["problems"] if p["severity"] == "error"], doc["problems"]
     assert doc["games_counted"] == 6
+    assert_valid(STANDINGS, doc, "team-cup standings.json")  # teams and classifications as the schema says
 
     totals = {s["player"]: (D(s["total"]), s["places"]) for s in doc["standings"]}
     assert totals["А3"] == (D(3), "1") and totals["Г2"] == (D("2.5"), "2")

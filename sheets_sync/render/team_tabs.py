@@ -19,6 +19,8 @@ from scoring.team_metrics import TEAM_METRICS
 from scoring.teams import Classification, Sides, TeamStanding, sides
 from sheets_sync.backends.base import TabWrite
 from sheets_sync.render.progress_text import games_line
+from sheets_sync.render.tab_look import (HEADER_HEIGHT, HEADER_ROW, TABLE_PAGE, TOP_ROWS, header_styles, heading,
+                                         number, number_styles, tab_title)
 from sheets_sync.render.words import ru_en
 from scoring.progress import progress
 
@@ -63,8 +65,6 @@ class SideRows:
 def side_rows(results: Results, language: str, at: Mapping[str, int], width: int) -> SideRows:
     """The team table and each classification's, for the Итоги tab: the cells go to the standings'
     own columns ``at`` (``place``, ``name``, ``note``, ``points``, ``why``) so they print with them."""
-    from sheets_sync.render.tabs import number
-
     found = sides(results)
     out = SideRows([], [], [])
 
@@ -105,9 +105,6 @@ def side_rows(results: Results, language: str, at: Mapping[str, int], width: int
 
 def side_tabs(results: Results, language: str) -> list[TabWrite]:
     """«Команды» and «Зачёты», each only when the Players tab has its column filled."""
-    from sheets_sync.render.tabs import (HEADER_HEIGHT, HEADER_ROW, TABLE_PAGE, TOP_ROWS, header_styles, heading,
-                                         number, number_styles, tab_title)
-
     found = sides(results)
     status = games_line(progress(results), language)
     tabs = []
@@ -139,9 +136,6 @@ def side_tabs(results: Results, language: str) -> list[TabWrite]:
 def _classifications_tab(results: Results, classifications: Sequence[Classification], status: str,
                          language: str) -> TabWrite:
     """Every classification's table, one under another, each under its name."""
-    from sheets_sync.render.tabs import (HEADER_HEIGHT, HEADER_ROW, TABLE_PAGE, TOP_ROWS, header_styles, heading,
-                                         number, number_styles, tab_title)
-
     header = (ru_en("Место", "Place", language), ru_en("Игрок", "Player", language),
               ru_en("Место в общем зачёте", "Overall place", language), ru_en("Итого", "Total", language),
               ru_en("Игр", "Games", language))
