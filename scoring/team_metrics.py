@@ -58,8 +58,9 @@ def _m(key: str, ru: str, en: str, value: Callable[[Sequence[Member]], Value], b
 TEAM_METRICS: dict[str, TeamMetric] = {
     m.key: m
     for m in (
-        _m("best_member", "лучший результат игрока команды", "best member's points", _best_member),
-        _m("best_place", "лучшее место игрока команды", "best member's place", _best_place, Better.LOWER),
+        # short: «выше по критерию: лучший игрок» fits the standings' column on paper
+        _m("best_member", "лучший игрок", "best member", _best_member),
+        _m("best_place", "лучшее место игрока", "best member's place", _best_place, Better.LOWER),
         _m("wins", "побед у игроков команды", "members' wins", _sum(lambda s: s.wins)),
         _m("extra_points", "доп. баллов у игроков команды", "members' extra points", _sum(lambda s: s.extra_points)),
         _m("recognised_best", "признавались лучшими", "times members were recognised best",

@@ -45,6 +45,23 @@ def players_csv(path: Path) -> Path:
     return path
 
 
+def initialised_cup(tmp_path: Path, runner: CliRunner) -> tuple[ExcelDesk, str]:
+    """``init`` of the cup with the example preset beside the workbook; the desk and what init printed."""
+    shutil.copyfile(EXAMPLES / "team-cup.toml", tmp_path / "team-cup.toml")
+    book = tmp_path / "cup.xlsx"
+    output = cli(runner, "init", str(book), "--players", str(players_csv(tmp_path / "players.csv")),
+                 "--preset", str(tmp_path / "team-cup.toml"), "--name", "Кубок")
+    return ExcelDesk(book), output
+
+
+def play_cup(desk: ExcelDesk, runner: CliRunner, out: Path) -> str:
+    """The organizer's own seating (still one per team), the six games typed, one sync into ``out``."""
+    type_seating(desk, "Отбор", SEATING)
+    for (round_no, t), game in GAMES.items():
+        play(desk, f"Тур {round_no} Стол {t}", game, SEATING[(round_no, t)])
+    return cli(runner, "sync", desk.ref, "--out", str(out))
+
+
 def test_team_cup(tmp_path):
     """team-cup: win 1, loss 0, extra points 0…1 by 0.5; ten teams of three (А1 А2 А3 … К3), two
     rounds at three tables, one member of each team at every table; a team scores its best two.
@@ -74,11 +91,7 @@ def test_team_cup(tmp_path):
     «женский» (Б2, Г2 typed «Женский, юниоры», И1): Г2 1 (overall 2), И1 2 (3–11), Б2 3 (12–13);
     «юниоры»: А3 1 (1), Г2 2 (2) — spelled as first typed in the Players tab, «юниоры» and «женский»."""
     runner = CliRunner()
-    shutil.copyfile(EXAMPLES / "team-cup.toml", tmp_path / "team-cup.toml")
-    book = tmp_path / "cup.xlsx"
-    output = cli(runner, "init", str(book), "--players", str(players_csv(tmp_path / "players.csv")),
-                 "--preset", str(tmp_path / "team-cup.toml"), "--name", "Кубок")
-    desk = ExcelDesk(book)
+    desk, output = initialised_cup(tmp_path, runner)
     players_tab = desk.grid("Игроки")
     assert players_tab[0][5:7] == ["Команда", "Зачёт"] and players_tab[1][:1] + players_tab[1][5:6] == ["А1", "А"]
     # init drew the qualifying itself: one member of each team at every table
@@ -89,11 +102,8 @@ def test_team_cup(tmp_path):
     report = {row[0]: row[1] for row in desk.grid("Жеребьёвка") if row and row[0]}
     assert report["Встреч игроков одной команды"] == 0
 
-    type_seating(desk, "Отбор", SEATING)  # the organizer's own seating, still one per team
-    for (round_no, t), game in GAMES.items():
-        play(desk, f"Тур {round_no} Стол {t}", game, SEATING[(round_no, t)])
     out = tmp_path / "out"
-    sync_output = cli(runner, "sync", desk.ref, "--out", str(out))
+    sync_output = play_cup(desk, runner, out)
     doc = json.loads((out / "standings.json").read_text(encoding="utf-8"))
     assert not [p for p in doc["problems"] if p["severity"] == "error"], doc["problems"]
     assert doc["games_counted"] == 6

@@ -179,8 +179,12 @@ def standings_tab(results: Results, language: str, live: Liveness | None | Ask =
             *(Style(cells=down(i, i), wrap=c.wrap, align=c.align) for i, c in enumerate(columns) if c.wrap or c.align),
             ) if last >= TOP_ROWS else ()
     rows.extend(_game_state_rows(results, language))
+    side_first = len(rows)
     side_formats, side_bold = _with_sides(rows, columns, results, language)
-    heights += [LINE_PT] * (len(rows) - len(heights))
+    heights += [LINE_PT] * (side_first - len(heights))
+    wrapped = _side_wrapped(columns, language)
+    heights += [LINE_PT * max((text_lines(v, columns[i].width) for i, v in enumerate(row) if i in wrapped and v), default=1)
+                for row in rows[side_first:]]
     page = paper_page([c.width for c in paper], heights, landscape=True, repeat_rows=TOP_ROWS,
                       area=f"A1:{column_letter(len(paper) - 1)}{len(rows)}")
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=tuple(c.width for c in columns),
@@ -200,7 +204,17 @@ def _with_sides(rows: list[tuple], columns: Sequence[_Column], results: Results,
     rows.extend(side.rows)
     if not side.rows:
         return (), ()
-    return number_styles([3], first, len(rows) - 1), tuple(first + i for i in side.bold)
+    wrap = tuple(Style(cells=f"{column_letter(i)}{first + 1}:{column_letter(i)}{len(rows)}", wrap=True)
+                 for i in sorted(_side_wrapped(columns, language)))
+    return (*number_styles([3], first, len(rows) - 1), *wrap), tuple(first + i for i in side.bold)
+
+
+def _side_wrapped(columns: Sequence[_Column], language: str) -> set[int]:
+    """The columns whose text wraps in the team and classification rows: the members (or the
+    overall place's header) and «why above the next» — as tall as their lines on paper."""
+    headers = [c.header for c in columns]
+    why = ru_en("Почему выше следующего", "Why above the next", language)
+    return {2, headers.index(why) if why in headers else len(headers) - 1}
 
 
 def _game_state_rows(results: Results, language: str) -> list[tuple]:
