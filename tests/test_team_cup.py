@@ -161,3 +161,36 @@ def _check_site_and_post(out: Path) -> None:
     post = (out / "vk-post.txt").read_text(encoding="utf-8")
     assert "Командный зачёт:\n1. Г — 4.50\n2. А — 4.00\n3–4. Д — 4.00\n3–4. Е — 4.00" in post
     assert "Зачёт «женский»:\n1. Г2 — 2.50\n2. И1 — 2.00\n3. Б2 — 1.50" in post
+
+
+def _rows_text(rows) -> str:
+    """A tab's rows as the golden keeps them: one line a row, cells between « | »."""
+    return "\n".join(" | ".join("" if v is None else str(v) for v in row).rstrip(" |") for row in rows) + "\n"
+
+
+def test_team_cup_goldens(tmp_path):
+    """The team cup's new pages and tabs as golden files (tests/golden/teams/; regenerate on purpose
+    with UPDATE_GOLDEN=1): the team page, a classification page, the «Команды» and «Зачёты» tabs,
+    Итоги's team and classification rows, the VK post."""
+    from sheets_sync.backends.excel import ExcelBackend
+    from sheets_sync.render.site import classification_file, site_files
+    from sheets_sync.render.tabs import owned_tabs
+    from sheets_sync.render.vk import post_text
+    from sheets_sync.sync import compute
+    from tests.test_site import check_golden
+
+    runner = CliRunner()
+    desk, _ = initialised_cup(tmp_path, runner)
+    play_cup(desk, runner, tmp_path / "out")
+    o = compute(ExcelBackend(Path(desk.ref)).read(), base_dir=tmp_path)
+    files = site_files(o.results, o.problems, language="ru")
+    check_golden("teams/teams.html", files["teams.html"])
+    check_golden("teams/classification-women.html", files[classification_file("женский")])
+    tabs = {t.title: t for t in owned_tabs(o.results, o.problems, "ru", links=False)}
+    check_golden("teams/teams-tab.txt", _rows_text(tabs["Команды"].rows))
+    check_golden("teams/classifications-tab.txt", _rows_text(tabs["Зачёты"].rows))
+    standings = tabs["Итоги"].rows
+    first = next(i for i, row in enumerate(standings) if row and str(row[0]).startswith("Командный зачёт"))
+    check_golden("teams/standings-side-rows.txt", _rows_text(standings[first:]))
+    check_golden("teams/vk-post.ru.txt", post_text(o.results, language="ru"))
+    check_golden("teams/vk-post.en.txt", post_text(o.results, language="en"))
