@@ -10,7 +10,13 @@ import shutil
 from decimal import Decimal as D
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
+
+from scoring.draw.formats import Teams
+from scoring.preset import TeamRule
+from sheets_sync.actions.draw import draw_teams
+from sheets_sync.cli import main
 
 from tests.helpers import table as owned_table
 from tests.test_export_mwt import STANDINGS, assert_valid
@@ -194,3 +200,28 @@ def test_team_cup_goldens(tmp_path):
     check_golden("teams/standings-side-rows.txt", _rows_text(standings[first:]))
     check_golden("teams/vk-post.ru.txt", post_text(o.results, language="ru"))
     check_golden("teams/vk-post.en.txt", post_text(o.results, language="en"))
+
+
+def test_init_refuses_a_team_bigger_than_the_tables(tmp_path):
+    """One member of each team per game cannot hold when a team has more players than a round has
+    tables: ``init`` says so in the organizer's language, names the team, and writes no workbook."""
+    shutil.copyfile(EXAMPLES / "team-cup.toml", tmp_path / "team-cup.toml")
+    names = [f"{t}{m}" for t in TEAMS[:9] for m in (1, 2, 3)] + ["К1", "К2", "Ж4"]  # Ж has four, at three tables
+    csv = tmp_path / "players.csv"
+    csv.write_text("Игрок;Команда\n" + "".join(f"{n};{n[0]}\n" for n in names), encoding="utf-8-sig")
+    result = CliRunner().invoke(main, ["init", str(tmp_path / "cup.xlsx"), "--players", str(csv),
+                                       "--preset", str(tmp_path / "team-cup.toml"), "--language", "ru"])
+    assert result.exit_code != 0
+    assert "По одному игроку команды за столом" in result.output and "Ж (4)" in result.output, result.output
+    assert not (tmp_path / "cup.xlsx").exists()
+
+
+@pytest.mark.parametrize("rule, expected", [
+    (TeamRule(), Teams(of={"a": "X"}, one_per_game=False)),
+    (TeamRule(one_per_game=True), Teams(of={"a": "X"}, one_per_game=True)),
+    (TeamRule(apart=False), None),
+    (TeamRule(apart=False, one_per_game=True), Teams(of={"a": "X"}, one_per_game=True)),
+])
+def test_what_the_draw_does_with_teams(rule, expected):
+    assert draw_teams(rule, {"a": "X"}) == expected
+    assert draw_teams(rule, {}) is None  # nobody has a team: the draw as it always was

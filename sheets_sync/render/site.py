@@ -431,10 +431,11 @@ class _Site:
         for n in sorted(self.player_names, key=name_key):
             pl = self.t.player(n)
             rows.append({"player": n, "href": self.player_href[n], "club": pl.club if pl else "",
-                         "city": pl.city if pl else "",
+                         "city": pl.city if pl else "", "team": pl.team if pl else "",
                          "places": self.overall_place.get(n, "") if self.standing_of.get(n) and self.standing_of[n].stats.games else "",
                          "status": L.word(pl.status.value, self.lang) if pl and pl.status is not PlayerStatus.PLAYING else ""})
-        return self.render("site/players.html", self.page("", "players", ui("players", self.lang), rows=rows))
+        return self.render("site/players.html", self.page("", "players", ui("players", self.lang), rows=rows,
+                                                          has_teams=bool(self.sides.teams)))
 
     # -- games ------------------------------------------------------------------------------------
     def game(self, p: Protocol) -> str:
