@@ -271,7 +271,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("teams.count", Kind.TEXT, "a team's points: the sum of every member's points, the sum of the best "
             "`teams.best` members', or the members' average (members with a counted game; shown to the "
             "hundredth, ranked exactly)", default="sum", choices=Choices("team count", TEAM_COUNTS),
-            aliases=("команды.зачет", "командный.зачет")),
+            aliases=("команды.зачет", "командныйзачет")),
     Setting("teams.best", Kind.INTEGER, "with `count = \"best\"`: how many members' points count", default=0,
             low=0, high=100, aliases=("команды.лучших",)),
     Setting("teams.tiebreaks", Kind.TEXT_LIST, "team metric keys breaking equal team points, in order, each once "

@@ -204,3 +204,38 @@ def test_sides_of_computed_results():
         names[:3], key=lambda n: [st.stats.player for st in results.overall].index(n))
     plain = compute(tournament(names, [game]), _preset(), [])
     assert sides(plain).teams == () and sides(plain).classifications == ()
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.tuples(st.integers(-4, 12), st.sets(st.sampled_from(["ж", "ю", "н"]), max_size=3)),
+                min_size=1, max_size=20))
+def test_classification_properties(rows):
+    """Each classification lists exactly its players, in the main standings' order; its places start at
+    1, never go down, and two of its players share a place exactly when they share the main one."""
+    ranked = sorted(enumerate(rows), key=lambda r: -r[1][0])
+    overall, place_of = [], {}
+    for i, (_, (pts, _)) in enumerate(ranked):
+        place_of.setdefault(pts, i + 1)
+    for idx, (pts, _) in ranked:
+        first = place_of[pts]
+        last = first + sum(1 for _, (p, _) in ranked if p == pts) - 1
+        overall.append(_standing(f"p{idx}", first, str(pts), places=f"{first}–{last}" if last > first else str(first)))
+    players = tuple(Player(nickname=f"p{i}", classifications=tuple(sorted(c))) for i, (_, c) in enumerate(rows))
+    for table in classification_tables(tuple(overall), players):
+        members = [st.stats.player for st in overall
+                   if table.name in players[int(st.stats.player[1:])].classifications]
+        assert [e.standing.stats.player for e in table.entries] == members
+        assert table.entries[0].place == 1
+        assert [e.place for e in table.entries] == sorted(e.place for e in table.entries)
+        for a, b in zip(table.entries, table.entries[1:]):
+            assert (a.place == b.place) == (a.standing.place == b.standing.place)
+
+
+@pytest.mark.parametrize("typed, path, value", [
+    ("команды.зачёт", "teams.count", "average"), ("командный зачет", "teams.count", "average"),
+    ("команды.лучших", "teams.best", "3"), ("команды.разводить", "teams.apart", "нет"),
+])
+def test_tournament_tab_names_the_team_settings_in_russian(typed, path, value):
+    from scoring.preset import OVERRIDE_ALIASES, normalise_override_key
+
+    assert OVERRIDE_ALIASES.get(normalise_override_key(typed), normalise_override_key(typed)) == path
