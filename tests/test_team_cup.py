@@ -164,6 +164,8 @@ def _check_site_and_post(out: Path) -> None:
     (women,) = [p for p in site.glob("classification-*.html") if "<caption>Зачёт: женский" in p.read_text(encoding="utf-8")]
     assert women.read_text(encoding="utf-8").count('<th scope="row" class="name">') == 3  # Г2, И1, Б2
     assert 'href="teams.html"' in (site / "index.html").read_text(encoding="utf-8")
+    from sheets_sync.render.site import player_file
+    assert 'Команда: <a href="../teams.html">Г</a>' in (site / player_file("Г2")).read_text(encoding="utf-8")
     post = (out / "vk-post.txt").read_text(encoding="utf-8")
     assert "Командный зачёт:\n1. Г — 4.50\n2. А — 4.00\n3–4. Д — 4.00\n3–4. Е — 4.00" in post
     assert "Зачёт «женский»:\n1. Г2 — 2.50\n2. И1 — 2.00\n3. Б2 — 1.50" in post

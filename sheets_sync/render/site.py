@@ -385,6 +385,7 @@ class _Site:
             status = L.word(pl.status.value, self.lang)
         return self.render("site/player.html", self.page(
             "../", "players", nickname, nickname=nickname, club=pl.club if pl else "", city=pl.city if pl else "",
+            team=pl.team if pl and self.sides.teams else "",
             status=status, summary=summary, games=games, penalties=penalties,
             # the games stage by stage, each stage's name once above its games (one stage: no name):
             # a stage column pushed the result under the sticky points on a phone («поражени»)
