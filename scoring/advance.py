@@ -19,7 +19,7 @@ from scoring.model import PlayerStatus, SeatingEntry, Tournament
 from scoring.problems import Text
 from scoring.standings import Results
 
-__all__ = ["StagePlan", "ReplacementPlan", "Refusal", "next_stage", "clubs_of", "plan_stage", "plan_replacement"]
+__all__ = ["StagePlan", "ReplacementPlan", "Refusal", "next_stage", "clubs_of", "teams_of", "plan_stage", "plan_replacement"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -30,6 +30,7 @@ class StagePlan:
     after: str  # the stage whose standings chose them
     players: tuple[str, ...]
     clubs: Mapping[str, str] = field(default_factory=dict)  # club of each seated player who has one
+    teams: Mapping[str, str] = field(default_factory=dict)  # team of each seated player who has one
     tables: int
     games: int
 
@@ -62,6 +63,12 @@ def next_stage(results: Results) -> str | None:
     """The first stage after the first one that has no seating yet (None: all seated)."""
     seated = {e.stage for e in results.tournament.seating}
     return next((key for key in results.preset.stage_keys[1:] if key not in seated), None)
+
+
+def teams_of(tournament: Tournament, players: Iterable[str]) -> dict[str, str]:
+    """Team of each of ``players`` who has one (the Players tab's «Команда»), like :func:`clubs_of`."""
+    wanted = set(players)
+    return {p.nickname: p.team for p in tournament.players if p.team and p.nickname in wanted}
 
 
 def clubs_of(tournament: Tournament, players: Iterable[str]) -> dict[str, str]:
@@ -115,7 +122,7 @@ def plan_stage(results: Results, *, stage: str | None = None, force: bool = Fals
             f"{ru}: нужно {cut.size} игроков, играть могут только {len(cut.players)}",
             f"{en} needs {cut.size} players, only {len(cut.players)} can play"))
     return StagePlan(stage=stage, after=cut.after, players=cut.players,
-                     clubs=clubs_of(results.tournament, cut.players),
+                     clubs=clubs_of(results.tournament, cut.players), teams=teams_of(results.tournament, cut.players),
                      tables=len(cut.players) // 10, games=preset.stage(stage).games)
 
 

@@ -44,9 +44,11 @@ TABS: dict[str, tuple[str, str]] = {
     "draw_report": ("Жеребьёвка", "Draw report"),
     "disputes": ("Протесты", "Disputes"),
     "log": ("Журнал", "Log"),
+    "teams": ("Команды", "Teams"),  # team standings (only with the Players tab's «Команда»)
+    "classifications": ("Зачёты", "Classifications"),  # the Players tab's «Зачёт»: one table each
 }
 # stage tabs are named by the preset's stage names; these are the fixed owned ones
-OWNED_TABS = ("standings", "evenings", "statistics", "problems", "draw_report", "log")
+OWNED_TABS = ("standings", "evenings", "statistics", "problems", "draw_report", "log", "teams", "classifications")
 
 TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     "name": ("Название", "Name", "Турнир", "Tournament"),
@@ -109,6 +111,8 @@ PLAYER_COLUMNS: dict[str, tuple[str, ...]] = {
     "status": ("Статус", "Status"),
     "excused": ("Пропуск", "Excused round", "Excused rounds", "Excused"),
     "mwt_id": ("ID MWT", "MWT ID", "ИД MWT"),  # the person's id in the world tour (export mwt)
+    "team": ("Команда", "Team"),  # team standings (scoring.teams); not the red/black side of a game
+    "classifications": ("Зачёт", "Зачет", "Зачёты", "Зачеты", "Classification", "Classifications"),
 }
 SEATING_COLUMNS: dict[str, tuple[str, ...]] = {
     "stage": ("Этап", "Stage"),

@@ -109,6 +109,10 @@ class Player:
     excused_rounds: frozenset[int] = frozenset()
     mwt_id: int | None = None  # the player's id in the world tour (Players tab, «ID MWT»)
     location: Location | None = None
+    team: str = ""  # the Players tab's «Команда» (team standings, the draw keeps teammates apart)
+    # the Players tab's «Зачёт»: side classifications (women, juniors…), each spelled as first typed
+    classifications: tuple[str, ...] = ()
+    team_location: Location | None = None  # the «Команда» cell, when the column exists
 
     @property
     def ranked(self) -> bool:

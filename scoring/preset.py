@@ -44,6 +44,7 @@ __all__ = [
     "CiRule",
     "NominationRule",
     "SeasonRule",
+    "TeamRule",
     "Preset",
     "apply_overrides",
     "OVERRIDE_ALIASES",
@@ -117,6 +118,17 @@ class SeasonRule:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class TeamRule:
+    """Team standings and the draw's teams (:mod:`scoring.teams`); used when players have a team."""
+
+    count: str = "sum"  # "sum", "best" or "average" (scoring.preset_settings.TEAM_COUNTS)
+    best: int = 0  # with count "best": the members counted
+    tiebreaks: tuple[str, ...] = ("best_member", "wins")  # scoring.team_metrics keys
+    apart: bool = True  # the draw separates teammates
+    one_per_game: bool = False  # at most one member of a team per game (a hard rule)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class NominationRule:
     key: str  # "don", "sheriff", "mafia", "civilian", "mvp"
     role: str | None  # None = any role (MVP)
@@ -161,6 +173,7 @@ class Preset:
     log_rows: int
     nominations: tuple[NominationRule, ...]
     season: SeasonRule
+    teams: TeamRule = TeamRule()
 
     # -- lookups ---------------------------------------------------------------------------
     def stage(self, key: str) -> StageRule:
@@ -388,7 +401,18 @@ def _build(r: _Reader, data: Mapping[str, Any]) -> Preset | None:
     nominations = _nominations(r, data)
     _, season = r.section(data, "season")
     return Preset(**header, **points, ci=ci, stages=stages, **penalties, **awards, **ranking, **publish,
-                  nominations=nominations, season=SeasonRule(**season))
+                  nominations=nominations, season=SeasonRule(**season), teams=_teams(r, data))
+
+
+def _teams(r: _Reader, data: Mapping[str, Any]) -> TeamRule:
+    _, teams = r.section(data, "teams")
+    for key in _repeated(teams["tiebreaks"]):
+        r.err("teams.tiebreaks", f"team tiebreak {key!r} is listed twice")
+    if teams["count"] == "best" and teams["best"] < 1:
+        r.err("teams.best", "count = \"best\" needs best = k, the members counted (1 or more)")
+    if teams["count"] != "best" and teams["best"]:
+        r.err("teams.best", f"best = {teams['best']} is only read with count = \"best\"")
+    return TeamRule(**teams)
 
 
 def _points(r: _Reader, data: Mapping[str, Any]) -> dict[str, Any]:

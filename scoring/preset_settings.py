@@ -29,6 +29,7 @@ from typing import Any
 
 from scoring.items import BEST_MOVE_AUTHORS, ITEM_VALUES, NOMINATION_COMPONENTS, Value
 from scoring.metrics import METRICS
+from scoring.team_metrics import TEAM_METRICS
 
 __all__ = [
     "Kind",
@@ -48,6 +49,7 @@ __all__ = [
     "settings_table",
     "with_settings_table",
     "SEASON_RANKINGS",
+    "TEAM_COUNTS",
 ]
 
 
@@ -138,6 +140,7 @@ _BIG = Decimal(10)  # no single point value of any regulation comes near 10
 _NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
 SEASON_RANKINGS = ("total", "average")  # scoring.season ranks by one of them
+TEAM_COUNTS = ("sum", "best", "average")  # scoring.teams: how members' points make a team's
 # the season table's columns a scheme may show after the place, the name and its main number (the
 # total or the average): sheets_sync/render/season_text.py words and fills each
 SEASON_COLUMNS = ("movement", "total", "average", "games", "evenings", "wins", "win_rate", "civilian", "sheriff",
@@ -262,6 +265,23 @@ SETTINGS: tuple[Setting, ...] = (
             "club, why above the next; the Итоги tab and the site show them (the VK post: place, name, games, "
             "main number)", default=DEFAULT_SEASON_COLUMNS, choices=Choices("season column", SEASON_COLUMNS),
             aliases=("сезон.столбцы",)),
+    # -- teams (the Players tab's «Команда»)
+    Setting("teams", Kind.TABLE, "team standings and the draw's teams (read when the Players tab has «Команда»)",
+            default=()),
+    Setting("teams.count", Kind.TEXT, "a team's points: the sum of every member's points, the sum of the best "
+            "`teams.best` members', or the members' average (members with a counted game; shown to the "
+            "hundredth, ranked exactly)", default="sum", choices=Choices("team count", TEAM_COUNTS),
+            aliases=("команды.зачет", "командныйзачет")),
+    Setting("teams.best", Kind.INTEGER, "with `count = \"best\"`: how many members' points count", default=0,
+            low=0, high=100, aliases=("команды.лучших",)),
+    Setting("teams.tiebreaks", Kind.TEXT_LIST, "team metric keys breaking equal team points, in order, each once "
+            "(read over the counted members)", default=("best_member", "wins"),
+            choices=Choices("team tiebreak", tuple(TEAM_METRICS))),
+    Setting("teams.apart", Kind.BOOLEAN, "the draw keeps teammates apart as it keeps club mates apart (instead of "
+            "clubs, when the Players tab has teams)", default=True, aliases=("команды.разводить",)),
+    Setting("teams.one_per_game", Kind.BOOLEAN, "the team-championship format: every game seats at most one member "
+            "of each team (a hard rule; init and draw refuse a field where it cannot hold)", default=False,
+            aliases=("команды.одинзастолом", "одинигроккомандызастолом")),
     # -- nominations
     Setting("nominations", Kind.TABLE_LIST, "role nominations", default=()),
     Setting("nominations[].key", Kind.TEXT, "the nomination's key, unique"),

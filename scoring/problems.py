@@ -86,6 +86,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Players '{player}' and '{other}' (rows {rows}) are spelled almost alike (case, spaces, ё, look-alike "
         "Cyrillic and Latin letters): a protocol cannot tell them apart; rename one",
     ),
+    "read.similar_teams": (
+        "Команда «{team}» записана иначе, чем в строке {row} («{other}»): регистр или пробелы — считаем одной "
+        "командой; исправьте написание",
+        "Team '{team}' is spelled unlike row {row} ('{other}'): case or spaces — counted as one team; fix the "
+        "spelling",
+    ),
+    "read.team_of_judge": (
+        "У судьи «{player}» указаны команда или зачёт — судья не играет, они не учитываются",
+        "Judge '{player}' has a team or a classification: a judge does not play, they are ignored",
+    ),
     "read.unknown_setting": ("Неизвестная настройка «{key}»", "Unknown setting '{key}'"),
     "read.bad_setting": ("Настройка «{key}»: {reason}", "Setting '{key}': {reason}"),
     "read.unknown_preset": ("Неизвестный регламент «{value}» (есть: {known})", "Unknown preset '{value}' (known: {known})"),

@@ -32,6 +32,8 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "read.penalty_reason": ("Неизвестная причина штрафа", "Unknown penalty reason"),
     "read.duplicate_player": ("Игрок записан дважды", "Player registered twice"),
     "read.similar_players": ("Похожие ники", "Nicknames alike"),
+    "read.similar_teams": ("Команда записана по-разному", "Team spelled differently"),
+    "read.team_of_judge": ("Команда у судьи", "A judge with a team"),
     "read.unknown_setting": ("Неизвестная настройка", "Unknown setting"),
     "read.bad_setting": ("Неверная настройка", "Invalid setting"),
     "read.unknown_preset": ("Неизвестный регламент", "Unknown preset"),

@@ -88,18 +88,25 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
 
 
 def players_tab(players: Sequence[Player], language: str) -> TabWrite:
+    """The Players tab; «Команда» and «Зачёт» only when some player has a team or a
+    classification (a tournament without them gets the tab it always had)."""
     C = L.PLAYER_COLUMNS
-    header = tuple(_lbl(C[k], language) for k in ("player", "club", "city", "status", "excused"))
+    sides = tuple(k for k, has in (("team", any(p.team for p in players)),
+                                   ("classifications", any(p.classifications for p in players))) if has)
+    header = tuple(_lbl(C[k], language) for k in ("player", "club", "city", "status", "excused", *sides))
     rows = [header]
     for p in players:
         status = "" if p.status is PlayerStatus.PLAYING else L.word(p.status.value, language)
         excused = ", ".join(str(r) for r in sorted(p.excused_rounds)) or None
-        rows.append((p.nickname, p.club or None, p.city or None, status or None, excused))
+        side_values = {"team": p.team or None, "classifications": ", ".join(p.classifications) or None}
+        rows.append((p.nickname, p.club or None, p.city or None, status or None, excused,
+                     *(side_values[k] for k in sides)))
     statuses = tuple(L.word(k, language) for k in ("withdrawn", "disqualified", "reserve"))
     n = max(len(players) + 50, 100)
-    return TabWrite(title=L.tab("players", language), rows=tuple(rows), owned=False, column_widths=(22, 18, 16, 18, 14),
+    return TabWrite(title=L.tab("players", language), rows=tuple(rows), owned=False,
+                    column_widths=(22, 18, 16, 18, 14, *([18] * len(sides))),
                     frozen_rows=1, bold_rows=(0,), validations=(Validation(cells=f"D2:D{n}", values=statuses),),
-                    styles=(_text_cells(0, 4, n),), page=_list_page())
+                    styles=(_text_cells(0, 4 + len(sides), n),), page=_list_page())
 
 
 def seating_tab(entries: Sequence[SeatingEntry], preset: Preset, language: str) -> TabWrite:

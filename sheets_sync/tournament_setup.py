@@ -13,6 +13,7 @@ from scoring import labels as L
 from scoring.names import fold, typed_name
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
 from scoring.parse import _header_map  # the same header matching as the workbook reader
+from scoring.parse.players import split_classifications
 from scoring.preset import Preset
 from sheets_sync.backends.base import Patch, TabWrite
 from sheets_sync.layout import penalties_tab, players_tab, protocol_tab, protocol_title, seating_tab, tournament_tab
@@ -66,7 +67,9 @@ def read_players_csv(path: Path, *, language: str | None = None) -> list[Player]
         if status is None:
             raise refuse("csv.bad_status", line=n, status=get("status"))
         excused = frozenset(int(x) for x in get("excused").replace(";", ",").replace(" ", ",").split(",") if x.strip().isdigit())
-        players.append(Player(nickname=name, club=get("club"), city=get("city"), status=PlayerStatus(status), excused_rounds=excused))
+        players.append(Player(nickname=name, club=get("club"), city=get("city"), status=PlayerStatus(status),
+                              excused_rounds=excused, team=get("team"),
+                              classifications=split_classifications(get("classifications"))))
     repeated = [at for at in lines.values() if len(at) > 1]
     if repeated:
         def listing(lang: str) -> str:  # «Пума» / «пума» (строки 2, 3): every spelling of one name

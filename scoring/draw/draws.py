@@ -17,14 +17,14 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable, Mapping, Sequence
 
-from scoring.draw.formats import TABLE_SIZE, DrawFormatError, bounds, check_format, same_club_minimum
+from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Teams, bounds, check_format, same_club_minimum
 from scoring.draw.measure import evaluate
 from scoring.draw.orthogonal import orthogonal_rounds
 from scoring.draw.report import FairnessReport
-from scoring.draw.search import GroupProblem, optimise_groups
+from scoring.draw.search import W_HARD, GroupProblem, optimise_groups
 from scoring.draw.seats import assign_seats, assign_tables, final_seating
 
-__all__ = ["Draw", "draw_qualifying", "draw_stage", "draw_final"]
+__all__ = ["Draw", "Teams", "draw_qualifying", "draw_stage", "draw_final", "check_one_per_game"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -136,7 +136,7 @@ def _square_start(n: int, k: int, rounds: int, rng: random.Random, club_of: Sequ
 def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | None,
           keep_apart: Iterable[tuple[str, str]], progress: Callable[[float, int, int], None] | None,
           deadline: float | None, clock: Callable[[], float] | None, k: int = TABLE_SIZE,
-          tables: int | None = None) -> Draw:
+          tables: int | None = None, teams: Teams | None = None) -> Draw:
     if deadline is not None and clock is None:
         raise ValueError("A deadline needs the clock it is measured on.")
     started = clock() if clock is not None else 0.0
@@ -147,21 +147,28 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
     g = k * T * rounds // n
     rng = random.Random(seed)
     index = {p: i for i, p in enumerate(names)}
+    hard = teams is not None and teams.one_per_game
+    if hard:
+        check_one_per_game(teams.of, names, T)
     clubs = dict(clubs or {})
-    club_of = _club_indices(names, index, clubs)
+    # teams, when the draw has them, are the group it spreads (a team is what a team tournament
+    # keeps apart; its members are usually club mates anyway)
+    apart = dict(teams.of) if teams is not None else clubs
+    club_of = _club_indices(names, index, apart)
     kap = _keep_apart_indices(index, keep_apart)
     rests = _rest_schedule(n, rest, rounds, rng)
     bound = max(bounds(n, rounds, k, T))
     S = k * (k - 1) // 2 * T * rounds
     lam = (k - 1) * g / (n - 1)
     playing = [[names[p] for p in range(n) if p not in set(rests[r])] for r in range(rounds)]
-    club_target = same_club_minimum(playing, clubs if club_of else {}, T)
+    club_target = same_club_minimum(playing, apart if club_of else {}, T)
     # Pair cap at least 3: with λ ≤ 1 a cap of 2 (penalising every third meeting) cost
     # 100/10/10 about 110 of Σc² (5992 → 5870) to save nine pairs meeting three times.
     problem = GroupProblem(
         n=n, k=k, tables=T, rounds=rounds, rests=tuple(tuple(r) for r in rests),
         club_of=club_of, keep_apart=tuple(kap),
-        pair_cap=max(3, math.ceil(lam) + 1), target=(bound - S + 1) // 2, club_target=club_target)
+        pair_cap=max(3, math.ceil(lam) + 1), target=(bound - S + 1) // 2, club_target=club_target,
+        club_weight=W_HARD if hard else 0)
     max_restarts, move_factor = _search_schedule(rounds, k, T)
     cb = None
     if progress is not None:
@@ -170,8 +177,11 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
     # seats and tables take a few percent of the time: keep that share of the limit for them
     search_deadline = None if deadline is None else started + 0.85 * (deadline - started)
     # without rests every round seats everybody, so the club minimum is the same each round
-    start, fixed = (_square_start(n, k, rounds, rng, club_of, kap, club_target // rounds)
-                    if rest == 0 else ([], 0))
+    if hard:  # every round dealt team by team over the tables: no teammates meet, and none ever will
+        start, fixed = _one_per_game_start(rests, n, k, T, club_of, rng), 0
+    else:
+        start, fixed = (_square_start(n, k, rounds, rng, club_of, kap, club_target // rounds)
+                        if rest == 0 else ([], 0))
     res = optimise_groups(problem, rng, max_restarts=max_restarts, deadline=search_deadline,
                           clock=clock, progress=cb, move_factor=move_factor,
                           fix_first_round=not start and not club_of and not kap and rest == 0,
@@ -183,8 +193,52 @@ def _draw(names: list[str], rounds: int, seed: int, clubs: Mapping[str, str] | N
     if progress is not None:
         progress(1.0, S + 2 * res.c2, bound)
     report = evaluate(names, out_rounds, clubs, keep_apart=[(names[a], names[b]) for a, b in kap],
-                      seed=seed, seconds=None if clock is None else clock() - started)
+                      seed=seed, seconds=None if clock is None else clock() - started,
+                      teams=teams.of if teams is not None else None)
+    if hard and report.teammate_meetings:  # the search never accepts one; a guard, not a retry
+        raise RuntimeError(f"the draw seated teammates together {report.teammate_meetings} time(s)")
     return Draw(rounds=out_rounds, rests=out_rests, seed=seed, report=report)
+
+
+def check_one_per_game(teams: Mapping[str, str], players: Sequence[str], tables: int) -> None:
+    """Refuse a field where a game cannot seat at most one member of each team: a team with
+    more players than a round has tables."""
+    sizes: dict[str, int] = {}
+    for p in players:
+        if teams.get(p):
+            sizes[teams[p]] = sizes.get(teams[p], 0) + 1
+    too_big = sorted((team, m) for team, m in sizes.items() if m > tables)
+    if too_big:
+        listed = ", ".join(f"{team} ({m})" for team, m in too_big)
+        raise DrawFormatError(
+            f"One member of each team per game needs teams of at most {tables} players "
+            f"(a round has {tables} table(s)); too big: {listed}. Make the teams smaller or turn "
+            f"teams.one_per_game off.",
+            ru=f"По одному игроку команды за столом: в команде не больше {tables} игроков "
+               f"(столов в туре: {tables}); больше в командах: {listed}. Уменьшите команды или "
+               f"выключите teams.one_per_game.")
+
+
+def _one_per_game_start(rests: Sequence[Sequence[int]], n: int, k: int, T: int, team_of: Sequence[int],
+                        rng: random.Random) -> list[list[list[int]]]:
+    """Rounds where no table seats two teammates: the round's players listed team after team
+    (teams and members in random order), the i-th to table i mod T — a team of at most T
+    players lands on different tables, and every table gets exactly k."""
+    start = []
+    for rest in rests:
+        resting = set(rest)
+        groups: dict[int, list[int]] = {}
+        for p in range(n):
+            if p not in resting:
+                groups.setdefault(team_of[p] if team_of and team_of[p] >= 0 else -1 - p, []).append(p)
+        order = list(groups.values())
+        rng.shuffle(order)
+        listed = []
+        for members in order:
+            rng.shuffle(members)
+            listed.extend(members)
+        start.append([listed[t::T] for t in range(T)])
+    return start
 
 
 def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int, tables: int | None = None,
@@ -192,7 +246,8 @@ def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int, tables: i
                     keep_apart: Iterable[tuple[str, str]] = (),
                     progress: Callable[[float, int, int], None] | None = None,
                     deadline: float | None = None,
-                    clock: Callable[[], float] | None = None) -> Draw:
+                    clock: Callable[[], float] | None = None,
+                    teams: Teams | None = None) -> Draw:
     """Qualifying rounds at `tables` tables a round (default ⌊players/10⌋; fewer leave more
     players resting each round).
 
@@ -200,15 +255,17 @@ def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int, tables: i
     `time.monotonic`) to have the elapsed seconds in the report, `progress` reports and a
     `deadline` (a `clock()` reading) at which the best draw found so far is returned.
     `progress(fraction_done, current_ssq, bound)` is called at most about four times a
-    second while searching, which needs the clock, and once when the draw is done.
+    second while searching, which needs the clock, and once when the draw is done.  ``teams``:
+    teammates kept apart instead of club mates; with ``one_per_game``, never two at one table
+    (refused when a team has more players than a round has tables).
     """
     names = _check_players(players)
-    return _draw(names, rounds, seed, clubs, keep_apart, progress, deadline, clock, tables=tables)
+    return _draw(names, rounds, seed, clubs, keep_apart, progress, deadline, clock, tables=tables, teams=teams)
 
 
 def draw_stage(players: Sequence[str], *, tables: int, games: int, seed: int,
                clubs: Mapping[str, str] | None = None,
-               clock: Callable[[], float] | None = None) -> Draw:
+               clock: Callable[[], float] | None = None, teams: Mapping[str, str] | None = None) -> Draw:
     """A stage where everybody plays every game (e.g. semifinal: 20 players, 2 tables,
     3 games): opponents, seats and tables balanced as in qualifying.  With a `clock` the
     report has the elapsed seconds."""
@@ -218,7 +275,8 @@ def draw_stage(players: Sequence[str], *, tables: int, games: int, seed: int,
             f"A stage of {tables} table(s) needs exactly {TABLE_SIZE * tables} players "
             f"(got {len(names)}).",
             [(TABLE_SIZE * tables, tables, games)])
-    return _draw(names, games, seed, clubs, (), None, None, clock)
+    # a later stage's field is whoever the standings put there: its teammates are kept apart, never refused
+    return _draw(names, games, seed, clubs, (), None, None, clock, teams=Teams(of=teams) if teams else None)
 
 
 def draw_final(players: Sequence[str], *, games: int, clock: Callable[[], float] | None = None) -> Draw:

@@ -20,7 +20,7 @@ from scoring.errors import SheetsSyncError
 
 __all__ = ["TABLE_SIZE", "DrawFormatError", "Format", "tables_per_round", "format_is_valid", "check_format",
            "plan_format", "nearest_formats", "games_per_player", "fewest_shared_pairs", "pair_count_bound", "bounds",
-           "lower_bound", "same_club_minimum"]
+           "lower_bound", "same_club_minimum", "Teams"]
 
 TABLE_SIZE = 10
 MAX_ROUNDS = 40  # the preset's limit on a stage's rounds
@@ -303,6 +303,15 @@ def lower_bound(n_players: int, rounds: int, table_size: int = TABLE_SIZE, table
     """Proven lower bound on Σ over pairs of c² (c = games a pair plays together)."""
     check_format(n_players, rounds, table_size, tables)
     return max(bounds(n_players, rounds, table_size, tables))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Teams:
+    """The draw's teams: ``of`` maps a player to his team; the draw keeps teammates apart
+    instead of club mates, and with ``one_per_game`` no game seats two of them (a hard rule)."""
+
+    of: Mapping[str, str]
+    one_per_game: bool = False
 
 
 def same_club_minimum(rounds_playing: Sequence[Iterable[str]], clubs: Mapping[str, str],

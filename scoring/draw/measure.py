@@ -20,10 +20,11 @@ __all__ = ["evaluate"]
 def evaluate(players: Sequence[str], rounds: Sequence[Sequence[Sequence[str]]],
              clubs: Mapping[str, str] | None = None, *,
              keep_apart: Iterable[tuple[str, str]] = (), seed: int | None = None,
-             seconds: float | None = None) -> FairnessReport:
+             seconds: float | None = None, teams: Mapping[str, str] | None = None) -> FairnessReport:
     """Fairness of any seating (rounds[r][t][seat-1] = nickname), e.g. a hand-edited one;
     schedule errors are listed in `problems` rather than raised.  `seed` and `seconds`
-    (measured by the caller, who has a clock) are carried into the report."""
+    (measured by the caller, who has a clock) are carried into the report.  ``teams``: the
+    report counts teammates seated together (none given: no line about teams)."""
     clubs = dict(clubs or {})
     keep_apart = tuple(keep_apart)
     names = list(players)
@@ -46,6 +47,8 @@ def evaluate(players: Sequence[str], rounds: Sequence[Sequence[Sequence[str]]],
         same_club_meetings=tally.club_meetings,
         same_club_minimum=same_club_minimum(tally.playing, clubs, T),
         keep_apart_meetings=tally.keep_apart_meetings, keep_apart_pairs=len({frozenset(p) for p in keep_apart}),
+        teams=bool(teams), teammate_meetings=_same_group_meetings(rounds, teams or {}),
+        teammate_minimum=same_club_minimum(tally.playing, teams or {}, T),
         players=tuple(per_player),
         problems=tuple(problems), seed=seed, seconds=seconds)
 
@@ -168,3 +171,16 @@ def _player_fairness(i: int, names: list[str], tally: _Tally, clubs: Mapping[str
         seats=tuple(sts), seat_repeats=len(sts) - len(set(sts)),
         seat_groups=(grp[0], grp[1], grp[2]), seat_sum=sum(sts),
         table_visits=tuple(tally.visits[i]))
+
+
+def _same_group_meetings(rounds: Sequence[Sequence[Sequence[str]]], group: Mapping[str, str]) -> int:
+    """Pairs of one group (team) seated at one table, over every table of every round."""
+    total = 0
+    for rnd in rounds:
+        for table in rnd:
+            sizes: dict[str, int] = {}
+            for p in dict.fromkeys(table):
+                if group.get(p):
+                    sizes[group[p]] = sizes.get(group[p], 0) + 1
+            total += sum(m * (m - 1) // 2 for m in sizes.values())
+    return total

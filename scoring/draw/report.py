@@ -51,6 +51,9 @@ class FairnessReport:
     seed: int | None = None
     seconds: float | None = None
     keep_apart_pairs: int = 0                 # pairs asked to sit apart: none, no line about them
+    teams: bool = False                       # the players have teams: the report counts teammates
+    teammate_meetings: int = 0                # pairs of teammates seated at one table, every game
+    teammate_minimum: int = 0                 # the fewest the rounds' players allow
 
     @property
     def gap(self) -> int:
@@ -92,6 +95,8 @@ class FairnessReport:
             + (L["keep"].format(keep=self.keep_apart_meetings, pairs=self.keep_apart_pairs)
                if self.keep_apart_pairs else ""),
         ]
+        if self.teams:
+            lines.append(L["teams"].format(got=self.teammate_meetings, min=self.teammate_minimum))
         if self.square_field_gap:
             lines.insert(2, L["square"])
         if self.seed is not None or self.seconds is not None:
@@ -125,6 +130,7 @@ class FairnessReport:
             [L["r_club"], self.same_club_meetings],
             [L["r_clubmin"], self.same_club_minimum],
             *([[L["r_keep"], self.keep_apart_meetings]] if self.keep_apart_pairs else []),
+            *([[L["r_team"], self.teammate_meetings], [L["r_teammin"], self.teammate_minimum]] if self.teams else []),
             [L["r_seed"], self.seed if self.seed is not None else ""],
             [L["r_time"], round(self.seconds, 2) if self.seconds is not None else ""],
             [],
@@ -176,6 +182,8 @@ _LABELS = {
         "r_never": "Pairs never meeting", "r_three": "Pairs meeting 3+ times",
         "r_max": "Most games together", "r_seatrep": "Seat repeats",
         "r_club": "Same-club meetings", "r_clubmin": "Same-club minimum",
+        "teams": "Teammate meetings: {got} (minimum possible {min})",
+        "r_team": "Teammate meetings", "r_teammin": "Teammate minimum",
         "r_keep": "Games together of pairs asked to sit apart", "r_seed": "Seed", "r_time": "Seconds",
         "r_hist_c": "Games together", "r_hist_n": "Pairs", "r_problem": "Problem",
         "r_head": ("Player", "Club", "Games", "Rests", "Distinct opponents",
@@ -208,6 +216,8 @@ _LABELS = {
         "r_never": "Пар без встреч", "r_three": "Пар с 3+ встречами",
         "r_max": "Максимум встреч пары", "r_seatrep": "Повторов места",
         "r_club": "Встреч одноклубников", "r_clubmin": "Минимум встреч одноклубников",
+        "teams": "Встреч игроков одной команды: {got} (минимально возможно {min})",
+        "r_team": "Встреч игроков одной команды", "r_teammin": "Минимум встреч игроков одной команды",
         "r_keep": "Игр за одним столом у пар «не сажать вместе»", "r_seed": "Зерно", "r_time": "Секунд",
         "r_hist_c": "Совместных игр", "r_hist_n": "Пар", "r_problem": "Ошибка",
         "r_head": ("Игрок", "Клуб", "Игр", "Отдых", "Разных соперников",

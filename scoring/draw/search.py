@@ -44,6 +44,9 @@ class GroupProblem:
     pair_cap: int = 1 << 30                  # pairs above this many meetings are penalised
     target: int = 0                          # Σ C(c,2) at the proven bound: stop when reached
     club_target: int = 0                     # minimal possible same-club meetings
+    # what one same-group meeting weighs: W_CLUB for clubs (or teams kept apart); W_HARD when
+    # the group is a team and each game may seat only one of its members (a hard rule)
+    club_weight: int = 0                     # 0: W_CLUB
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -67,6 +70,10 @@ class GroupResult:
 W_CLUB = 8
 W_KEEP = 12
 W_CAP = 4
+# One member of a team per game: a meeting outweighs every move's gain in Σc² (a swap changes it
+# by at most a few dozen units), so at any temperature of the schedule exp(-W_HARD / T) is 0 and
+# a start without teammate meetings keeps none.
+W_HARD = 100_000
 
 # Annealing temperatures in the same units: a fresh run starts at T_START; a reheat of a run
 # that froze near the bound starts at REHEAT_T with REHEAT_SCALE of the move budget.
@@ -93,7 +100,7 @@ def pair_counts(groups: Sequence[Sequence[Sequence[int]]], n: int) -> list[int]:
 
 
 def _greedy_round(rng: random.Random, playing: list[int], k: int, tables: int, n: int,
-                  pc: list[int], club_of: Sequence[int], kap: list[list[int]]) -> list[list[int]]:
+                  pc: list[int], club_of: Sequence[int], kap: list[list[int]], w_club: int = W_CLUB) -> list[list[int]]:
     """One round built greedily: each player (random order) joins the open table where he
     has met the fewest players so far; gives the annealing a start far better than random."""
     order = playing[:]
@@ -113,7 +120,7 @@ def _greedy_round(rng: random.Random, playing: list[int], k: int, tables: int, n
                 c = pc[row + q]
                 cost += 2 * c + 1
                 if ca >= 0 and club_of[q] == ca:
-                    cost += 2 * W_CLUB
+                    cost += 2 * w_club
             for q in kap[a]:
                 if q in members:
                     cost += 2 * W_KEEP
@@ -161,7 +168,7 @@ def optimise_groups(problem: GroupProblem, rng: random.Random, *,
             start=restart_from if restart_from is not None else start,
             fixed_rounds=fixed_rounds, t_hi=t_hi)
         total_moves += moves
-        if best is None or _key(res) < _key(best):
+        if best is None or _key(res, problem) < _key(best, problem):
             best = res
         restart += 1
         if _meets_targets(best, problem) or stopped or restart >= max_restarts:
@@ -185,8 +192,12 @@ def _meets_targets(res: GroupResult, problem: GroupProblem, c2_slack: int = 0) -
             and res.club_meetings <= problem.club_target and res.keep_apart_meetings == 0)
 
 
-def _key(res: GroupResult) -> tuple[int, int]:
-    weighted = (res.c2 + W_CLUB * res.club_meetings + W_KEEP * res.keep_apart_meetings
+def club_weight(problem: GroupProblem) -> int:
+    return problem.club_weight or W_CLUB
+
+
+def _key(res: GroupResult, problem: GroupProblem) -> tuple[int, int]:
+    weighted = (res.c2 + club_weight(problem) * res.club_meetings + W_KEEP * res.keep_apart_meetings
                 + W_CAP * res.over_cap)
     return (weighted, res.c2)
 
@@ -232,13 +243,13 @@ def _anneal_once(problem: GroupProblem, rng: random.Random, *, fix_first_round: 
         moves += schedule.block
         # Snapshots only at block ends: at low temperature the state rarely leaves its
         # best basin within one block, and copying every improvement would cost more.
-        if (state.cost, state.c2) < _key(best):
+        if (state.cost, state.c2) < _key(best, problem):
             best = state.snapshot()
         temp *= schedule.ratio
         if timer.expired((blk + 1) / schedule.n_blocks, restart, state.c2):
             return best, moves, True
     # Snapshots are taken at block ends; compare the final state too.
-    if (state.cost, state.c2) < _key(best):
+    if (state.cost, state.c2) < _key(best, problem):
         best = state.snapshot()
     return best, moves, False
 
@@ -292,6 +303,7 @@ class _AnnealState:
     n_clubs: int
     kap: list[list[int]]
     has_club: bool
+    w_club: int
     has_kap: bool
     has_rest: bool
     cap: int
@@ -319,6 +331,7 @@ class _AnnealState:
             kap[a].append(b)
             kap[b].append(a)
         has_club = n_clubs > 0 and any(c >= 0 for c in club_of)
+        w_club = club_weight(problem)
         slots, pc = _starting_slots(problem, rng, start, fix_first_round, club_of, kap)
         tab = _tables_of(slots, n, problem.k, R, REST=T)
         M = _overlap_matrices(tab, n, R, W=T + 1)
@@ -328,13 +341,13 @@ class _AnnealState:
         over = _over_cap(pc, n, problem.pair_cap)
         return cls(
             n=n, k=problem.k, tables=T, rounds=R, club_of=club_of, n_clubs=n_clubs, kap=kap,
-            has_club=has_club, has_kap=bool(problem.keep_apart), has_rest=any(problem.rests),
+            has_club=has_club, w_club=w_club, has_kap=bool(problem.keep_apart), has_rest=any(problem.rests),
             cap=problem.pair_cap, target=problem.target,
-            target_cost=problem.target + W_CLUB * problem.club_target,
+            target_cost=problem.target + w_club * problem.club_target,
             slots=slots, tab=tab, pc=pc, cc=cc,
             others=[[(M[r][s], tab[s], M[s][r]) for s in range(R) if s != r] for r in range(R)],
             c2=c2, club_cost=club_cost, kap_cost=kap_cost, over=over,
-            cost=c2 + W_CLUB * club_cost + W_KEEP * kap_cost + W_CAP * over)
+            cost=c2 + w_club * club_cost + W_KEEP * kap_cost + W_CAP * over)
 
     def at_target(self) -> bool:
         return self.c2 <= self.target and self.cost <= self.target_cost and self.over == 0
@@ -372,7 +385,7 @@ def _starting_slots(problem: GroupProblem, rng: random.Random, start, fix_first_
             tabs = [playing[t * k:(t + 1) * k] for t in range(T)]
             _count_pairs(pc, tabs, n)
         else:
-            tabs = _greedy_round(rng, playing, k, T, n, pc, club_of, kap)
+            tabs = _greedy_round(rng, playing, k, T, n, pc, club_of, kap, club_weight(problem))
         slots.append([p for tb in tabs for p in tb])
     return slots, pc
 
@@ -456,7 +469,7 @@ def _anneal_block(state: _AnnealState, rnd: Callable[[], float], inv_t: float,
     r_lo, r_span = schedule.r_lo, schedule.r_span
     slots, tab, others, pc, cc = state.slots, state.tab, state.others, state.pc, state.cc
     club_of, n_clubs, kap, cap = state.club_of, state.n_clubs, state.kap, state.cap
-    has_rest, has_club, has_kap = state.has_rest, state.has_club, state.has_kap
+    has_rest, has_club, has_kap, w_club = state.has_rest, state.has_club, state.has_kap, state.w_club
     target, target_cost = state.target, state.target_cost
     c2, club_cost, kap_cost, over, cost = state.c2, state.club_cost, state.kap_cost, state.over, state.cost
     log = math.log
@@ -517,7 +530,7 @@ def _anneal_block(state: _AnnealState, rnd: Callable[[], float], inv_t: float,
                     dk -= 1
                 elif tq == t1 and q != a:
                     dk += 1
-        delta = d + W_CLUB * dc + W_KEEP * dk
+        delta = d + w_club * dc + W_KEEP * dk
         # Metropolis: accept if delta <= -temp*ln(u); the cheap test first.
         if delta > 0:
             u = rnd()

@@ -34,6 +34,7 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[t
     judges: list[Judge] = []
     seen: dict[str, int] = {}
     folds: dict[str, tuple[str, int]] = {}
+    spellings = _Spellings()
     for r in range(hr + 1, len(grid)):
         nickname = typed_name(rd.text(r, cols["player"]))
         if not nickname:
@@ -54,25 +55,16 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[t
                 rd.add("read.mwt_id", W, r, cols["mwt_id"], value=shown(_cell(grid, r, cols["mwt_id"])))
         status_text = L.norm(rd.text(r, cols.get("status")))
         if status_text in judge_words:
+            if any(not is_blank(_cell(grid, r, cols[k])) for k in ("team", "classifications") if k in cols):
+                rd.add("read.team_of_judge", W, r, cols.get("team", cols.get("classifications", 0)), player=nickname)
             judges.append(Judge(nickname=nickname, mwt_id=mwt_id, location=rd.loc(r, cols["player"])))
             continue
         status_key = status_words.get(status_text)
         if status_key is None:
             rd.add("read.status", W, r, cols["status"], value=status_text)
             status_key = "playing"
-        excused: set[int] = set()
-        if "excused" in cols:
-            raw = _cell(grid, r, cols["excused"])
-            if not is_blank(raw):
-                parts = re.split(r"[\s,;]+", text(raw)) if not isinstance(raw, (int, float)) else [text(raw)]
-                for part in parts:
-                    if not part:
-                        continue
-                    n, rule = read_int(part)
-                    if rule or n is None or n < 1:
-                        rd.add("read.rounds_list", E, r, cols["excused"], value=shown(raw))
-                        break
-                    excused.add(n)
+        excused = _excused(rd, grid, r, cols)
+        team, classes = spellings.of(rd, r, cols)
         players.append(
             Player(
                 nickname=nickname,
@@ -82,7 +74,71 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[t
                 excused_rounds=frozenset(excused),
                 mwt_id=mwt_id,
                 location=rd.loc(r, cols["player"]),
+                team=team,
+                classifications=classes,
+                team_location=rd.loc(r, cols["team"]) if "team" in cols else None,
             )
         )
     problems.extend(rd.problems)
     return tuple(players), tuple(judges)
+
+
+def _excused(rd: _Reader, grid: Grid, r: int, cols: Mapping[str, int]) -> set[int]:
+    """The rounds of the row's «Пропуск» cell (an error at the cell when one is not a round number)."""
+    excused: set[int] = set()
+    if "excused" not in cols:
+        return excused
+    raw = _cell(grid, r, cols["excused"])
+    if is_blank(raw):
+        return excused
+    parts = re.split(r"[\s,;]+", text(raw)) if not isinstance(raw, (int, float)) else [text(raw)]
+    for part in parts:
+        if not part:
+            continue
+        n, rule = read_int(part)
+        if rule or n is None or n < 1:
+            rd.add("read.rounds_list", E, r, cols["excused"], value=shown(raw))
+            break
+        excused.add(n)
+    return excused
+
+
+# a «Зачёт» cell lists classifications separated by commas or semicolons: «женский, юниоры»
+_CLASS_SEPARATORS = re.compile(r"\s*[,;]\s*")
+
+
+def split_classifications(typed: str) -> tuple[str, ...]:
+    """The classifications a «Зачёт» cell names, in order, each once (spaces tidied, case kept)."""
+    names: dict[str, str] = {}
+    for part in _CLASS_SEPARATORS.split(typed.strip()):
+        part = " ".join(part.split())
+        if part:
+            names.setdefault(L.norm(part), part)
+    return tuple(names.values())
+
+
+class _Spellings:
+    """One spelling per team and per classification: the first typed.  «Динамо» and «динамо »
+    are one team (a warning at the later cell, since a typo should not split a team), and
+    «Женский» and «женский» one classification."""
+
+    def __init__(self) -> None:
+        self.teams: dict[str, tuple[str, int]] = {}
+        self.classes: dict[str, str] = {}
+
+    def of(self, rd: _Reader, r: int, cols: Mapping[str, int]) -> tuple[str, tuple[str, ...]]:
+        return self._team(rd, r, cols), self._classes(rd, r, cols)
+
+    def _team(self, rd: _Reader, r: int, cols: Mapping[str, int]) -> str:
+        typed = " ".join(rd.text(r, cols.get("team")).split())
+        if not typed:
+            return ""
+        first, row = self.teams.setdefault(L.norm(typed), (typed, r))
+        if first != typed:
+            rd.add("read.similar_teams", W, r, cols["team"], team=typed, other=first, row=row + 1)
+        return first
+
+    def _classes(self, rd: _Reader, r: int, cols: Mapping[str, int]) -> tuple[str, ...]:
+        names = [self.classes.setdefault(L.norm(part), part)
+                 for part in split_classifications(rd.text(r, cols.get("classifications")))]
+        return tuple(dict.fromkeys(names))

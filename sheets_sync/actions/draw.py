@@ -21,11 +21,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from scoring import labels as L
-from scoring.advance import Refusal, StagePlan, clubs_of, next_stage, plan_replacement, plan_stage
-from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Format, plan_format
+from scoring.advance import Refusal, StagePlan, clubs_of, next_stage, plan_replacement, plan_stage, teams_of
+from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Format, Teams, plan_format
 from scoring.errors import SheetsSyncError
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
-from scoring.preset import StageRule
+from scoring.preset import StageRule, TeamRule
 from scoring.preset_settings import STAGE_KEY_ALIASES
 from sheets_sync.backends.base import STATE_TAB, Backend, Patch, Snapshot, TabWrite
 from sheets_sync.changelog import previous_values, state_with_values, written_values
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from scoring.draw import Draw
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
-           "draw_plan", "auto_advance", "playing_players", "default_tables", "stage_setting_label", "format_refusal",
+           "draw_plan", "draw_teams", "auto_advance", "playing_players", "default_tables", "stage_setting_label", "format_refusal",
            "first_stage_format", "prefilled_values"]
 
 
@@ -48,6 +48,14 @@ class CommandRefused(SheetsSyncError):
 
 def _refused(en: str, ru: str, language: str) -> CommandRefused:
     return CommandRefused(en, ru=ru, language=language)
+
+
+def draw_teams(rule: TeamRule, teams: Mapping[str, str]) -> Teams | None:
+    """What the qualifying draw does with the players' teams, as the preset's ``[teams]`` says:
+    nothing without teams or with ``apart = false``; keep them apart; or one per game."""
+    if not teams or not (rule.apart or rule.one_per_game):
+        return None
+    return Teams(of=teams, one_per_game=rule.one_per_game)
 
 
 # -- the first stage's format --------------------------------------------------------------------
@@ -258,6 +266,7 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
 
         draw = draw_qualifying(field, rounds=fmt.rounds, tables=fmt.tables, seed=seed,
                                clubs=clubs_of(outcome.results.tournament, field),
+                               teams=draw_teams(preset.teams, teams_of(outcome.results.tournament, field)),
                                progress=progress, deadline=deadline, clock=time.monotonic)
     except DrawFormatError as exc:
         raise _refused(str(exc), exc.message("ru"), language) from exc
@@ -270,15 +279,16 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
                        removed=tuple(removed), kept=tuple(kept))
 
 
-def draw_plan(plan: StagePlan, *, seed: int) -> Draw:
+def draw_plan(plan: StagePlan, *, seed: int, team_rule: TeamRule = TeamRule()) -> Draw:
     """The seating of a planned stage: one table is a final (distinct seats, equal seat sums),
-    several tables are drawn like qualifying with the clubs of exactly the seated players."""
+    several tables are drawn like qualifying with the clubs of exactly the seated players (their
+    teams instead, kept apart but never refused: the standings chose who plays)."""
     from scoring.draw import draw_final, draw_stage  # the search loads only when a draw is made
 
     if plan.tables == 1:
         return draw_final(list(plan.players), games=plan.games, clock=time.monotonic)
     return draw_stage(list(plan.players), tables=plan.tables, games=plan.games, seed=seed, clubs=plan.clubs,
-                      clock=time.monotonic)
+                      clock=time.monotonic, teams=plan.teams if plan.teams and team_rule.apart else None)
 
 
 def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, stage: str | None = None) -> DrawOutcome:
@@ -287,7 +297,7 @@ def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, st
     plan = plan_stage(outcome.results, stage=stage, force=force)
     if isinstance(plan, Refusal):
         raise _refused(plan.message("en"), plan.message("ru"), outcome.language)
-    draw = draw_plan(plan, seed=seed)
+    draw = draw_plan(plan, seed=seed, team_rule=outcome.preset.teams)
     entries = seating_from_draw(draw, plan.stage)
     patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, entries, draw, replace_stage=True),
                          outcome.language)
@@ -333,7 +343,7 @@ def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str 
     plan = plan_stage(outcome.results, stage=stage)
     if isinstance(plan, Refusal):
         return None, text("advance.not_seated", outcome.language, stage=name, reason=plan.message(outcome.language))
-    draw = draw_plan(plan, seed=seed)
+    draw = draw_plan(plan, seed=seed, team_rule=outcome.preset.teams)
     entries = seating_from_draw(draw, stage)
     return (_stage_patch(outcome, stage, entries, draw, replace_stage=True),
             text("advance.auto_seated", outcome.language, stage=name, players=len(plan.players)))

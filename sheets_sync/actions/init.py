@@ -18,12 +18,14 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from scoring.draw.formats import DrawFormatError, Format, plan_format
+from scoring.draw.formats import DrawFormatError, Format, Teams, plan_format
 from scoring.model import Player, PlayerStatus, SeatingEntry
 from sheets_sync.backends import check_workbook_ref, open_backend
 from sheets_sync.backends.base import Backend, BackendError, Patch
 from sheets_sync.actions.sync import print_report
 from sheets_sync.actions.draw import (
+    CommandRefused,
+    draw_teams,
     format_refusal,
     format_settings,
     playing_players,
@@ -134,7 +136,11 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
     players, added = _with_reserves(players, fmt.reserves, language)
     field = playing_players(players) + [p.nickname for p in players if p.status is PlayerStatus.RESERVE][:fmt.reserves]
     clubs = {p.nickname: p.club for p in players if p.nickname in set(field) and p.club}
-    seating = _first_seating(field, first.key, fmt.rounds, seed, clubs, tables=fmt.tables)
+    teams = draw_teams(preset.teams, {p.nickname: p.team for p in players if p.nickname in set(field) and p.team})
+    try:
+        seating = _first_seating(field, first.key, fmt.rounds, seed, clubs, tables=fmt.tables, teams=teams)
+    except DrawFormatError as exc:  # one member of each team per game cannot hold in this field
+        raise CommandRefused(str(exc), ru=exc.message("ru"), language=language) from None
     if name is None and google:
         title = "Турнир" if language == "ru" else "Tournament"
     reference = _preset_reference(preset_ref, ref)
@@ -216,9 +222,11 @@ def _google_target(ref: str, *, title: str, language: str, credentials: str | No
 
 
 def _first_seating(players: Sequence[str], stage: str, rounds: int, seed: int,
-                   clubs: Mapping[str, str] | None = None, *, tables: int | None = None) -> list[SeatingEntry]:
+                   clubs: Mapping[str, str] | None = None, *, tables: int | None = None,
+                   teams: Teams | None = None) -> list[SeatingEntry]:
     """The qualifying seating ``init`` pre-fills: the balanced draw of ``players``, club mates
     apart (``draw`` can redo it with another seed or a time limit)."""
     from scoring.draw import draw_qualifying  # the search loads only when init draws
 
-    return seating_from_draw(draw_qualifying(players, rounds=rounds, tables=tables, seed=seed, clubs=clubs), stage)
+    return seating_from_draw(draw_qualifying(players, rounds=rounds, tables=tables, seed=seed, clubs=clubs,
+                                             teams=teams), stage)

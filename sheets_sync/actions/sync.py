@@ -43,6 +43,26 @@ def locked_message(report: SyncReport, ref: str, language: str) -> str:
                 ref=shell_word(ref), output=shell_word(output))
 
 
+def _print_teams(results, console: Console, top: int, en: bool) -> None:
+    """The team standings' first ``top`` under the players' (nothing without the Players tab's «Команда»)."""
+    from scoring.teams import sides
+
+    teams = sides(results).teams
+    if not teams:
+        return
+    from rich.markup import escape
+    from rich.table import Table
+
+    from sheets_sync.render.json_out import points
+
+    table = Table(title="Teams" if en else "Командный зачёт", show_lines=False)
+    for col in (("Place", "Место"), ("Team", "Команда"), ("Points", "Очки")):
+        table.add_column(col[0] if en else col[1], justify="left" if col[0] == "Team" else "right")
+    for t in teams[:top]:
+        table.add_row(t.places, escape(t.team), points(t.points))
+    console.print(table)
+
+
 def print_report(report: SyncReport, console: Console, *, top: int = 10, language: str | None = None,
                  ref: str | None = None) -> None:
     if report.outcome is None:  # skipped: the workbook is as the last sync left it
@@ -71,6 +91,7 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     for places, player, value, games in rows:
         table.add_row(places, escape(player), value, games)
     console.print(table)
+    _print_teams(results, console, top, en)
     errors = [p for p in o.problems if p.severity is Severity.ERROR]
     warnings = [p for p in o.problems if p.severity is Severity.WARNING]
     console.print(text("report.counted", lang, games=len(results.counted), errors=len(errors), warnings=len(warnings)))

@@ -23,8 +23,9 @@ from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, game_states, hidden_sheets, published
+from scoring.teams import Sides, sides as sides_of
 from sheets_sync.render.progress_text import headline
-from sheets_sync.render.tabs import tiebreak_text
+from sheets_sync.render.tabs import team_tiebreak_text, tiebreak_text
 
 if TYPE_CHECKING:
     from scoring.season import PlayerSeason, Season, SeasonStanding
@@ -182,7 +183,34 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "season": season_document(results),  # null for a tournament
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],
-    }
+    } | _sides(sides_of(results), standings, language)
+
+
+def _sides(found: Sides, standings: list[dict], language: str) -> dict:
+    """``teams`` and ``classifications``, only when the Players tab has them (a document without
+    them is the one it always was); each player's row gets his ``team`` then too."""
+    document: dict = {}
+    if found.teams:
+        team_of = {m.player: t.team for t in found.teams for m in t.members}
+        for row in standings:
+            row["team"] = team_of.get(row["player"])
+        document["teams"] = {
+            "count": found.count, "best": found.best if found.count == "best" else None,
+            "standings": [{"place": t.place, "places": t.places, "team": t.team, "points": points(t.points),
+                           "points_exact": f"{t.exact.numerator}/{t.exact.denominator}",
+                           "tiebreak": t.tiebreak, "tiebreak_text": team_tiebreak_text(t.tiebreak, language) or None,
+                           "members": [{"player": m.player, "place": m.place, "places": m.places,
+                                        "points": points(m.points), "games": m.games, "counted": m.counted}
+                                       for m in t.members]}
+                          for t in found.teams]}
+    if found.classifications:
+        document["classifications"] = [
+            {"name": c.name, "standings": [{"place": e.place, "places": e.places, "player": e.standing.stats.player,
+                                            "main_place": e.standing.place, "main_places": e.standing.places,
+                                            "total": points(e.standing.stats.total), "games": e.standing.stats.games}
+                                           for e in c.entries]}
+            for c in found.classifications]
+    return document
 
 
 # -- a club season (docs/standings-json.md, "A club season") -------------------------------------

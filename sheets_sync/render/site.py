@@ -33,6 +33,7 @@ from scoring.race import race, rounds_played
 from scoring.problems import Problem, Severity
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing, game_states
+from scoring.teams import Classification, sides
 from sheets_sync.files import reuse_output, write_text_atomic
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
@@ -40,6 +41,7 @@ from sheets_sync.render.screen import screen_files
 from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.tabs import tiebreak_text
+from sheets_sync.render.team_tabs import team_count_text, team_tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
 from sheets_sync.render.templates import TEMPLATES, environment, slug
 from sheets_sync.render.words import item_full, role_name, state_words, ui
@@ -61,6 +63,13 @@ def player_file(nickname: str) -> str:
 @lru_cache(maxsize=4096)  # each game's name is asked for by its page and its ten players' pages
 def game_file(stage: str, round_no: int, table: int) -> str:
     return f"games/{slug(stage, limit=16)}-r{round_no}-t{table}-{_hash(f'game:{stage}:{round_no}:{table}')}.html"
+
+
+def classification_file(name: str) -> str:
+    return f"classification-{slug(name, limit=24)}-{_hash('classification:' + name)}.html"
+
+
+TEAMS_FILE = "teams.html"
 
 
 def stage_file(stage: str) -> str:
@@ -141,6 +150,7 @@ class _Site:
         self._line_points: dict[int, tuple[list[str], str]] = {}  # see line_points
         self._navs: dict[tuple[str, str], list[dict]] = {}  # see nav
         self.headline = headline(self.progress, self.preset, self.lang)
+        self.sides = sides(results)  # teams and classifications: empty without the Players tab's columns
 
     def line_points(self, ln: GameLine) -> tuple[list[str], str]:
         """A game line's breakdown and total as the pages show them, made once: the player's page and
@@ -200,6 +210,11 @@ class _Site:
         items.append({"href": root + "games.html", "text": ui("games", self.lang), "id": "games"})
         items.append({"href": root + "players.html", "text": ui("players", self.lang), "id": "players"})
         items.append({"href": root + "statistics.html", "text": ui("statistics", self.lang), "id": "statistics"})
+        if self.sides.teams:
+            items.append({"href": root + TEAMS_FILE, "text": ui("teams", self.lang), "id": "teams"})
+        for c in self.sides.classifications:
+            items.append({"href": root + classification_file(c.name), "text": f"{ui('classification', self.lang)}: {c.name}",
+                          "id": "classification:" + c.name})
         for it in items:
             it["current"] = it["id"] == current
         return items
@@ -370,6 +385,7 @@ class _Site:
             status = L.word(pl.status.value, self.lang)
         return self.render("site/player.html", self.page(
             "../", "players", nickname, nickname=nickname, club=pl.club if pl else "", city=pl.city if pl else "",
+            team=pl.team if pl and self.sides.teams else "",
             status=status, summary=summary, games=games, penalties=penalties,
             # the games stage by stage, each stage's name once above its games (one stage: no name):
             # a stage column pushed the result under the sticky points on a phone («поражени»)
@@ -416,10 +432,11 @@ class _Site:
         for n in sorted(self.player_names, key=name_key):
             pl = self.t.player(n)
             rows.append({"player": n, "href": self.player_href[n], "club": pl.club if pl else "",
-                         "city": pl.city if pl else "",
+                         "city": pl.city if pl else "", "team": pl.team if pl else "",
                          "places": self.overall_place.get(n, "") if self.standing_of.get(n) and self.standing_of[n].stats.games else "",
                          "status": L.word(pl.status.value, self.lang) if pl and pl.status is not PlayerStatus.PLAYING else ""})
-        return self.render("site/players.html", self.page("", "players", ui("players", self.lang), rows=rows))
+        return self.render("site/players.html", self.page("", "players", ui("players", self.lang), rows=rows,
+                                                          has_teams=bool(self.sides.teams)))
 
     # -- games ------------------------------------------------------------------------------------
     def game(self, p: Protocol) -> str:
@@ -537,6 +554,26 @@ class _Site:
             "", "statistics", ui("statistics", self.lang), summary=summary, seats=seats, roles=roles, tables=tables,
             nominations=nominations(self.r, self.lang)))
 
+    # -- teams and classifications ------------------------------------------------------------------
+    def teams_page(self) -> Page:
+        """Every team with its place and points, and its members with theirs (issue 36 §4)."""
+        teams = [{"places": t.places if any(m.games for m in t.members) else "", "team": t.team,
+                  "points": points(t.points), "tiebreak": team_tiebreak_text(t.tiebreak, self.lang),
+                  "members": [{"player": m.player, "href": self.player_href.get(m.player, player_file(m.player)),
+                               "places": m.places if m.games else "", "points": points(m.points), "games": m.games,
+                               "counted": m.counted} for m in t.members]}
+                 for t in self.sides.teams]
+        return self.render("site/teams.html", self.page("", "teams", ui("teams", self.lang), teams=teams,
+                                                        count=team_count_text(self.sides, self.lang)))
+
+    def classification_page(self, c: Classification) -> Page:
+        rows = [{"places": e.places if e.standing.stats.games else "", "player": e.standing.stats.player,
+                 "href": self.player_href.get(e.standing.stats.player, player_file(e.standing.stats.player)),
+                 "club": e.standing.stats.club, "overall": e.standing.places if e.standing.stats.games else "",
+                 "total": points(e.standing.stats.total), "games": e.standing.stats.games} for e in c.entries]
+        return self.render("site/classification.html", self.page(
+            "", "classification:" + c.name, f"{ui('classification', self.lang)}: {c.name}", name=c.name, rows=rows))
+
     def render(self, template: str, context: dict) -> Page:
         return Page(template, context)
 
@@ -559,6 +596,10 @@ class _Site:
         yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
         for key in self.shown_stages():
             yield stage_file(key), self.stage(key)
+        if self.sides.teams:
+            yield TEAMS_FILE, self.teams_page()
+        for c in self.sides.classifications:
+            yield classification_file(c.name), self.classification_page(c)
         for n in self.player_names:
             yield self.player_href[n], self.player(n)
         for key, p in self.game_of.items():
@@ -638,9 +679,11 @@ def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, 
             for old in sorted(folder.glob("*.html")):
                 if f"{sub}/{old.name}" not in files:
                     old.unlink()
-    if "seating.html" not in files and (out_dir / "seating.html").exists():
-        (out_dir / "seating.html").unlink()
-    for old in sorted([*out_dir.glob("stage-*.html"), *out_dir.glob("evening-*.html")]):
+    for single in ("seating.html", TEAMS_FILE):
+        if single not in files and (out_dir / single).exists():
+            (out_dir / single).unlink()
+    for old in sorted([*out_dir.glob("stage-*.html"), *out_dir.glob("evening-*.html"),
+                       *out_dir.glob("classification-*.html")]):
         if old.name not in files:
             old.unlink()
     return written

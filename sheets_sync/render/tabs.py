@@ -27,76 +27,16 @@ from scoring.stats import PlayerStats
 from sheets_sync.backends.base import Link, PageSetup, Style, TabWrite, column_letter
 from sheets_sync.render import race as race_view
 from sheets_sync.render.paper import LINE_PT, paper_page, text_lines
+from sheets_sync.render.tab_look import (HEADER_HEIGHT, HEADER_ROW, HEADING_ROWS, PERCENT_FORMAT, POINTS_FORMAT,
+                                         STANDINGS_HEADER_HEIGHT, TABLE_PAGE, TOP_ROWS, header_styles, heading,
+                                         heading_styles, number, number_styles, tab_title)
 from sheets_sync.render.progress_text import counted_line, games_line, headline
+from sheets_sync.render.team_tabs import side_rows, side_tabs, team_tiebreak_text
 from sheets_sync.render.words import ru_en, state_words, ui
 
 __all__ = ["TABLE_PAGE", "HEADING_ROWS", "HEADER_ROW", "TOP_ROWS", "POINTS_FORMAT", "heading", "tab_title", "header_styles",
            "number_styles", "problems_status", "owned_tabs", "standings_tab", "stage_tab", "statistics_tab", "problems_tab", "tiebreak_text", "number",
-           "ci_text", "nomination_rows"]
-
-
-# Every owned tab opens like the site's page: its title, its status line («засчитано игр: 38 из 40»),
-# then the table's header row.  On screen the three stay frozen; on paper they repeat on every page.
-HEADING_ROWS = 2  # the title and the status line above a table's header row
-HEADER_ROW = HEADING_ROWS  # 0-based row of a table's column names
-TOP_ROWS = HEADING_ROWS + 1  # title, status and header: frozen and printed on every page
-
-# a wide table: landscape, every column on one page width, its title and header on every page
-TABLE_PAGE = PageSetup(landscape=True, repeat_rows=TOP_ROWS)
-
-# the title a line of larger bold type, the header row two lines of the small bold header font
-HEADER_HEIGHT = (22.0, None, 28.0)
-# the Standings' header in the text's own size (it prints at 8 pt or more: render.paper)
-STANDINGS_HEADER_HEIGHT = (22.0, LINE_PT, 32.0)
-
-# points as the site prints them (render.json_out.points): at least two decimals, every one there
-# is (6.70, 14.825, -0.50, 15.00); the cell keeps the exact number, the format only shows it
-POINTS_FORMAT = "0.00###"
-PERCENT_FORMAT = "0.0"
-
-
-def heading(title: str, status: str) -> list[tuple]:
-    """The two rows above a table: the tab's title and its status line."""
-    return [(title,), (status,)]
-
-
-def tab_title(name: str, what: str) -> str:
-    """«German Mafia Open 2016 — Итоговая таблица»: the tournament's name and what the tab shows."""
-    return f"{name} — {what}" if name else what
-
-
-def heading_styles() -> tuple[Style, ...]:
-    """The title in larger type, the status line in grey."""
-    return (Style(cells="A1", size=14), Style(cells="A2", muted=True))
-
-
-def header_styles(columns: int, *, size: float | None = 9) -> tuple[Style, ...]:
-    """The title and status line, and a table's header row: shaded, small (``size``; None: the
-    text's own), centred and wrapped on two lines, so that narrow columns keep their names readable
-    on screen and in print (owned tabs: no mark ever lands here)."""
-    row = HEADER_ROW + 1
-    return (*heading_styles(), Style(cells=f"A{row}:{column_letter(columns - 1)}{row}", shade=True, size=size,
-                                      align="center", middle=True, wrap=True))
-
-
-def number_styles(columns: Sequence[int], first: int, last: int, fmt: str = POINTS_FORMAT) -> tuple[Style, ...]:
-    """``fmt`` over the 0-based rows ``first``…``last`` of ``columns`` (0-based), one style per run
-    of adjacent columns (a Google Sheet gets one request per style)."""
-    if last < first or not columns:
-        return ()
-    runs: list[list[int]] = []
-    for c in sorted(set(columns)):
-        if runs and c == runs[-1][-1] + 1:
-            runs[-1].append(c)
-        else:
-            runs.append([c])
-    return tuple(Style(cells=f"{column_letter(run[0])}{first + 1}:{column_letter(run[-1])}{last + 1}",
-                       number_format=fmt) for run in runs)
-
-
-def number(value: Decimal) -> Decimal:
-    """Points as written to cells: exact, without trailing zeros noise."""
-    return value.normalize() if value != 0 else Decimal(0)
+           "ci_text", "nomination_rows", "team_tiebreak_text"]
 
 
 def tiebreak_text(standing: Standing, language: str) -> str:
@@ -239,12 +179,42 @@ def standings_tab(results: Results, language: str, live: Liveness | None | Ask =
             *(Style(cells=down(i, i), wrap=c.wrap, align=c.align) for i, c in enumerate(columns) if c.wrap or c.align),
             ) if last >= TOP_ROWS else ()
     rows.extend(_game_state_rows(results, language))
-    heights += [LINE_PT] * (len(rows) - len(heights))
+    side_first = len(rows)
+    side_formats, side_bold = _with_sides(rows, columns, results, language)
+    heights += [LINE_PT] * (side_first - len(heights))
+    wrapped = _side_wrapped(columns, language)
+    heights += [LINE_PT * max((text_lines(v, columns[i].width) for i, v in enumerate(row) if i in wrapped and v), default=1)
+                for row in rows[side_first:]]
     page = paper_page([c.width for c in paper], heights, landscape=True, repeat_rows=TOP_ROWS,
                       area=f"A1:{column_letter(len(paper) - 1)}{len(rows)}")
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=tuple(c.width for c in columns),
-                    frozen_rows=TOP_ROWS, frozen_cols=2, bold_rows=(0, HEADER_ROW), row_heights=tuple(heights),
-                    styles=(*header_styles(len(columns), size=None), *formats, *body), page=page)
+                    frozen_rows=TOP_ROWS, frozen_cols=2, bold_rows=(0, HEADER_ROW, *side_bold), row_heights=tuple(heights),
+                    styles=(*header_styles(len(columns), size=None), *formats, *body, *side_formats), page=page)
+
+
+def _with_sides(rows: list[tuple], columns: Sequence[_Column], results: Results,
+                language: str) -> tuple[tuple[Style, ...], tuple[int, ...]]:
+    """The team and classification tables added under the standings (none without the Players
+    tab's columns): their points shown like the players', and the rows to draw bold."""
+    headers = [c.header for c in columns]
+    why = ru_en("Почему выше следующего", "Why above the next", language)
+    at = {"place": 0, "name": 1, "note": 2, "points": 3, "why": headers.index(why) if why in headers else len(headers) - 1}
+    side = side_rows(results, language, at, len(columns))
+    first = len(rows)
+    rows.extend(side.rows)
+    if not side.rows:
+        return (), ()
+    wrap = tuple(Style(cells=f"{column_letter(i)}{first + 1}:{column_letter(i)}{len(rows)}", wrap=True)
+                 for i in sorted(_side_wrapped(columns, language)))
+    return (*number_styles([3], first, len(rows) - 1), *wrap), tuple(first + i for i in side.bold)
+
+
+def _side_wrapped(columns: Sequence[_Column], language: str) -> set[int]:
+    """The columns whose text wraps in the team and classification rows: the members (or the
+    overall place's header) and «why above the next» — as tall as their lines on paper."""
+    headers = [c.header for c in columns]
+    why = ru_en("Почему выше следующего", "Why above the next", language)
+    return {2, headers.index(why) if why in headers else len(headers) - 1}
 
 
 def _game_state_rows(results: Results, language: str) -> list[tuple]:
@@ -449,6 +419,7 @@ def owned_tabs(results: Results, problems: Sequence[Problem], language: str, *, 
     for stage in results.preset.stage_keys:
         if results.participants.get(stage) and (stage == results.preset.stage_keys[0] or results.stages.get(stage)):
             tabs.append(stage_tab(results, stage, language))
+    tabs += side_tabs(results, language)
     tabs.append(statistics_tab(results, language))
     tabs.append(problems_tab(problems, language, links=links, name=results.tournament.name))
     return tabs

@@ -30,6 +30,7 @@ from pathlib import Path
 from scoring.errors import SheetsSyncError
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
+from scoring.teams import sides
 from sheets_sync.render.json_out import points
 from sheets_sync.files import reuse_output, write_bytes_atomic, write_text_atomic
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
@@ -91,9 +92,33 @@ def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str =
     return f"{place} {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
 
 
+# the post's team table: the first ten teams (a post is read on a phone; the site has them all)
+TEAMS_IN_POST = 10
+CLASSIFICATION_TOP = 3  # each classification's first three, as the podium
+
+
+def _side_lines(results: Results, language: str) -> list[str]:
+    """A short team table after the players' and each classification's first three (nothing
+    without the Players tab's «Команда» / «Зачёт»)."""
+    found = sides(results)
+    lines: list[str] = []
+    if found.teams:
+        lines += ["", ru_en("Командный зачёт:", "Team standings:", language)]
+        lines += [f"{t.places}. {vk_safe(t.team)} — {points(t.points)}" for t in found.teams[:TEAMS_IN_POST]]
+        if len(found.teams) > TEAMS_IN_POST:
+            more = len(found.teams) - TEAMS_IN_POST
+            lines.append(ru_en(f"… и ещё {more}", f"… and {more} more", language))
+    for c in found.classifications:
+        top = [e for e in c.entries if e.standing.stats.games][:CLASSIFICATION_TOP]
+        if top:
+            lines += ["", ru_en(f"Зачёт «{vk_safe(c.name)}»:", f"Classification '{vk_safe(c.name)}':", language)]
+            lines += [f"{e.places}. {vk_safe(e.standing.stats.player)} — {points(e.standing.stats.total)}" for e in top]
+    return lines
+
+
 def _tail(results: Results, progress: Progress, updated: datetime | None, language: str, link: str) -> list[str]:
     """The post below the table: awaiting confirmation, nominations (finished), the status, the link, hashtags."""
-    tail: list[str] = []
+    tail: list[str] = _side_lines(results, language) if progress.started else []
     if results.awaiting_confirmation:
         tail.append("")
         tail.append(f"⏳ {ui('awaiting', language)}: {results.awaiting_confirmation}")
