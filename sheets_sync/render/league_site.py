@@ -62,7 +62,7 @@ def _curves(league: League) -> dict[str, list[tuple[str, float]]]:
     return curves
 
 
-def _rating_rows(league: League) -> list[dict[str, Any]]:
+def rating_rows(league: League) -> list[dict[str, Any]]:
     scheme, ratings = league.scheme, league.ratings
     last_game = ratings.last_changes()
     last_event_of = {s.player: c.game.event for c in ratings.history for s in c.game.seats}
@@ -100,7 +100,7 @@ def league_document(league: League) -> dict[str, Any]:
     curves = _curves(league)
     careers = _careers(league)
     rating = [{**row, **{k: _number(row[k]) for k in ("rating", "red", "black", "last_game", "last_event")}}
-              for row in _rating_rows(league)]
+              for row in rating_rows(league)]
     players = {p: {"events": [{**e, "points": str(e["points"]), "rating_change": _number(e["rating_change"])}
                               for e in careers.get(p, [])],
                    "curve": [{"game": g, "rating": _number(scheme.shown(v))} for g, v in curves.get(p, [])]}
@@ -148,7 +148,7 @@ def _context(league: League, root: str, current: str) -> dict[str, Any]:
 def league_site_files(league: League) -> dict[str, str]:
     """Every page of the league site: relative path -> text."""
     env = environment()
-    rows = _rating_rows(league)
+    rows = rating_rows(league)
     files = {"style.css": (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")}
     files["index.html"] = env.get_template("league/index.html").render(
         **_context(league, "", "index"), title=_context(league, "", "index")["w"]["rating"],
