@@ -164,9 +164,11 @@ def league_site_files(league: League) -> dict[str, str]:
     by_player = {r["player"]: r for r in rows}
     for player in league.ratings.players:
         ctx = _context(league, "../", "player")
+        values = [league.scheme.start_overall, *(v for _, v in curves.get(player, []))]
         files[player_file(player)] = env.get_template("league/player.html").render(
             **ctx, title=player, row=by_player[player], events=careers.get(player, []),
-            svg=curve_svg([v for _, v in curves.get(player, [])], league.scheme))
+            svg=curve_svg(values[1:], league.scheme),
+            curve_range=f"{league.scheme.shown(min(values))}–{league.scheme.shown(max(values))}")
     return files
 
 
