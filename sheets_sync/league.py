@@ -9,8 +9,8 @@ reference —, ``kind`` club / tournament / elite, ``stars`` for the series, an 
 Each workbook is read through :func:`sheets_sync.backends.open_backend` and computed as the
 sync computes it; what the league needs of it (its counted games, its players' lines) is
 remembered in ``OUT/.league-cache/`` with the workbook's fingerprint, so a workbook that did
-not change is never read or computed again (an .xlsx whose size and modification time are
-unchanged is not even hashed).  The rating is then replayed over every game from the start:
+not change is never computed again (an .xlsx whose size and modification time are unchanged is
+not even opened; a Google sheet, which has no cheap fingerprint, costs one read of its values).  The rating is then replayed over every game from the start:
 replay is fast (100,000 games in well under a second, bench/rating.py), so a game that moved
 weeks later is handled by replaying everything — the same as replaying from that game on.
 """
@@ -196,21 +196,36 @@ def _cached(cache: Path | None, event: LeagueEvent) -> dict[str, Any] | None:
     return data if data.get("version") == CACHE_VERSION else None
 
 
-def _computed(league: LeagueFile, event: LeagueEvent, backend: Any, fingerprint: str | None) -> EventData:
-    from sheets_sync.outcome import compute, read_workbook
+def _computed(event: LeagueEvent, snapshot: Any) -> EventData:
+    from sheets_sync.outcome import compute
     from sheets_sync.refs import workbook_folder
 
-    snapshot = read_workbook(backend)
     outcome = compute(snapshot, base_dir=workbook_folder(snapshot.source))
     day = event_date(outcome.results.tournament.date)
     return EventData(event.workbook, event.name or outcome.results.tournament.name, day,
                      rated_games(outcome.results, workbook=event.workbook, kind=event.kind, fallback_date=day),
-                     event_lines(outcome.results), fingerprint or snapshot.fingerprint)
+                     event_lines(outcome.results), snapshot.fingerprint)
+
+
+def _fresh(event: LeagueEvent, backend: Any, remembered: dict[str, Any] | None) -> tuple[EventData, bool]:
+    """The event's data from its workbook, or from the cache when the workbook is as remembered:
+    the backend's cheap fingerprint when it has one (an .xlsx), else one read of the values (a
+    Google sheet: Drive cannot tell cheaply) compared before anything is computed."""
+    from sheets_sync.outcome import read_workbook
+
+    known = remembered["data"].get("fingerprint") if remembered is not None else None
+    cheap = backend.fingerprint()
+    if known is not None and cheap is not None and cheap == known:
+        return EventData.from_json(remembered["data"], event.kind), False  # type: ignore[index]
+    snapshot = read_workbook(backend)
+    if known is not None and snapshot.fingerprint is not None and snapshot.fingerprint == known:
+        return EventData.from_json(remembered["data"], event.kind), False  # type: ignore[index]
+    return _computed(event, snapshot), True
 
 
 def read_event(league: LeagueFile, event: LeagueEvent, cache: Path | None, *,
                credentials: str | None = None, opener: Callable[..., Any] | None = None) -> tuple[EventData, bool]:
-    """The event's data and whether its workbook was read again (False: the cache had it)."""
+    """The event's data and whether its workbook was computed again (False: the cache had it)."""
     ref = league.ref(event)
     remembered = _cached(cache, event)
     stamp = _file_stamp(ref)
@@ -218,13 +233,7 @@ def read_event(league: LeagueFile, event: LeagueEvent, cache: Path | None, *,
         return EventData.from_json(remembered["data"], event.kind), False
     if opener is None:
         from sheets_sync.backends import open_backend as opener
-    backend = opener(ref, credentials=credentials)
-    fingerprint = backend.fingerprint()
-    if remembered is not None and fingerprint is not None and remembered["data"].get("fingerprint") == fingerprint:
-        data = EventData.from_json(remembered["data"], event.kind)
-        read_again = False
-    else:
-        data, read_again = _computed(league, event, backend, fingerprint), True
+    data, read_again = _fresh(event, opener(ref, credentials=credentials), remembered)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         _cache_file(cache, event).write_text(json.dumps({"version": CACHE_VERSION, "ref": event.workbook, "stamp": stamp,
