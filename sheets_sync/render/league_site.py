@@ -66,7 +66,7 @@ def rating_rows(league: League) -> list[dict[str, Any]]:
     scheme, ratings = league.scheme, league.ratings
     last_game = ratings.last_changes()
     last_event_of = {s.player: c.game.event for c in ratings.history for s in c.game.seats}
-    per_event = {event.workbook: ratings.event_changes(event.workbook) for event, _ in league.events}
+    per_event = _event_changes(league)
     listed = {p.entry.player: p for p in ratings.listed()}
     rows = []
     for player in sorted(ratings.players, key=lambda p: (listed[p].place if p in listed else 10**9, name_key(p))):
@@ -81,17 +81,33 @@ def rating_rows(league: League) -> list[dict[str, Any]]:
     return rows
 
 
+def _event_changes(league: League) -> dict[str, dict[str, float]]:
+    """Each event's rating changes per player, in one pass over the history."""
+    changes: dict[str, dict[str, float]] = {data.id: {} for _, data in league.events}
+    for change in league.ratings.history:
+        totals = changes.setdefault(change.game.event, {})
+        for seat, delta in zip(change.game.seats, change.changes):
+            totals[seat.player] = totals.get(seat.player, 0.0) + delta
+    return changes
+
+
 def _careers(league: League) -> dict[str, list[dict[str, Any]]]:
     careers: dict[str, list[dict[str, Any]]] = {}
+    per_event = _event_changes(league)
     for event, data in league.events:
         for ln in data.lines:
             careers.setdefault(ln.player, []).append({
                 "event": data.id, "name": data.name, "date": data.date, "place": ln.place, "places": ln.places,
                 "points": ln.points, "games": ln.games, "wins": ln.wins, "red_games": ln.red_games,
                 "red_wins": ln.red_wins, "black_games": ln.black_games, "black_wins": ln.black_wins,
-                "best_moves": ln.best_moves, "rating_change": league.scheme.shown_change(
-                    league.ratings.event_change(ln.player, data.id))})
+                "best_moves": ln.best_moves,
+                "rating_change": league.scheme.shown_change(per_event[data.id].get(ln.player, 0.0))})
     return careers
+
+
+def _events(league: League) -> list[dict[str, Any]]:
+    return [{"id": data.id, "name": data.name, "date": data.date, "kind": event.kind, "stars": event.stars,
+             "games": len(data.games), "players": len(data.lines)} for event, data in league.events]
 
 
 def league_document(league: League) -> dict[str, Any]:
@@ -108,8 +124,7 @@ def league_document(league: League) -> dict[str, Any]:
     document: dict[str, Any] = {
         "name": league.file.name, "language": league.file.language,
         "scheme": {"id": scheme.id, "name": scheme.name, "min_games": scheme.min_games},
-        "events": [{"id": data.id, "name": data.name, "date": data.date, "kind": event.kind, "stars": event.stars,
-                    "games": len(data.games), "players": len(data.lines)} for event, data in league.events],
+        "events": _events(league),
         "rating": rating, "players": players, "series": None}
     if league.series is not None:
         document["series"] = [{"place": p.place, "player": p.entry.player, "points": str(p.entry.points),
@@ -155,7 +170,7 @@ def league_site_files(league: League) -> dict[str, str]:
         listed=[r for r in rows if r["listed"]], unlisted=[r for r in rows if not r["listed"]])
     ctx = _context(league, "", "events")
     files["events.html"] = env.get_template("league/events.html").render(
-        **ctx, title=ctx["w"]["events"], events=league_document(league)["events"])
+        **ctx, title=ctx["w"]["events"], events=_events(league))
     if league.series is not None:
         ctx = _context(league, "", "series")
         files["series.html"] = env.get_template("league/series.html").render(**ctx, title=ctx["w"]["series"],
