@@ -34,3 +34,22 @@ def test_a_google_event_rates_like_its_xlsx(books, fake_server, sa_key, monkeypa
     assert from_google.read_again == ("a.xlsx", f"gsheet:{sid}")
     again = build_league(_league(books, f"gsheet:{sid}"), cache=books / "cache", credentials=sa_key)
     assert again.read_again == ()
+
+
+def test_the_rating_tab_goes_into_a_google_sheet(books, fake_server, sa_key, monkeypatch):
+    from sheets_sync.actions.league import run_league
+    from tests.google_support import google_backend, upload_tabs
+
+    monkeypatch.setenv(ENDPOINT_ENV, fake_server.url)
+    sid = upload_tabs(fake_server, {"Заметки": [["typed by a person"]]}, title="Рейтинг клуба")
+    (books / "league.toml").write_text(
+        f'name = "Лига"\nlanguage = "en"\noutput = "gsheet:{sid}"\n'
+        '[[event]]\nworkbook = "a.xlsx"\n[[event]]\nworkbook = "b.xlsx"\nkind = "club"\n', encoding="utf-8")
+    run = run_league(books / "league.toml", credentials=sa_key)
+    assert run.output_tabs == ("Rating",)
+    tabs = google_backend(fake_server, sa_key, sid).read().tabs
+    assert tabs["Заметки"] == (("typed by a person",),)
+    assert tabs["Rating"][1][:3] == ("Place", "Player", "Rating")
+    assert len(tabs["Rating"]) == 2 + len(run.league.ratings.players)
+    index = (books / "league" / "site" / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en">' in index and "Last game" in index
