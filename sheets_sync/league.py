@@ -29,8 +29,9 @@ from typing import Any
 from scoring.errors import SheetsSyncError
 from scoring.ranking import Placed
 from scoring.rating import (EventResult, RatedGame, Ratings, RatingScheme, Seat, SeriesEntry, SeriesEvent,
-                            SeriesScheme, replay, series_standings)
-from scoring.rating.league import EVENT_KINDS, EventLine, event_date, event_lines, rated_games
+                            SeriesScheme, StartRating, replay, series_standings)
+from scoring.rating.league import (EVENT_KINDS, EventLine, event_date, event_lines, first_starts, rated_games,
+                                   typed_starts)
 from sheets_sync.ratings import DEFAULT_RATING, load_rating_scheme, load_series_scheme
 from sheets_sync.refs import is_google_ref
 
@@ -38,7 +39,7 @@ __all__ = ["LeagueFileError", "LeagueEvent", "LeagueFile", "EventData", "League"
            "build_league", "CACHE_DIR", "CACHE_VERSION"]
 
 CACHE_DIR = ".league-cache"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 _TOP_KEYS = {"name", "language", "rating", "series", "best_n", "output", "event"}
 _EVENT_KEYS = {"workbook", "kind", "stars", "name"}
 
@@ -151,25 +152,30 @@ class EventData:
     games: tuple[RatedGame, ...]
     lines: tuple[EventLine, ...]
     fingerprint: str | None = None
+    starts: Mapping[str, StartRating] = field(default_factory=dict)  # typed on its Players tab
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "date": self.date, "fingerprint": self.fingerprint,
                 "games": [{"id": g.id, "order": g.order, "winner": g.winner,
                            "seats": [[s.player, s.side] for s in g.seats]} for g in self.games],
                 "lines": [[ln.player, ln.place, ln.places, str(ln.points), ln.games, ln.wins, ln.red_games, ln.red_wins,
-                           ln.black_games, ln.black_wins, ln.best_moves] for ln in self.lines]}
+                           ln.black_games, ln.black_wins, ln.best_moves] for ln in self.lines],
+                "starts": {p: [None if v is None else str(v) for v in (st.overall, st.red, st.black)]
+                           for p, st in self.starts.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any], kind: str) -> EventData:
         games = tuple(RatedGame(id=g["id"], order=g["order"], kind=kind, winner=g["winner"], event=data["id"],
                                 seats=tuple(Seat(p, s) for p, s in g["seats"])) for g in data["games"])
         lines = tuple(EventLine(r[0], r[1], r[2], Decimal(r[3]), *r[4:]) for r in data["lines"])
-        return cls(data["id"], data["name"], data["date"], games, lines, data.get("fingerprint"))
+        starts = {p: StartRating(*(None if v is None else Decimal(v) for v in values))
+                  for p, values in data.get("starts", {}).items()}
+        return cls(data["id"], data["name"], data["date"], games, lines, data.get("fingerprint"), starts)
 
     def with_kind(self, kind: str) -> EventData:
         games = tuple(RatedGame(id=g.id, order=g.order, kind=kind, seats=g.seats, winner=g.winner, event=g.event)
                       for g in self.games)
-        return EventData(self.id, self.name, self.date, games, self.lines, self.fingerprint)
+        return EventData(self.id, self.name, self.date, games, self.lines, self.fingerprint, self.starts)
 
 
 def _cache_file(cache: Path, event: LeagueEvent) -> Path:
@@ -204,7 +210,7 @@ def _computed(event: LeagueEvent, snapshot: Any) -> EventData:
     day = event_date(outcome.results.tournament.date)
     return EventData(event.workbook, event.name or outcome.results.tournament.name, day,
                      rated_games(outcome.results, workbook=event.workbook, kind=event.kind, fallback_date=day),
-                     event_lines(outcome.results), snapshot.fingerprint)
+                     event_lines(outcome.results), snapshot.fingerprint, typed_starts(snapshot.tabs))
 
 
 def _fresh(event: LeagueEvent, backend: Any, remembered: dict[str, Any] | None) -> tuple[EventData, bool]:
@@ -251,6 +257,7 @@ class League:
     series: tuple[Placed[SeriesEntry], ...] | None = None
     series_scheme: SeriesScheme | None = None
     read_again: tuple[str, ...] = field(default=())  # the workbooks read (not taken from the cache)
+    starts: Mapping[str, StartRating] = field(default_factory=dict)  # the ratings typed in, as shown
 
 
 def series_of(file: LeagueFile, scheme: SeriesScheme,
@@ -274,7 +281,8 @@ def build_league(file: LeagueFile, *, cache: Path | None, credentials: str | Non
         if again:
             read.append(event.workbook)
     events.sort(key=lambda e: (e[1].date, e[0].workbook))
-    ratings = replay([g for _, data in events for g in data.games], scheme)
+    starts = first_starts(data.starts for _, data in events)
+    ratings = replay([g for _, data in events for g in data.games], scheme, starts)
     series_scheme = load_series_scheme(file.series, base_dir=file.base_dir) if file.series else None
     table = tuple(series_of(file, series_scheme, events)) if series_scheme else None
-    return League(file, scheme, tuple(events), ratings, table, series_scheme, tuple(read))
+    return League(file, scheme, tuple(events), ratings, table, series_scheme, tuple(read), starts)

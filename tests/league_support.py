@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scoring.model import Player, Protocol, Role, SeatingEntry, SeatRecord, Team
+from sheets_sync.backends.base import Patch, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.layout import protocol_title
 from sheets_sync.presets import load_preset
@@ -45,3 +46,13 @@ def write_tournament(path: Path, games: Sequence[tuple], *, name: str, date: str
         path.unlink()
     ExcelBackend(path, backups=0).apply(patch, base=None)
     return path
+
+
+def type_starts(path: Path, starts: dict[int, tuple]) -> None:
+    """Type starting ratings into the Players tab's columns F–H («Рейтинг», «Рейтинг красных»,
+    «Рейтинг чёрных») for the players of rows 2… (``starts``: player index -> three values)."""
+    rows = [(None,) * 5 + ("Рейтинг", "Рейтинг красных", "Рейтинг чёрных")]
+    for i in range(len(PLAYERS)):
+        rows.append((None,) * 5 + tuple(starts.get(i, (None, None, None))))
+    ExcelBackend(path, backups=0).apply(Patch(writes=(TabWrite(title="Игроки", rows=tuple(rows), owned=False),)),
+                                        base=None)

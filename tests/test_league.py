@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from scoring.rating import RED, BLACK, RatedGame, Seat, replay
+from scoring.errors import SheetsSyncError
+from scoring.rating import BLACK, RED, RatedGame, Seat, replay
 from sheets_sync.actions.league import LeagueOutputRefused, run_league
 from sheets_sync.backends.base import Patch, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
@@ -25,7 +26,7 @@ from sheets_sync.league import LeagueFileError, build_league, load_league, parse
 from sheets_sync.ratings import load_rating_scheme
 from sheets_sync.render.league_site import league_document, league_json, league_site_files
 from sheets_sync.render.site import player_file
-from tests.league_support import PLAYERS, game, write_tournament
+from tests.league_support import PLAYERS, game, type_starts, write_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "golden" / "league"
@@ -151,6 +152,33 @@ def test_a_game_that_moves_replays_from_there(tmp_path):
     assert [g.game.id for g in after.ratings.history][0] == "b.xlsx#Тур 1 Стол 1"
     assert after.ratings.players == build_league(load_league(toml), cache=None).ratings.players
     assert after.ratings.players != before.ratings.players
+
+
+# -- starting ratings typed on the Players tab --------------------------------------------------------------
+def test_starting_ratings_typed_on_the_players_tab(tmp_path):
+    """Игрок 0 starts at 1100 (red 1050, black 1040) typed in A; B types 1500 for him again, which
+    changes nothing: a start is typed once, the first event's counts."""
+    toml = make_league(tmp_path)
+    type_starts(tmp_path / "a.xlsx", {0: (1100, 1050, 1040)})
+    type_starts(tmp_path / "b.xlsx", {0: (1500, None, None)})
+    league = run_league(toml, out=tmp_path / "out").league
+    scheme = league.scheme
+    p1 = 1 / (1 + 10 ** ((0.0 - 50 / 7) / 400))  # game 1: the reds' mean red is 50 / 7, the blacks' 0
+    g1 = 16 * (1 - p1)
+    assert league.ratings.history[0].p_red == pytest.approx(p1, rel=1e-12)
+    first = league.ratings.changes_of("Игрок 0")[0][1]
+    assert first == pytest.approx(g1, rel=1e-12)
+    total = 100.0 + sum(change for _, change in league.ratings.changes_of("Игрок 0"))
+    assert league.ratings.players["Игрок 0"].overall == pytest.approx(total, rel=1e-12)
+    curve = league_document(league)["players"]["Игрок 0"]["curve"]
+    assert curve[-1]["rating"] == float(scheme.shown(league.ratings.players["Игрок 0"].overall))
+
+
+def test_a_starting_rating_that_is_not_a_number_names_its_cell(tmp_path):
+    toml = make_league(tmp_path)
+    type_starts(tmp_path / "a.xlsx", {3: ("много", None, None)})
+    with pytest.raises(SheetsSyncError, match=r"Игроки!F5: a starting rating must be a number"):
+        run_league(toml, out=tmp_path / "out")
 
 
 # -- the league file --------------------------------------------------------------------------------------

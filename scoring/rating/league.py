@@ -12,16 +12,23 @@ of the events in the league file.  A workbook without any date sorts before ever
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from scoring import labels as L
+from scoring.cells import a1
+from scoring.errors import SheetsSyncError
 from scoring.model import Protocol, Team
-from scoring.rating.games import BLACK, RED, RatedGame, Seat
+from scoring.names import typed_name
+from scoring.parse.grid import Grid, _cell, _find_header_row, find_tab
+from scoring.rating.games import BLACK, RED, RatedGame, Seat, StartRating
 from scoring.standings import Results
+from scoring.values import is_blank, read_decimal, shown
 
-__all__ = ["EVENT_KINDS", "EventLine", "event_date", "order_key", "rated_games", "event_lines"]
+__all__ = ["EVENT_KINDS", "EventLine", "event_date", "order_key", "rated_games", "event_lines", "typed_starts",
+           "START_COLUMNS", "StartRatingError", "first_starts"]
 
 EVENT_KINDS = ("club", "tournament", "elite")  # a league file's event kinds = the scheme's game kinds
 
@@ -105,3 +112,55 @@ def in_played_order(events: Iterable[Sequence[RatedGame]]) -> list[RatedGame]:
     games = [g for event in events for g in event]
     games.sort(key=lambda g: (g.order, g.id))
     return games
+
+
+# -- starting ratings typed on the Players tab (optional columns) -------------------------------------------
+START_COLUMNS: Mapping[str, tuple[str, ...]] = {
+    "player": L.PLAYER_COLUMNS["player"],
+    "overall": ("Рейтинг", "Rating"),
+    "red": ("Рейтинг красных", "Red rating"),
+    "black": ("Рейтинг чёрных", "Black rating"),
+}
+
+
+class StartRatingError(SheetsSyncError, ValueError):
+    """A starting rating that is not a number; the message names the tab and cell."""
+
+
+def typed_starts(tabs: Mapping[str, Grid]) -> dict[str, StartRating]:
+    """The ratings a club already has, as typed on the Players tab («Рейтинг», «Рейтинг
+    красных», «Рейтинг чёрных»; each optional, as shown: 1023.4): player -> his start."""
+    title = find_tab(tabs, "players")
+    if title is None:
+        return {}
+    grid = tabs[title]
+    header = _find_header_row(grid, START_COLUMNS, ("player",))
+    if header is None or len(header[1]) == 1:
+        return {}
+    row, cols = header
+    starts: dict[str, StartRating] = {}
+    for r in range(row + 1, len(grid)):
+        player = typed_name(_cell(grid, r, cols["player"]))
+        if not player:
+            continue
+        values: dict[str, Decimal | None] = {}
+        for key in ("overall", "red", "black"):
+            raw = _cell(grid, r, cols[key]) if key in cols else None
+            value, rule = (None, None) if is_blank(raw) else read_decimal(raw)
+            if rule is not None or (value is None and not is_blank(raw)):
+                raise StartRatingError(f"{title}!{a1(r, cols[key])}: a starting rating must be a number, "
+                                       f"not {shown(raw)!r}")
+            values[key] = value
+        if any(v is not None for v in values.values()):
+            starts[player] = StartRating(values["overall"], values["red"], values["black"])
+    return starts
+
+
+def first_starts(typed_in_order: Iterable[Mapping[str, StartRating]]) -> dict[str, StartRating]:
+    """Each player's start as typed in the first event (in the played order) that types one:
+    a rating is typed in once; what a later workbook repeats does not reset it."""
+    starts: dict[str, StartRating] = {}
+    for typed in typed_in_order:
+        for player, start in typed.items():
+            starts.setdefault(player, start)
+    return starts

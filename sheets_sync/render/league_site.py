@@ -50,14 +50,21 @@ def _signed(value: Decimal) -> str:
     return f"+{value}" if value > 0 else ("−" + str(-value) if value < 0 else "0")
 
 
+def start_of(league: League, player: str) -> float:
+    """The player's overall rating before his first game (internal units): typed in, or the scheme's."""
+    typed = league.starts.get(player)
+    if typed is not None and typed.overall is not None:
+        return league.scheme.internal(typed.overall)
+    return league.scheme.start_overall
+
+
 def _curves(league: League) -> dict[str, list[tuple[str, float]]]:
     """Each player's overall rating (internal units) after each of his games, in the played order."""
-    scheme = league.scheme
     current: dict[str, float] = {}
     curves: dict[str, list[tuple[str, float]]] = {}
     for change in league.ratings.history:
         for seat, delta in zip(change.game.seats, change.changes):
-            current[seat.player] = current.get(seat.player, scheme.start_overall) + delta
+            current[seat.player] = current.get(seat.player, start_of(league, seat.player)) + delta
             curves.setdefault(seat.player, []).append((change.game.id, current[seat.player]))
     return curves
 
@@ -138,8 +145,8 @@ def league_json(league: League) -> str:
 
 
 def curve_svg(points: list[float], scheme: RatingScheme, *, width: int = 320, height: int = 80) -> str:
-    """The rating's curve over a player's games as an inline SVG polyline (a start point first)."""
-    values = [scheme.start_overall, *points]
+    """The rating's curve as an inline SVG polyline: ``values`` from the start, one after each game."""
+    values = list(points) or [scheme.start_overall]
     low, high = min(values), max(values)
     span = (high - low) or 1.0
     step = width / max(1, len(values) - 1)
@@ -179,10 +186,10 @@ def league_site_files(league: League) -> dict[str, str]:
     by_player = {r["player"]: r for r in rows}
     for player in league.ratings.players:
         ctx = _context(league, "../", "player")
-        values = [league.scheme.start_overall, *(v for _, v in curves.get(player, []))]
+        values = [start_of(league, player), *(v for _, v in curves.get(player, []))]
         files[player_file(player)] = env.get_template("league/player.html").render(
             **ctx, title=player, row=by_player[player], events=careers.get(player, []),
-            svg=curve_svg(values[1:], league.scheme),
+            svg=curve_svg(values, league.scheme),
             curve_range=f"{league.scheme.shown(min(values))}–{league.scheme.shown(max(values))}")
     return files
 
