@@ -21,7 +21,7 @@ import hashlib
 import json
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -30,8 +30,8 @@ from scoring.errors import SheetsSyncError
 from scoring.ranking import Placed
 from scoring.rating import (EventResult, RatedGame, Ratings, RatingScheme, Seat, SeriesEntry, SeriesEvent,
                             SeriesScheme, StartRating, replay, series_standings)
-from scoring.rating.league import (EVENT_KINDS, EventLine, event_date, event_lines, first_starts, rated_games,
-                                   typed_starts)
+from scoring.rating.league import (EVENT_KINDS, EventLine, event_date, event_lines, first_starts, one_spelling,
+                                   rated_games, typed_starts)
 from sheets_sync.ratings import DEFAULT_RATING, load_rating_scheme, load_series_scheme
 from sheets_sync.refs import is_google_ref
 
@@ -67,6 +67,7 @@ class LeagueFile:
     rating: str
     events: tuple[LeagueEvent, ...]
     base_dir: Path
+    source: str = "league.toml"  # the file's name, for messages
     series: str | None = None
     best_n: int = 0
     output: str | None = None
@@ -126,7 +127,7 @@ def parse_league(data: Mapping[str, Any], *, source: str, base_dir: Path) -> Lea
     if errors:
         raise LeagueFileError(source, errors)
     return LeagueFile(name=str(data.get("name", "")), language=str(language), rating=str(data.get("rating", DEFAULT_RATING)),
-                      events=tuple(events), base_dir=base_dir, series=data.get("series") or None, best_n=int(best_n),
+                      events=tuple(events), base_dir=base_dir, source=source, series=data.get("series") or None, best_n=int(best_n),
                       output=data.get("output") or None)
 
 
@@ -171,6 +172,17 @@ class EventData:
         starts = {p: StartRating(*(None if v is None else Decimal(v) for v in values))
                   for p, values in data.get("starts", {}).items()}
         return cls(data["id"], data["name"], data["date"], games, lines, data.get("fingerprint"), starts)
+
+    def renamed(self, spelling: Mapping[str, str]) -> EventData:
+        """The same event with every player spelt the league's way (``spelling``: as typed -> one)."""
+        if all(spelling.get(p, p) == p for p in spelling):
+            return self
+        games = tuple(RatedGame(id=g.id, order=g.order, kind=g.kind, winner=g.winner, event=g.event,
+                                seats=tuple(Seat(spelling.get(s.player, s.player), s.side) for s in g.seats))
+                      for g in self.games)
+        lines = tuple(replace(ln, player=spelling.get(ln.player, ln.player)) for ln in self.lines)
+        starts = {spelling.get(p, p): st for p, st in self.starts.items()}
+        return EventData(self.id, self.name, self.date, games, lines, self.fingerprint, starts)
 
     def with_kind(self, kind: str) -> EventData:
         games = tuple(RatedGame(id=g.id, order=g.order, kind=kind, seats=g.seats, winner=g.winner, event=g.event)
@@ -275,12 +287,19 @@ def build_league(file: LeagueFile, *, cache: Path | None, credentials: str | Non
     scheme = load_rating_scheme(file.rating, base_dir=file.base_dir)
     read: list[str] = []
     events = []
-    for event in file.events:
-        data, again = read_event(file, event, cache, credentials=credentials, opener=opener)
+    for i, event in enumerate(file.events, 1):
+        try:
+            data, again = read_event(file, event, cache, credentials=credentials, opener=opener)
+        except SheetsSyncError as exc:
+            raise LeagueFileError(file.source, [f"event[{i}].workbook ({event.workbook}): {exc}"]) from exc
         events.append((event, data))
         if again:
             read.append(event.workbook)
     events.sort(key=lambda e: (e[1].date, e[0].workbook))
+    ordered = sorted((g for _, data in events for g in data.games), key=lambda g: (g.order, g.id))
+    spelling = one_spelling([s.player for g in ordered for s in g.seats]
+                            + [p for _, data in events for p in (*(ln.player for ln in data.lines), *data.starts)])
+    events = [(event, data.renamed(spelling)) for event, data in events]
     starts = first_starts(data.starts for _, data in events)
     ratings = replay([g for _, data in events for g in data.games], scheme, starts)
     series_scheme = load_series_scheme(file.series, base_dir=file.base_dir) if file.series else None

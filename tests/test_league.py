@@ -181,6 +181,25 @@ def test_a_starting_rating_that_is_not_a_number_names_its_cell(tmp_path):
         run_league(toml, out=tmp_path / "out")
 
 
+def test_one_player_across_workbooks_however_his_name_is_cased(tmp_path):
+    """B spells nine players in capitals and one in lower case with a doubled space: the league
+    compares names as a workbook does (case, ё/е, look-alikes, spaces), spelt as first played."""
+    toml = make_league(tmp_path)
+    write_tournament(tmp_path / "b.xlsx", B_GAMES, name="Турнир B", date="01.03.2020",
+                     names=[n.upper() for n in PLAYERS[:9]] + ["игрок  9"])
+    league = run_league(toml, out=tmp_path / "out").league
+    assert sorted(league.ratings.players) == sorted(PLAYERS)
+    for player, expected in hand_ratings().items():
+        assert league.ratings.players[player].overall == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+def test_a_workbook_that_cannot_be_read_names_its_event(tmp_path):
+    toml = make_league(tmp_path)
+    (tmp_path / "b.xlsx").unlink()
+    with pytest.raises(LeagueFileError, match=r"league.toml: event\[2\]\.workbook \(b\.xlsx\)"):
+        run_league(toml, out=tmp_path / "out")
+
+
 # -- the league file --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text, expected", [
     ('[[event]]\nkind = "club"\n', "event[1].workbook: missing"),

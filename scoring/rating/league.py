@@ -21,14 +21,14 @@ from scoring import labels as L
 from scoring.cells import a1
 from scoring.errors import SheetsSyncError
 from scoring.model import Protocol, Team
-from scoring.names import typed_name
+from scoring.names import fold, typed_name
 from scoring.parse.grid import Grid, _cell, _find_header_row, find_tab
 from scoring.rating.games import BLACK, RED, RatedGame, Seat, StartRating
 from scoring.standings import Results
 from scoring.values import is_blank, read_decimal, shown
 
 __all__ = ["EVENT_KINDS", "EventLine", "event_date", "order_key", "rated_games", "event_lines", "typed_starts",
-           "START_COLUMNS", "StartRatingError", "first_starts"]
+           "START_COLUMNS", "StartRatingError", "first_starts", "one_spelling"]
 
 EVENT_KINDS = ("club", "tournament", "elite")  # a league file's event kinds = the scheme's game kinds
 
@@ -164,3 +164,14 @@ def first_starts(typed_in_order: Iterable[Mapping[str, StartRating]]) -> dict[st
         for player, start in typed.items():
             starts.setdefault(player, start)
     return starts
+
+
+def one_spelling(names_in_order: Iterable[str]) -> dict[str, str]:
+    """Each spelling -> the league's one spelling of that player: names that compare equal the way
+    a workbook compares them (:func:`scoring.names.fold`: case, ё/е, Latin look-alikes, spaces)
+    are one player across workbooks, spelt as he was first (in the played order)."""
+    first: dict[str, str] = {}
+    spelling: dict[str, str] = {}
+    for name in names_in_order:
+        spelling[name] = first.setdefault(fold(name), name)
+    return spelling
