@@ -29,7 +29,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
            "best_moves": "Лучших ходов", "career": "Карьера", "curve": "Рейтинг по играм", "stars": "Звёзд",
            "counted": "Зачтено", "club": "клубный", "tournament": "турнир", "elite": "элитный турнир",
            "red_wins": "Побед красными", "black_wins": "Побед чёрными", "scheme": "Формула", "menu": "Разделы",
-           "rated_games": "Рейтинговых игр", "change": "Изменение"},
+           "rated_games": "Рейтинговых игр", "change": "Изменение", "events_n": "Турниров"},
     "en": {"rating": "Rating", "events": "Tournaments and seasons", "series": "Series", "player": "Player",
            "place": "Place", "red": "Red", "black": "Black", "games": "Games", "wins": "Wins", "last_game": "Last game",
            "last_event": "Last event", "unlisted": "Not listed yet (fewer than {n} games)", "needs": "games to go",
@@ -37,7 +37,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
            "best_moves": "Best moves", "career": "Career", "curve": "Rating by game", "stars": "Stars",
            "counted": "Counted", "club": "club", "tournament": "tournament", "elite": "elite tournament",
            "red_wins": "Red wins", "black_wins": "Black wins", "scheme": "Formula", "menu": "Sections",
-           "rated_games": "Rated games", "change": "Change"},
+           "rated_games": "Rated games", "change": "Change", "events_n": "Events"},
 }
 
 
