@@ -306,3 +306,14 @@ def test_every_page_written(first_run, league_dir):
         encoding="utf-8")
     for player in PLAYERS:
         assert player in (site / player_file(player)).read_text(encoding="utf-8")
+
+
+def test_each_event_shows_the_rating_before_and_after(first_run):
+    """Игрок 7 before A: 1000 (the start); after A: 1000 − 6 + 16·p2; B's before is A's after."""
+    scheme = first_run.league.scheme
+    events = league_document(first_run.league)["players"]["Игрок 7"]["events"]
+    p2 = 1 / (1 + 10 ** ((-6 - 8) / 400))
+    assert events[0]["rating_before"] == 1000
+    assert events[0]["rating_after"] == float(scheme.shown(-6 + 16 * p2))
+    assert events[1]["rating_before"] == events[0]["rating_after"]
+    assert events[1]["rating_after"] == float(scheme.shown(hand_ratings()["Игрок 7"]))

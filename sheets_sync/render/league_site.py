@@ -29,7 +29,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
            "best_moves": "Лучших ходов", "career": "Карьера", "curve": "Рейтинг по играм", "stars": "Звёзд",
            "counted": "Зачтено", "club": "клубный", "tournament": "турнир", "elite": "элитный турнир",
            "red_wins": "Побед красными", "black_wins": "Побед чёрными", "scheme": "Формула", "menu": "Разделы",
-           "rated_games": "Рейтинговых игр", "change": "Изменение", "events_n": "Турниров"},
+           "rated_games": "Рейтинговых игр", "change": "Изменение", "events_n": "Турниров", "before_after": "Рейтинг до → после"},
     "en": {"rating": "Rating", "events": "Tournaments and seasons", "series": "Series", "player": "Player",
            "place": "Place", "red": "Red", "black": "Black", "games": "Games", "wins": "Wins", "last_game": "Last game",
            "last_event": "Last event", "unlisted": "Not listed yet (fewer than {n} games)", "needs": "games to go",
@@ -37,7 +37,7 @@ WORDS: Mapping[str, Mapping[str, str]] = {
            "best_moves": "Best moves", "career": "Career", "curve": "Rating by game", "stars": "Stars",
            "counted": "Counted", "club": "club", "tournament": "tournament", "elite": "elite tournament",
            "red_wins": "Red wins", "black_wins": "Black wins", "scheme": "Formula", "menu": "Sections",
-           "rated_games": "Rated games", "change": "Change", "events_n": "Events"},
+           "rated_games": "Rated games", "change": "Change", "events_n": "Events", "before_after": "Rating before → after"},
 }
 
 
@@ -98,17 +98,35 @@ def _event_changes(league: League) -> dict[str, dict[str, float]]:
     return changes
 
 
+def _before_after(league: League) -> dict[tuple[str, str], tuple[float, float]]:
+    """(player, event) -> his overall rating before the event's first game and after its last."""
+    current: dict[str, float] = {}
+    spans: dict[tuple[str, str], tuple[float, float]] = {}
+    for change in league.ratings.history:
+        for seat, delta in zip(change.game.seats, change.changes):
+            before = current.get(seat.player, start_of(league, seat.player))
+            current[seat.player] = before + delta
+            key = (seat.player, change.game.event)
+            spans[key] = (spans[key][0] if key in spans else before, current[seat.player])
+    return spans
+
+
 def _careers(league: League) -> dict[str, list[dict[str, Any]]]:
     careers: dict[str, list[dict[str, Any]]] = {}
     per_event = _event_changes(league)
+    spans = _before_after(league)
+    shown = league.scheme.shown
     for event, data in league.events:
         for ln in data.lines:
+            before, after = spans.get((ln.player, data.id), (None, None))
             careers.setdefault(ln.player, []).append({
                 "event": data.id, "name": data.name, "date": data.date, "place": ln.place, "places": ln.places,
                 "points": ln.points, "games": ln.games, "wins": ln.wins, "red_games": ln.red_games,
                 "red_wins": ln.red_wins, "black_games": ln.black_games, "black_wins": ln.black_wins,
                 "best_moves": ln.best_moves,
-                "rating_change": league.scheme.shown_change(per_event[data.id].get(ln.player, 0.0))})
+                "rating_change": league.scheme.shown_change(per_event[data.id].get(ln.player, 0.0)),
+                "rating_before": None if before is None else shown(before),
+                "rating_after": None if after is None else shown(after)})
     return careers
 
 
@@ -124,7 +142,8 @@ def league_document(league: League) -> dict[str, Any]:
     careers = _careers(league)
     rating = [{**row, **{k: _number(row[k]) for k in ("rating", "red", "black", "last_game", "last_event")}}
               for row in rating_rows(league)]
-    players = {p: {"events": [{**e, "points": str(e["points"]), "rating_change": _number(e["rating_change"])}
+    players = {p: {"events": [{**e, "points": str(e["points"]), "rating_change": _number(e["rating_change"]),
+                               **{k: None if e[k] is None else _number(e[k]) for k in ("rating_before", "rating_after")}}
                               for e in careers.get(p, [])],
                    "curve": [{"game": g, "rating": _number(scheme.shown(v))} for g, v in curves.get(p, [])]}
                for p in sorted(league.ratings.players, key=name_key)}
