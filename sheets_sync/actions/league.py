@@ -17,7 +17,7 @@ from sheets_sync.backends.base import Grid, Patch, TabWrite
 from sheets_sync.league import League, build_league, load_league
 from sheets_sync.refs import is_google_ref
 
-__all__ = ["LeagueRun", "run_league", "rating_tab", "series_tab", "TAB_TITLES", "HEADER"]
+__all__ = ["LeagueRun", "LeagueOutputRefused", "run_league", "rating_tab", "series_tab", "TAB_TITLES", "HEADER"]
 
 TAB_TITLES = {"ru": ("Рейтинг", "Серия"), "en": ("Rating", "Series")}
 HEADER = {"ru": "Рейтинг лиги (sheets-sync league)", "en": "League rating (sheets-sync league)"}
