@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.season  # club seasons: its own section of docs/benchmarks.md
 	$(BIN)/python -m bench.team_draw  # the draw with teams: its own section
+	$(BIN)/python -m bench.league  # a league of 50 workbooks: its own section
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate

@@ -167,6 +167,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "advance.not_seated": ("{stage}: не рассажен — {reason}", "{stage}: not seated — {reason}"),
     "advance.auto_seated": ("{stage}: рассажено игроков: {players}", "{stage}: seated {players} players"),
     "replace.done": ("{stage}: {old} → {new}, игр: {games}", "{stage}: {old} → {new} in {games} games"),
+    # league
+    "league.done": ("лига: турниров и сезонов {events} (прочитано заново: {read}), игр {games}, игроков {players}",
+                    "league: {events} events ({read} read again), {games} games, {players} players"),
+    "league.site": ("сайт лиги: {path}; league.json: {json}", "league site: {path}; league.json: {json}"),
+    "league.tabs": ("вкладки {tabs} в {workbook}", "tabs {tabs} in {workbook}"),
     # export, print-protocols
     "export.site": ("сайт: {path} (изменено файлов: {n})", "site: {path} ({n} files changed)"),
     "export.post": ("пост: {path}", "post: {path}"),

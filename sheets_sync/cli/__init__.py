@@ -35,6 +35,7 @@ from sheets_sync.cli.common import (
     tournament_language,
 )
 from sheets_sync.cli.evening import evening
+from sheets_sync.cli.league import league
 from sheets_sync.cli.localized import Group, localized_error
 from sheets_sync.cli.publish import export, print_protocols, print_seating
 from sheets_sync.cli.stages import advance, draw, replace
@@ -89,5 +90,5 @@ def main() -> None:
     """Tournament tabulation for sport mafia (FIIM rules) inside your spreadsheet."""
 
 
-for _command in (init, sync, watch, draw, advance, replace, evening, export, print_protocols, print_seating):
+for _command in (init, sync, watch, draw, advance, replace, evening, export, print_protocols, print_seating, league):
     main.add_command(_command)
