@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.parse.grid import find_tab
-from scoring.parse.settings import CLAIM_CODE_ALPHABET
+from scoring.parse.settings import CLAIM_CODE_ALPHABET, read_settings
 from sheets_sync.backends.base import BackendError, PermissionDenied, WorkbookNotFound
 from sheets_sync.render.templates import slug as slug_of
 from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
@@ -61,7 +61,7 @@ def _cells(grid) -> list[str]:
 
 def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object]:
     """Read the sheet and find the claim's code in its Tournament tab (``tab="first"``: its first
-    tab, for an empty sheet); (the workbook's title, the snapshot) or :class:`ClaimRefused`."""
+    tab, for an empty sheet); (the workbook's name, the snapshot) or :class:`ClaimRefused`."""
     if claim.created_at < timezone.now() - CODE_LIFETIME:
         raise ClaimRefused("claim.expired")
     if already_registered(claim.spreadsheet_id):
@@ -69,7 +69,8 @@ def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object
     backend = open_google_backend(claim.spreadsheet_id, claim.account)
     try:
         snapshot = backend.read()
-        title = backend._meta.title if backend._meta is not None else ""  # noqa: SLF001 - read just now
+        # the spreadsheet's own title, from the metadata the read just loaded (no request more)
+        file_title = backend._meta.title if backend._meta is not None else ""  # noqa: SLF001
     except PermissionDenied:
         raise ClaimRefused("claim.not_shared", email=claim.account.email) from None
     except WorkbookNotFound:
@@ -83,7 +84,9 @@ def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object
         raise ClaimRefused("claim.no_tournament_tab")
     if claim.code.upper() not in _cells(snapshot.tabs[name]):
         raise ClaimRefused("claim.code_missing", code=claim.code, tab=name)
-    return title, snapshot
+    # the name the public site will show («Название» of the Tournament tab), else the file's title
+    named = read_settings(snapshot.tabs).name.strip() if tab == TOURNAMENT_TAB else ""
+    return named or file_title, snapshot
 
 
 def unique_slug(name: str) -> str:
