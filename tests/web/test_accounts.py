@@ -379,12 +379,20 @@ def test_a_new_season_from_an_uploaded_csv(google, monkeypatch):
         t for t in google.tabs(tournament.spreadsheet_id) if t in ("Игроки", "Players"))))
 
 
-def test_a_refused_format_is_shown_on_the_form(google, monkeypatch):
+@pytest.mark.parametrize("page_language, said, option", [
+    ("ru", "одно и то же целое число игр", "игр у каждого: 8, столов: 2"),
+    ("en", "the same whole number of games", "games per player: 8, tables: 2"),
+])
+def test_a_refused_format_is_shown_on_the_form_in_the_pages_language(google, monkeypatch, page_language, said, option):
     monkeypatch.setenv("SHEETS_SYNC_GOOGLE_ENDPOINT", google.url)
     client, _ = signed_in("anna@club.ru")
-    page = client.post(reverse("new_tournament"), {**NEW, "players": "Один\nДва\nТри"})
-    assert page.status_code == 200 and 'class="card error"' in page.content.decode()
-    assert not Tournament.objects.exists()
+    sheets_before = len(google.spreadsheets)
+    players = "\n".join(f"Игрок {n}" for n in range(1, 26))  # 25 players at 2 tables cannot all play 7 games
+    page = client.post(reverse("new_tournament") + f"?lang={page_language}",
+                       {**NEW, "players": players, "games": 7, "tables": 2})  # a Russian sheet either way
+    error = re.search(r'<p class="card error" role="alert">(.+?)</p>', page.content.decode(), re.S).group(1)
+    assert page.status_code == 200 and said in error and option in error, error  # the nearest, as the form's fields
+    assert not Tournament.objects.exists() and len(google.spreadsheets) == sheets_before  # no sheet left behind
 
 
 def test_no_players_says_what_to_type():
@@ -465,3 +473,29 @@ def test_a_tournaments_address_is_its_name_transliterated_and_unique(names, slug
         made.append(claims.unique_slug(name))
         Tournament.objects.create(slug=made[-1], title=name)
     assert made == slugs
+
+
+# -- words ------------------------------------------------------------------------------------------------------
+def test_every_word_the_account_pages_ask_for_exists():
+    """A template reads ``w.a_b`` for the key ``a.b``; a missing key would render as nothing."""
+    from pathlib import Path
+
+    from sheets_sync.web.words import WORDS
+
+    folder = Path(__file__).resolve().parents[2] / "templates" / "web"
+    asked = {key for page in [*folder.glob("accounts/*.html"), folder / "base.html"]
+             for key in re.findall(r"\bw\.([a-z0-9_]+)", page.read_text(encoding="utf-8"))}
+    assert asked and not [k for k in asked if k not in WORDS and k.replace("_", ".") not in WORDS]
+
+
+@pytest.mark.parametrize("lang, said", [("ru", "Мои турниры"), ("en", "My tournaments")])
+def test_the_account_pages_answer_in_either_language(lang, said):
+    ServiceAccount.objects.create(email=SA_EMAIL, key_file="/nonexistent.json")
+    client, _ = signed_in("anna@club.ru")
+    assert said in client.get(f"/?lang={lang}").content.decode()
+    for name in ("add_sheet", "new_tournament", "tournaments"):
+        page = client.get(reverse(name))
+        assert page.status_code == 200 and f'<html lang="{lang}">' in page.content.decode()
+    anonymous = Client()
+    for name in ("signup", "login", "password_reset"):
+        assert anonymous.get(reverse(name) + f"?lang={lang}").status_code == 200

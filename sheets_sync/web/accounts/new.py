@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from scoring import labels as L
+from scoring.draw.formats import Format
 from scoring.errors import SheetsSyncError
 from sheets_sync.actions.init import QualifyingRequest, init_workbook
 from sheets_sync.presets import known_presets
@@ -80,15 +81,22 @@ class NewTournamentForm(forms.Form):
         return path
 
 
+def _format_fields(fmt: Format, lang: str) -> str:
+    """A format that works, as the form's own fields spell it (what to type instead)."""
+    return word("new.format.option", lang, games=fmt.games, tables=fmt.tables)
+
+
 def _init(form: NewTournamentForm, user, account, target: str):
-    """``init`` as the CLI runs it; a :class:`SheetsSyncError` says what to change, in the form's language."""
+    """``init`` as the CLI runs it. A refused format or players file is a :class:`SheetsSyncError`
+    carrying both languages (shown in the page's); both are refused before any Google request."""
     data = form.cleaned_data
-    season = data["kind"] == Tournament.SEASON
     with tempfile.TemporaryDirectory(prefix="sheets-sync-new-") as folder:
         return init_workbook(target, players_csv=form.players_file(Path(folder)), preset_ref=data["preset"],
                              name=data["name"], language=data["language"], credentials=account.key_file,
-                             share_with=[user.email], organizers=[user.email], season=season, force=target != "gsheet:new",
-                             qualifying=QualifyingRequest(games=data.get("games"), tables=data.get("tables")))
+                             share_with=[user.email], organizers=[user.email], season=data["kind"] == Tournament.SEASON,
+                             force=target != "gsheet:new",
+                             qualifying=QualifyingRequest(games=data.get("games"), tables=data.get("tables"),
+                                                          command=_format_fields))
 
 
 def _proved_empty_sheet(request: HttpRequest, form: NewTournamentForm, account) -> Claim:
@@ -134,7 +142,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         context["error"] = refused(request, exc)
         return render(request, "accounts/new.html", context)
     except SheetsSyncError as exc:
-        context["error"] = str(exc)
+        context["error"] = exc.message(lang)
         return render(request, "accounts/new.html", context)
     if claim is not None:
         Claim.objects.filter(pk=claim.pk).update(proved_at=tournament.created_at)

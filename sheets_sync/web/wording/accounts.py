@@ -147,6 +147,7 @@ WORDS: dict[str, tuple[str, str]] = {
                        "нажмите «Проверить». После создания турнира эту вкладку можно удалить.",
                        "Prove the empty sheet is yours: type this code into any cell of its first tab and press "
                        "«Check». Once the tournament is made you may delete that tab."),
+    "new.format.option": ("игр у каждого: {games}, столов: {tables}", "games per player: {games}, tables: {tables}"),
     "new.no_players": ("Впишите игроков (по одному в строке) или загрузите CSV-файл.",
                        "Type the players (one per line) or upload a CSV file."),
     "new.submit": ("Создать таблицу", "Create the sheet"),
