@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -22,10 +23,11 @@ from sheets_sync.render.templates import slug as slug_of
 from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
 from sheets_sync.web.workbooks import open_google_backend
 
-__all__ = ["CODE_LIFETIME", "ClaimRefused", "new_code", "claim_for", "check_claim", "register", "unique_slug",
+__all__ = ["CODE_LIFETIME", "CHECK_PAUSE", "ClaimRefused", "new_code", "claim_for", "check_claim", "register", "unique_slug",
            "already_registered"]
 
 CODE_LIFETIME = timedelta(hours=24)
+CHECK_PAUSE = 5  # seconds between one organizer's checks: each costs the service account two Sheets reads
 TOURNAMENT_TAB, FIRST_TAB = "tournament", "first"
 
 
@@ -66,6 +68,8 @@ def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object
         raise ClaimRefused("claim.expired")
     if already_registered(claim.spreadsheet_id):
         raise ClaimRefused("claim.taken")
+    if not cache.add(f"sheets-sync:claim-check:{claim.user_id}", True, timeout=CHECK_PAUSE):
+        raise ClaimRefused("claim.too_fast", seconds=CHECK_PAUSE)  # a held-down button must not spend the quota
     backend = open_google_backend(claim.spreadsheet_id, claim.account)
     try:
         snapshot = backend.read()

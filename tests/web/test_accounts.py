@@ -28,6 +28,14 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "Korova-2026-mafia"
 
 
+@pytest.fixture(autouse=True)
+def no_recent_checks():
+    """The pause between one organizer's claim checks lives in the cache, which outlives a test."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def signed_in(email: str) -> tuple[Client, object]:
     user = get_user_model().objects.create_user(username=email, email=email, password=PASSWORD)
     client = Client()
@@ -137,6 +145,10 @@ def test_without_a_mail_server_the_reset_link_goes_to_the_servers_log_and_works(
     link = re.search(r"http://testserver(/password/reset/\S+/)", logged[0].getMessage()).group(1)
     form = client.get(link, follow=True)
     assert "Новый пароль" in form.content.decode()
+    weak = client.post(form.redirect_chain[-1][0], {"new_password1": "12345678901", "new_password2": "12345678901"})
+    assert "Пароль не может состоять из одних цифр" in weak.content.decode()
+    differ = client.post(form.redirect_chain[-1][0], {"new_password1": "Novyi-parol-2027", "new_password2": "Novyi-parol-2028"})
+    assert "Пароли не совпадают" in differ.content.decode()
     done = client.post(form.redirect_chain[-1][0], {"new_password1": "Novyi-parol-2027", "new_password2": "Novyi-parol-2027"})
     assert done.status_code == 302
     assert get_user_model().objects.get().check_password("Novyi-parol-2027")
@@ -281,6 +293,16 @@ def test_another_persons_code_never_proves_yours(google, example_sheet):
     page = boris.post(reverse("add_sheet"), {"link": f"gsheet:{example_sheet}"}).content.decode()
     assert "уже зарегистрирована" in page and 'id="claim-code"' not in page
     assert Tournament.objects.count() == 1
+
+
+def test_checks_a_moment_apart_wait_and_spend_no_quota(google, example_sheet):
+    client, _ = signed_in("anna@club.ru")
+    claim = start_claim(client, example_sheet)
+    assert "не найден" in client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    google.reset_counts()
+    type_code(google, example_sheet, claim.code)
+    page = client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    assert "подождите 5 секунд" in page and google.request_count == 0 and not Tournament.objects.exists()
 
 
 def test_a_code_expires_after_a_day(google, example_sheet):

@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_http_methods
 
-from sheets_sync.web.accounts.forms import EmailLoginForm, EmailResetForm, SignupForm
+from sheets_sync.web.accounts.forms import EmailLoginForm, EmailResetForm, NewPasswordForm, SignupForm
 from sheets_sync.web.words import request_language, word
 
 __all__ = ["signup", "SignIn", "SignOut", "Reset", "ResetSent", "ResetConfirm", "ResetComplete"]
@@ -63,7 +63,11 @@ class ResetSent(auth_views.PasswordResetDoneView):
 
 class ResetConfirm(auth_views.PasswordResetConfirmView):
     template_name = "accounts/password_reset_confirm.html"
+    form_class = NewPasswordForm
     success_url = reverse_lazy("password_reset_complete")
+
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "lang": request_language(self.request)}
 
 
 class ResetComplete(auth_views.PasswordResetCompleteView):

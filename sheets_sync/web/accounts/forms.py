@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
 
 from sheets_sync.web.words import WORDS, request_language, word
 
-__all__ = ["normal_email", "axes_username", "SignupForm", "EmailLoginForm", "EmailResetForm"]
+__all__ = ["normal_email", "said", "axes_username", "SignupForm", "EmailLoginForm", "EmailResetForm", "NewPasswordForm"]
 
 
 def normal_email(value: str) -> str:
     return (value or "").strip().lower()
+
+
+def said(exc: forms.ValidationError, lang: str) -> list[str]:
+    """Django's password validators speak English only: their known codes in the page's language."""
+    return [word(f"password.{e.code}", lang) if f"password.{e.code}" in WORDS else " ".join(e.messages)
+            for e in exc.error_list]
 
 
 def axes_username(request, credentials: dict | None) -> str:
@@ -48,13 +54,8 @@ class SignupForm(forms.Form):
             try:
                 password_validation.validate_password(first, user)
             except forms.ValidationError as exc:
-                self.add_error("password1", [self._said(e) for e in exc.error_list])
+                self.add_error("password1", said(exc, self.lang))
         return data
-
-    def _said(self, error: forms.ValidationError) -> str:
-        """Django's validators speak English only: their known codes in the page's language."""
-        key = f"password.{error.code}"
-        return word(key, self.lang) if key in WORDS else " ".join(error.messages)
 
     def save(self):
         email = self.cleaned_data["email"]
@@ -77,6 +78,23 @@ class EmailLoginForm(AuthenticationForm):
         self.fields["password"].label = word("login.password", lang)
         self.error_messages = {**self.error_messages, "invalid_login": word("login.invalid", lang),
                                "inactive": word("login.invalid", lang)}
+
+
+class NewPasswordForm(SetPasswordForm):
+    """The reset link's form: the validators' and the mismatch's words in the page's language."""
+
+    def __init__(self, user, *args, lang: str = "ru", **kwargs) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.lang = lang
+        self.error_messages = {**self.error_messages, "password_mismatch": word("signup.mismatch", lang)}
+
+    def validate_password_for_user(self, user, password_field_name: str = "new_password2") -> None:
+        password = self.cleaned_data.get(password_field_name)
+        if password:
+            try:
+                password_validation.validate_password(password, user)
+            except forms.ValidationError as exc:
+                self.add_error(password_field_name, said(exc, self.lang))
 
 
 class EmailResetForm(PasswordResetForm):

@@ -110,6 +110,8 @@ WORDS: dict[str, tuple[str, str]] = {
                          "editor, then press «Check» again."),
     "claim.not_found": ("Таблица не найдена: проверьте ссылку и что таблица открыта для {email} (редактор).",
                         "The sheet was not found: check the link, and that it is shared with {email} (editor)."),
+    "claim.too_fast": ("Проверка только что была — подождите {seconds} секунд и нажмите «Проверить» снова.",
+                       "Checked just now — wait {seconds} seconds and press «Check» again."),
     "claim.unreadable": ("Не удалось прочитать таблицу: {reason}. Попробуйте ещё раз через минуту.",
                          "Could not read the sheet: {reason}. Try again in a minute."),
     "claim.no_tournament_tab": ("В таблице нет вкладки «Турнир» (Tournament). Если таблица пустая, выберите "
