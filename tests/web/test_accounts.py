@@ -452,6 +452,7 @@ def test_an_invitation_link_is_shown_mailed_and_works_once_for_whoever_opens_it(
     with caplog.at_level(logging.INFO, logger="sheets_sync.web.mail"):
         owner.post(reverse("members", args=["kubok"]), {"action": "invite", "email": "Boris@Club.ru"})
     page = owner.get(reverse("members", args=["kubok"])).content.decode()
+    assert "Приглашение для boris@club.ru готово" in page and "приглашён, ещё не принял" in page
     link = re.search(r'id="invite-link">http://testserver(/invite/[^<]+/)<', page).group(1)
     assert link in caplog.text and "boris@club.ru" in caplog.text
     guest, guest_user = signed_in("boris.other@mail.ru")  # another e-mail: the link is the proof

@@ -77,3 +77,17 @@ def test_sign_up_add_a_sheet_with_its_code_and_see_it_listed(live_server, phone,
     assert str(Tournament.objects.get(pk=tournament.pk)) in row and fits_the_phone(page)
     page.screenshot(path=str(SHOTS / "tournament-list.png"), full_page=True)
     assert os.path.getsize(SHOTS / "add-sheet-code.png") > 1000
+
+    for address, shot in ((f"/o/{tournament.slug}/members/", "members.png"), ("/new/", "new-tournament.png")):
+        page.goto(live_server.url + address)
+        assert fits_the_phone(page), address
+        page.screenshot(path=str(SHOTS / shot), full_page=True)
+    assert page.input_value("#id_preset") == "gmo-2016"
+    page.select_option("#id_kind", "season")
+    assert page.input_value("#id_preset") == "club-season"  # a season's regulation follows the choice
+
+    page.goto(f"{live_server.url}/o/{tournament.slug}/members/")
+    page.fill("#id_email", "boris@club.ru")
+    page.click("main button:has-text('Пригласить')")
+    page.screenshot(path=str(SHOTS / "members-invited.png"), full_page=True)
+    assert "/invite/" in page.inner_text("#invite-link") and fits_the_phone(page)

@@ -43,7 +43,7 @@ def _invite(request: HttpRequest, tournament: Tournament, lang: str) -> Invitati
     send_mail(word("members.mail_subject", lang, title=str(tournament)),
               word("members.mail_body", lang, title=str(tournament), who=request.user.email, link=link),
               None, [invitation.email])
-    messages.success(request, word("members.invited", lang, email=invitation.email))
+    messages.success(request, word("members.invitation_ready", lang, email=invitation.email))
     request.session["invite_link"] = link
     return invitation
 

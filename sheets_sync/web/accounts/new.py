@@ -32,6 +32,10 @@ from sheets_sync.web.words import request_language, word
 __all__ = ["NewTournamentForm", "new_tournament"]
 
 
+DEFAULT_PRESET = "gmo-2016"  # the command line's default (init --preset)
+SEASON_PRESET = "club-season"
+
+
 class NewTournamentForm(forms.Form):
     name = forms.CharField(max_length=200)
     kind = forms.ChoiceField(choices=[(Tournament.TOURNAMENT, ""), (Tournament.SEASON, "")])
@@ -50,6 +54,7 @@ class NewTournamentForm(forms.Form):
         self.fields["kind"].choices = [(Tournament.TOURNAMENT, word("new.kind_tournament", lang)),
                                        (Tournament.SEASON, word("new.kind_season", lang))]
         self.initial.setdefault("language", lang)
+        self.initial.setdefault("preset", DEFAULT_PRESET)
         for name, field in self.fields.items():
             field.label = word(f"new.{name}", lang)
 
@@ -123,7 +128,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     except NoServiceAccount:
         return render(request, "accounts/no_account.html", status=503)
     form = NewTournamentForm(request.POST or None, request.FILES or None, lang=lang)
-    context = {"form": form, "account": account}
+    context = {"form": form, "account": account, "default_preset": DEFAULT_PRESET, "season_preset": SEASON_PRESET}
     if request.method != "POST" or not form.is_valid():
         return render(request, "accounts/new.html", context)
     claim = None

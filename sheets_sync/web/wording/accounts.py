@@ -170,6 +170,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "members.invite": ("Пригласить", "Invite"),
     "members.copy.link": ("Ссылка-приглашение (скопируйте и отправьте, например, в VK):",
                           "The invitation link (copy it and send it, e.g. in VK):"),
+    "members.invitation_ready": ("Приглашение для {email} готово: ссылка ниже, письмо отправлено.",
+                                 "The invitation for {email} is ready: the link is below, and it is mailed."),
     "members.bad_email": ("Это не похоже на адрес почты.", "This does not look like an e-mail address."),
     "members.removed": ("{email} больше не соорганизатор.", "{email} is no longer a co-organizer."),
     "members.mail_subject": ("Приглашение: {title}", "Invitation: {title}"),
