@@ -16,6 +16,17 @@ from scoring.parse.grid import E, Grid, W, find_tab
 
 
 # -- the Tournament tab ------------------------------------------------------------------------
+# the one-time code a server shows an organizer to prove a sheet is theirs (``SS-7KQ2-9XMD``:
+# letters and digits that cannot be mistaken for one another); typed into a free cell of this
+# tab it is no setting, and an organizer who forgets to delete it gets no warning for it
+CLAIM_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CLAIM_CODE = re.compile(r"SS-[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}", re.IGNORECASE)
+
+
+def is_claim_code(value: object) -> bool:
+    return isinstance(value, str) and CLAIM_CODE.fullmatch(value.strip()) is not None
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Settings:
     name: str = ""
@@ -56,6 +67,8 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
                 rows[key] = r
             continue
         label_text = text(row[0])
+        if is_claim_code(row[0]):
+            continue
         if "." in label_text or "=" in label_text or "".join(L.norm(label_text).split()) in _override_words():
             if "=" in label_text and is_blank(value):  # "полуфинал.игроков = 20" typed in one cell
                 label_text, _, value = label_text.partition("=")

@@ -10,6 +10,9 @@
 * ``SHEETS_SYNC_HTTPS=1`` — behind an HTTPS proxy: Secure cookies, the proxy's scheme header.
 * ``SHEETS_SYNC_ALLOWED_HOSTS`` — comma-separated host names (default: localhost names only).
 * ``SHEETS_SYNC_GOOGLE_ENDPOINT`` — another Google API address (the tests' fake Sheets server).
+* ``SHEETS_SYNC_SMTP_URL`` — ``smtp://user:password@host:port``: the mail server for reset links and
+  invitations (without it they are written to the server's log).
+* ``SHEETS_SYNC_SERVICE_ACCOUNTS`` — a folder of service-account JSON keys, or one key file.
 * ``SHEETS_SYNC_MODE`` — ``server`` (default) or ``app`` (one organizer's Excel folder, no account).
 """
 
@@ -27,6 +30,7 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 MODE = os.environ.get("SHEETS_SYNC_MODE", "server")
 APP_FOLDER = os.environ.get("SHEETS_SYNC_APP_FOLDER") or None  # app mode: the organizer's folder of workbooks
 GOOGLE_ENDPOINT = os.environ.get("SHEETS_SYNC_GOOGLE_ENDPOINT") or None
+SERVICE_ACCOUNTS = os.environ.get("SHEETS_SYNC_SERVICE_ACCOUNTS") or None  # a folder of *.json keys, or one key file
 
 
 def _secret_key() -> str:
@@ -142,10 +146,28 @@ AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = 0.25  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "accounts/locked.html"  # the organizer's words, not django-axes' English line
+AXES_USERNAME_CALLABLE = "sheets_sync.web.accounts.forms.axes_username"  # an e-mail in any case is one user
 AXES_VERBOSE = False  # no banner on start (it landed after pytest's closing line)
 
-# no mail server configured: the mail (the password-reset link) goes to the server's log
-EMAIL_BACKEND = os.environ.get("SHEETS_SYNC_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+
+def _mail() -> dict:
+    """``SHEETS_SYNC_SMTP_URL`` (``smtp://user:password@host:port``, ``smtps://`` for TLS on
+    connect): mail goes out through that server; without it every mail (a password-reset link,
+    an invitation) is written to the server's log (logger ``sheets_sync.web.mail``)."""
+    url = os.environ.get("SHEETS_SYNC_SMTP_URL")
+    if not url:
+        return {"EMAIL_BACKEND": "sheets_sync.web.mail.LogEmailBackend"}
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps"):
+        raise ValueError(f"SHEETS_SYNC_SMTP_URL: smtp:// or smtps://, not {parts.scheme}://")
+    return {"EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend", "EMAIL_HOST": parts.hostname or "localhost",
+            "EMAIL_PORT": parts.port or (465 if parts.scheme == "smtps" else 587),
+            "EMAIL_HOST_USER": unquote(parts.username or ""), "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+            "EMAIL_USE_SSL": parts.scheme == "smtps", "EMAIL_USE_TLS": parts.scheme == "smtp" and parts.port != 25}
+
+
+globals().update(_mail())
 DEFAULT_FROM_EMAIL = os.environ.get("SHEETS_SYNC_FROM_EMAIL", "sheets-sync@localhost")
 
 LOGGING = {

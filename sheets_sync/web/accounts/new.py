@@ -1,0 +1,156 @@
+"""A new tournament or club season from the browser: the CLI's ``init`` into a Google sheet the
+service account creates and shares with the organizer, or into an empty sheet they shared (proved
+by the same one-time code as adding a sheet, typed into its first tab)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import tempfile
+from pathlib import Path
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from scoring import labels as L
+from scoring.draw.formats import Format
+from scoring.errors import SheetsSyncError
+from sheets_sync.actions.init import QualifyingRequest, init_workbook
+from sheets_sync.presets import known_presets
+from sheets_sync.refs import WorkbookRefError, spreadsheet_id
+from sheets_sync.web import jobs
+from sheets_sync.web.accounts.sheets import refused
+from sheets_sync.web.claims import FIRST_TAB, ClaimRefused, check_claim, claim_for, register
+from sheets_sync.web.models import Claim, Tournament
+from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
+from sheets_sync.web.words import request_language, word
+
+__all__ = ["NewTournamentForm", "new_tournament"]
+
+
+DEFAULT_PRESET = "gmo-2016"  # the command line's default (init --preset)
+SEASON_PRESET = "club-season"
+
+
+class NewTournamentForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    kind = forms.ChoiceField(choices=[(Tournament.TOURNAMENT, ""), (Tournament.SEASON, "")])
+    preset = forms.ChoiceField(choices=())
+    players = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), required=False)
+    players_csv = forms.FileField(required=False)
+    games = forms.IntegerField(min_value=1, max_value=50, required=False)
+    tables = forms.IntegerField(min_value=1, max_value=100, required=False)
+    language = forms.ChoiceField(choices=[("ru", "Русский"), ("en", "English")])
+    into = forms.CharField(required=False)  # an empty sheet's link; without one, a new sheet
+
+    def __init__(self, *args, lang: str = "ru", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lang = lang
+        self.fields["preset"].choices = [(p, p) for p in known_presets()]
+        self.fields["kind"].choices = [(Tournament.TOURNAMENT, word("new.kind_tournament", lang)),
+                                       (Tournament.SEASON, word("new.kind_season", lang))]
+        self.initial.setdefault("language", lang)
+        self.initial.setdefault("preset", DEFAULT_PRESET)
+        for name, field in self.fields.items():
+            field.label = word(f"new.{name}", lang)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not (data.get("players") or "").strip() and not data.get("players_csv"):
+            self.add_error("players", word("new.no_players", self.lang))
+        if (data.get("into") or "").strip():
+            try:
+                data["into_id"] = spreadsheet_id(data["into"], language=self.lang)
+            except WorkbookRefError:
+                self.add_error("into", word("add.bad_link", self.lang))
+        return data
+
+    def players_file(self, folder: Path) -> Path:
+        """The players as the CSV ``init --players`` takes (the upload as it is, else one per line)."""
+        path = folder / "players.csv"
+        upload = self.cleaned_data.get("players_csv")
+        if upload:
+            path.write_bytes(upload.read())
+            return path
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow([L.PLAYER_COLUMNS["player"][0]])
+        for line in self.cleaned_data["players"].splitlines():
+            if line.strip():
+                writer.writerow([line.strip()])
+        path.write_text(out.getvalue(), encoding="utf-8")
+        return path
+
+
+def _format_fields(fmt: Format, lang: str) -> str:
+    """A format that works, as the form's own fields spell it (what to type instead)."""
+    return word("new.format.option", lang, games=fmt.games, tables=fmt.tables)
+
+
+def _init(form: NewTournamentForm, user, account, target: str):
+    """``init`` as the CLI runs it. A refused format or players file is a :class:`SheetsSyncError`
+    carrying both languages (shown in the page's); both are refused before any Google request."""
+    data = form.cleaned_data
+    with tempfile.TemporaryDirectory(prefix="sheets-sync-new-") as folder:
+        return init_workbook(target, players_csv=form.players_file(Path(folder)), preset_ref=data["preset"],
+                             name=data["name"], language=data["language"], credentials=account.key_file,
+                             share_with=[user.email], organizers=[user.email], season=data["kind"] == Tournament.SEASON,
+                             force=target != "gsheet:new",
+                             qualifying=QualifyingRequest(games=data.get("games"), tables=data.get("tables"),
+                                                          command=_format_fields))
+
+
+def _proved_empty_sheet(request: HttpRequest, form: NewTournamentForm, account) -> Claim:
+    """The organizer's code for the empty sheet, checked once they say it is typed into the first tab."""
+    claim = claim_for(request.user, form.cleaned_data["into_id"], account)
+    if request.POST.get("code_typed") != claim.code:
+        raise _ShowCode(claim)
+    check_claim(claim, tab=FIRST_TAB)
+    return claim
+
+
+class _ShowCode(Exception):
+    def __init__(self, claim: Claim) -> None:
+        super().__init__(claim.code)
+        self.claim = claim
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    lang = request_language(request)
+    try:
+        account = pick_account()
+    except NoServiceAccount:
+        return render(request, "accounts/no_account.html", status=503)
+    form = NewTournamentForm(request.POST or None, request.FILES or None, lang=lang)
+    context = {"form": form, "account": account, "default_preset": DEFAULT_PRESET, "season_preset": SEASON_PRESET}
+    if request.method != "POST" or not form.is_valid():
+        return render(request, "accounts/new.html", context)
+    claim = None
+    try:
+        if form.cleaned_data.get("into_id"):
+            claim = _proved_empty_sheet(request, form, account)
+            account = claim.account
+        backend = _init(form, request.user, account, f"gsheet:{claim.spreadsheet_id}" if claim else "gsheet:new")
+        tournament = register(request.user, spreadsheet_id=backend.spreadsheet_id, account=account,
+                              title=form.cleaned_data["name"], kind=form.cleaned_data["kind"],
+                              language=form.cleaned_data["language"])
+    except _ShowCode as shown:
+        context["claim"] = shown.claim
+        return render(request, "accounts/new.html", context)
+    except ClaimRefused as exc:
+        context["error"] = refused(request, exc)
+        return render(request, "accounts/new.html", context)
+    except SheetsSyncError as exc:
+        context["error"] = exc.message(lang)
+        return render(request, "accounts/new.html", context)
+    if claim is not None:
+        Claim.objects.filter(pk=claim.pk).update(proved_at=tournament.created_at)
+    jobs.request_sync(tournament, "created", user=request.user)
+    messages.success(request, word("new.done", lang))
+    return redirect("tournament", tournament.slug)

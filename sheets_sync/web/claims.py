@@ -1,0 +1,124 @@
+"""Proof that a sheet is the organizer's before the server takes it: a one-time code read back.
+
+Anyone may share any sheet with the service account, so sharing proves nothing about who asks.
+The page shows the signed-in organizer a code of their own (``SS-7KQ2-9XMD``); only someone who
+can edit the sheet can type it into it. :func:`check_claim` reads the sheet as the service account
+and looks for *this* claim's code: another person's code never proves yours, a code expires after
+24 hours, and a sheet already registered cannot be claimed again (its owner invites co-organizers).
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from scoring.parse.grid import find_tab
+from scoring.parse.settings import CLAIM_CODE_ALPHABET, read_settings
+from sheets_sync.backends.base import BackendError, PermissionDenied, WorkbookNotFound
+from sheets_sync.render.templates import slug as slug_of
+from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
+from sheets_sync.web.workbooks import open_google_backend
+
+__all__ = ["CODE_LIFETIME", "CHECK_PAUSE", "ClaimRefused", "new_code", "claim_for", "check_claim", "register", "unique_slug",
+           "already_registered"]
+
+CODE_LIFETIME = timedelta(hours=24)
+CHECK_PAUSE = 5  # seconds between one organizer's checks: each costs the service account two Sheets reads
+TOURNAMENT_TAB, FIRST_TAB = "tournament", "first"
+
+
+class ClaimRefused(Exception):
+    """Why a sheet cannot be taken; ``key`` names the organizer's words (wording/accounts.py)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
+def new_code() -> str:
+    pick = lambda: "".join(secrets.choice(CLAIM_CODE_ALPHABET) for _ in range(4))  # noqa: E731
+    return f"SS-{pick()}-{pick()}"
+
+
+def already_registered(spreadsheet_id: str) -> bool:
+    return Tournament.objects.filter(spreadsheet_id=spreadsheet_id).exists()
+
+
+def claim_for(user, spreadsheet_id: str, account: ServiceAccount) -> Claim:
+    """This organizer's live code for the sheet (the same one on a second visit), or a new one."""
+    if already_registered(spreadsheet_id):
+        raise ClaimRefused("claim.taken")
+    live = (Claim.objects.filter(user=user, spreadsheet_id=spreadsheet_id, proved_at__isnull=True,
+                                 created_at__gte=timezone.now() - CODE_LIFETIME).order_by("-created_at").first())
+    return live or Claim.objects.create(user=user, spreadsheet_id=spreadsheet_id, account=account, code=new_code())
+
+
+def _cells(grid) -> list[str]:
+    return [v.strip().upper() for row in grid for v in row if isinstance(v, str)]
+
+
+def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object]:
+    """Read the sheet and find the claim's code in its Tournament tab (``tab="first"``: its first
+    tab, for an empty sheet); (the workbook's name, the snapshot) or :class:`ClaimRefused`."""
+    if claim.created_at < timezone.now() - CODE_LIFETIME:
+        raise ClaimRefused("claim.expired")
+    if already_registered(claim.spreadsheet_id):
+        raise ClaimRefused("claim.taken")
+    if not cache.add(f"sheets-sync:claim-check:{claim.user_id}", True, timeout=CHECK_PAUSE):
+        raise ClaimRefused("claim.too_fast", seconds=CHECK_PAUSE)  # a held-down button must not spend the quota
+    backend = open_google_backend(claim.spreadsheet_id, claim.account)
+    try:
+        snapshot = backend.read()
+        # the spreadsheet's own title, from the metadata the read just loaded (no request more)
+        file_title = backend._meta.title if backend._meta is not None else ""  # noqa: SLF001
+    except PermissionDenied:
+        raise ClaimRefused("claim.not_shared", email=claim.account.email) from None
+    except WorkbookNotFound:
+        raise ClaimRefused("claim.not_found", email=claim.account.email) from None
+    except BackendError as exc:
+        raise ClaimRefused("claim.unreadable", reason=str(exc)) from None
+    finally:
+        backend.close()
+    name = find_tab(snapshot.tabs, "tournament") if tab == TOURNAMENT_TAB else (snapshot.order or (None,))[0]
+    if name is None:
+        raise ClaimRefused("claim.no_tournament_tab")
+    if claim.code.upper() not in _cells(snapshot.tabs[name]):
+        raise ClaimRefused("claim.code_missing", code=claim.code, tab=name)
+    # the name the public site will show («Название» of the Tournament tab), else the file's title
+    named = read_settings(snapshot.tabs).name.strip() if tab == TOURNAMENT_TAB else ""
+    return named or file_title, snapshot
+
+
+def unique_slug(name: str) -> str:
+    base = slug_of(name or "tournament", limit=60)
+    candidate, n = base, 1
+    while Tournament.objects.filter(slug=candidate).exists():
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def register(user, *, spreadsheet_id: str, account: ServiceAccount, title: str, kind: str = Tournament.TOURNAMENT,
+             language: str = "ru") -> Tournament:
+    """The tournament, owned by ``user``; :class:`ClaimRefused` when somebody registered it first."""
+    with transaction.atomic():
+        if already_registered(spreadsheet_id):
+            raise ClaimRefused("claim.taken")
+        for _ in range(5):
+            try:
+                with transaction.atomic():
+                    tournament = Tournament.objects.create(
+                        slug=unique_slug(title), title=title, kind=kind, language=language,
+                        source=Tournament.GOOGLE, spreadsheet_id=spreadsheet_id, account=account,
+                        hook_secret=secrets.token_urlsafe(24))
+                break
+            except IntegrityError:  # two sheets of one name registered at the same moment
+                continue
+        else:
+            raise ClaimRefused("claim.unreadable", reason="slug")
+        Membership.objects.create(user=user, tournament=tournament, role=Membership.OWNER)
+    return tournament
