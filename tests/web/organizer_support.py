@@ -10,12 +10,21 @@ from django.contrib.auth import get_user_model
 
 from sheets_sync.web.models import Membership, ServiceAccount, Tournament
 
-__all__ = ["organizer", "signed_in", "excel_tournament", "fresh_workbook", "fresh_tournament", "member",
+__all__ = ["private_data", "organizer", "signed_in", "excel_tournament", "fresh_workbook", "fresh_tournament", "member",
            "google_account", "players_csv", "qualified_workbook", "qualified_tournament"]
 
 
 @pytest.fixture
-def organizer(db):
+def private_data(settings, tmp_path):
+    """A data folder of the test's own: the outputs live in DATA/sites/<pk>, and a rolled-back
+    test database gives the next test's tournament the same pk."""
+    settings.DATA_DIR = tmp_path / "data"
+    settings.DATA_DIR.mkdir()
+    return settings.DATA_DIR
+
+
+@pytest.fixture
+def organizer(db, private_data):
     return get_user_model().objects.create_user("anna@example.org", "anna@example.org", "a long password 1")
 
 

@@ -20,6 +20,7 @@ from tests.web.organizer_support import (  # noqa: F401 - fixtures
     google_account,
     member,
     organizer,
+    private_data,
     qualified_tournament,
     signed_in,
 )
