@@ -179,6 +179,7 @@ def _summary(tournament: Tournament, report) -> dict:
     outcome = report.outcome
     done = progress(outcome.results)
     return {**sync_summary(outcome), "planned": done.games_total, "skipped": False,
+            "season": bool(outcome.results.tournament.season),
             "problems": problem_rows(outcome.problems, report.snapshot, google=tournament.source == Tournament.GOOGLE),
             "problems_total": len(outcome.problems), "written": bool(report.written),
             "tabs": len(report.patch.writes), "files": len(report.files), "advanced": report.advanced or ""}
@@ -194,6 +195,7 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
                        publish=partial(publish_files, link=public_link(tournament)))
     summary = _summary(tournament, report)
-    Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary,
+    kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
+    Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
                                                        title=str(summary.get("name") or tournament.title))
     return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}

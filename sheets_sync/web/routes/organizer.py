@@ -3,7 +3,7 @@ view finding its tournament through :func:`sheets_sync.web.access.tournament_for
 
 from django.urls import path
 
-from sheets_sync.web import organizer
+from sheets_sync.web import app_mode, organizer
 
 urlpatterns: list = [
     path("o/<slug:slug>/", organizer.tournament_page, name="tournament"),
@@ -12,4 +12,5 @@ urlpatterns: list = [
     path("o/<slug:slug>/jobs/<int:job_id>/", organizer.job_page, name="job"),
     path("o/<slug:slug>/jobs/<int:job_id>/status.json", organizer.job_status, name="job_status"),
     path("o/<slug:slug>/files/<path:path>", organizer.download, name="download"),
+    path("app/", app_mode.app_home, name="app_home"),
 ]

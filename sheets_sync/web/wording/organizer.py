@@ -120,4 +120,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.files": ("Файлы", "Files"),
     "organizer.mwt.games": ("Игр в архиве:", "Games in the archive:"),
     "organizer.printhint": ("Откройте и нажмите «Печать» в браузере.", "Open it and press Print in the browser."),
+    # app mode: one organizer's folder
+    "organizer.app.title": ("Турниры в папке", "Tournaments in the folder"),
+    "organizer.app.empty": ("В папке нет файлов .xlsx. Положите туда таблицу турнира и перезапустите программу.",
+                            "No .xlsx files in the folder. Put a tournament workbook there and start the program again."),
+    "organizer.app.hint": ("Сохраните таблицу в Excel — итоги и страница для игроков обновятся сами.",
+                           "Save the workbook in Excel: the standings and the players' page update by themselves."),
 }
