@@ -44,11 +44,15 @@ def server(data: Path, host: str, port: int, no_worker: bool, workers: int) -> N
     serving.prepare(data)
     web = serving.start_web(host, port)
     language = speaking(None)
-    _say(text("server.url", language, url=web.url, data=data.resolve()))
     consumer = None if no_worker else serving.make_consumer(workers)
-    if consumer is None:
-        _say(text("server.no_worker", language))
-    serving.run_until_stopped(consumer=consumer, web=web, say=lambda _: _say(text("server.stopped", language)))
+
+    def ready() -> None:
+        _say(text("server.url", language, url=web.url, data=data.resolve()))
+        if consumer is None:
+            _say(text("server.no_worker", language))
+
+    serving.run_until_stopped(consumer=consumer, web=web, ready=ready,
+                              say=lambda _: _say(text("server.stopped", language)))
 
 
 @click.command(cls=Command)
@@ -63,8 +67,8 @@ def worker(data: Path, workers: int) -> None:
 
     serving.prepare(data)
     language = speaking(None)
-    _say(text("worker.started", language, workers=workers))
     serving.run_until_stopped(consumer=serving.make_consumer(workers),
+                              ready=lambda: _say(text("worker.started", language, workers=workers)),
                               say=lambda _: _say(text("server.stopped", language)))
 
 
@@ -77,21 +81,26 @@ def app(folder: Path, port: int, no_browser: bool) -> None:
     """The organizer's pages for the .xlsx workbooks in FOLDER, on this computer only, in the browser.
 
     Every .xlsx in FOLDER is a tournament; saving it updates the standings and the players' page."""
-    from sheets_sync.web import app_mode, serving
+    from sheets_sync.web import serving
 
     folder = folder.resolve()
     serving.prepare(folder / ".sheets-sync", mode="app", settings_module=serving.APP_SETTINGS,
                     extra_env={"SHEETS_SYNC_APP_FOLDER": str(folder)})
+    from sheets_sync.web import app_mode  # its models need Django set up
+
     web = serving.start_web("127.0.0.1", port)  # app mode signs the local organizer in: this computer only
     consumer = serving.make_consumer(2)
     tournaments = app_mode.register_folder(folder)
     watch = app_mode.FolderWatch(tournaments)
     start = f"{web.url}o/{tournaments[0].slug}/" if len(tournaments) == 1 else f"{web.url}app/"
     language = speaking(None)
-    _say(text("app.url", language, url=start, n=len(tournaments), folder=folder))
-    if not no_browser:
-        import webbrowser
 
-        webbrowser.open(start)
-    serving.run_until_stopped(consumer=consumer, web=web, on_stop=watch.close,
+    def ready() -> None:
+        _say(text("app.url", language, url=start, n=len(tournaments), folder=folder))
+        if not no_browser:
+            import webbrowser
+
+            webbrowser.open(start)
+
+    serving.run_until_stopped(consumer=consumer, web=web, on_stop=watch.close, ready=ready,
                               say=lambda _: _say(text("server.stopped", language)))

@@ -20,6 +20,7 @@ import logging
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,14 +131,15 @@ def make_consumer(workers: int):
 
 
 def run_until_stopped(*, consumer=None, web: WebServer | None = None, say: Callable[[str], None] = print,
-                      on_stop: Callable[[], None] | None = None) -> None:
+                      on_stop: Callable[[], None] | None = None, ready: Callable[[], None] | None = None) -> None:
     """Block the main thread until Ctrl+C or SIGTERM, then stop what was started. With a consumer
-    its own loop runs here (its signal handlers need the main thread); else a plain wait."""
+    its own loop runs here (its signal handlers need the main thread); else a plain wait.
+    ``ready`` is called once the signals are handled (what a supervisor may wait for)."""
     try:
         if consumer is not None:
-            consumer.run()  # returns after SIGINT (graceful) or SIGTERM
+            _consume(consumer, ready)
         else:
-            _wait_for_signal()
+            _wait_for_signal(ready)
     finally:
         if on_stop is not None:
             on_stop()
@@ -146,13 +148,32 @@ def run_until_stopped(*, consumer=None, web: WebServer | None = None, say: Calla
         say("stopped")
 
 
-def _wait_for_signal() -> None:
+def _consume(consumer, ready: Callable[[], None] | None) -> None:
+    """Huey's ``Consumer.run`` without its restart on SIGHUP (a re-exec would lose the web thread),
+    saying ``ready`` once its signal handlers are set: SIGINT stops gracefully, SIGTERM at once."""
+    from huey.consumer import ConsumerStopped
+
+    consumer.start()
+    if ready is not None:
+        ready()
+    checked = time.monotonic()
+    while True:
+        try:
+            checked = consumer.loop(checked)
+        except ConsumerStopped:
+            break
+    consumer.huey.notify_interrupted_tasks()
+
+
+def _wait_for_signal(ready: Callable[[], None] | None) -> None:
     stop = threading.Event()
 
     def handler(signum, frame) -> None:  # noqa: ARG001 - signal's signature
         stop.set()
 
     previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    if ready is not None:
+        ready()
     try:
         while not stop.wait(1.0):
             pass
