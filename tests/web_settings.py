@@ -16,3 +16,6 @@ from sheets_sync.web.settings import *  # noqa: E402,F403 - the real settings, t
 
 HUEY = {**HUEY, "immediate": True}  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast hashing in tests only; the server keeps Django's PBKDF2
+# pytest-django's live_server wraps the app in a static-files handler that needs a STATIC_URL (the
+# pages have no static files: their CSS is inline)
+STATIC_URL = "/static/"
