@@ -58,8 +58,15 @@ def workbooks_in(folder: Path) -> list[Path]:
                   if p.is_file() and not p.name.startswith("~$") and not p.stem.endswith("-results"))
 
 
+_LATIN = dict(zip("абвгдеёжзийклмнопрстуфхцчшщъыьэюя",
+                  ["a", "b", "v", "g", "d", "e", "e", "zh", "z", "i", "i", "k", "l", "m", "n", "o", "p", "r", "s", "t",
+                   "u", "f", "kh", "ts", "ch", "sh", "shch", "", "y", "", "e", "iu", "ia"]))
+
+
 def _slug_for(path: Path, taken: set[str]) -> str:
-    base = slugify(path.stem, allow_unicode=False) or "tournament"
+    """An address from the file's name: Cyrillic in Latin letters («Кубок 2026» → kubok-2026)."""
+    latin = "".join(_LATIN.get(c, c) for c in path.stem.lower())
+    base = slugify(latin, allow_unicode=False) or "tournament"
     slug, n = base[:70], 2
     while slug in taken:
         slug, n = f"{base[:66]}-{n}", n + 1
