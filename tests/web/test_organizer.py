@@ -188,3 +188,14 @@ def test_while_jobs_wait_the_page_polls_its_status(signed_in, excel_tournament, 
     assert 'id="refreshing"' in html and "/o/gmo/status.json" in html
     status = signed_in.get(reverse("tournament_status", args=["gmo"])).json()
     assert [s for _, s in status["active"]] == ["queued"]
+
+
+def test_the_push_snippet_has_its_place_once_the_keeping_part_provides_it(signed_in, excel_tournament, settings,
+                                                                          tmp_path):
+    assert 'id="push"' not in page(signed_in, excel_tournament)  # this part alone: no snippet, no error
+    (tmp_path / "keeping").mkdir()
+    (tmp_path / "keeping" / "push.html").write_text("<p id=snippet>{{ tournament.slug }} {{ hook_url }}</p>",
+                                                    encoding="utf-8")
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], str(tmp_path)]}]
+    html = page(signed_in, excel_tournament)
+    assert 'id="push"' in html and "Мгновенное обновление (необязательно)" in html and "<p id=snippet>gmo" in html

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import openpyxl
 import pytest
 
 from tests.web.browser import ARTIFACTS, chromium, phone  # noqa: F401 - fixtures
@@ -54,7 +55,13 @@ def test_sync_draw_advance_and_the_public_page_on_a_phone(transactional_db, live
     phone.click("#press-advance")
     phone.wait_for_selector("#draw-report")
     assert "Рассажены:" in phone.inner_text("#draw-report")
+    wb = openpyxl.load_workbook(qualified_tournament.path)  # a judge's slip: the page lists it with its cell
+    wb["Тур 1 Стол 1"]["D10"] = 9
+    wb.save(qualified_tournament.path)
     phone.goto(f"{live_server.url}/o/qualified/")
+    phone.click("#sync-now")
+    phone.wait_for_selector("#problems li")
+    assert "Тур 1 Стол 1!D10" in phone.inner_text("#problems")
     phone.screenshot(path=str(SHOTS / "tournament-page.png"), full_page=True)
     wide = phone.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)"
                           ".map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8)")
