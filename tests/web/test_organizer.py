@@ -199,3 +199,13 @@ def test_the_push_snippet_has_its_place_once_the_keeping_part_provides_it(signed
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], str(tmp_path)]}]
     html = page(signed_in, excel_tournament)
     assert 'id="push"' in html and "Мгновенное обновление (необязательно)" in html and "<p id=snippet>gmo" in html
+
+
+def test_the_minutes_sweep_is_a_periodic_task_that_syncs_what_is_due(excel_tournament):
+    from huey.contrib.djhuey import HUEY
+
+    from sheets_sync.web import tasks
+
+    assert any(t.__name__ == "sweep_due_syncs" for t in HUEY._registry._periodic_tasks)
+    tasks.sweep_due_syncs.call_local()  # a new tournament is marked changed: the sweep syncs it
+    assert Tournament.objects.get(pk=excel_tournament.pk).last_sync_at is not None
