@@ -216,6 +216,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "serve.full": ("сайт: открыто соединений столько, сколько можно; новые подождут, пока освободятся старые",
                    "site: as many connections are open as allowed; new ones wait until old ones close"),
     "serve.note": ("сайт: {note}", "site: {note}"),
+    # server, worker, app (the web face)
+    "server.url": ("сервер работает: {url} (данные: {data}); Ctrl+C — остановить",
+                   "the server is running: {url} (data: {data}); Ctrl+C stops it"),
+    "server.no_worker": ("задачи здесь не выполняются: запустите `sheets-sync worker` с теми же данными",
+                         "no jobs run here: start `sheets-sync worker` with the same data"),
+    "server.stopped": ("сервер остановлен", "the server stopped"),
+    "worker.started": ("обработчик задач запущен ({workers} потока); Ctrl+C — остановить",
+                       "the worker is running ({workers} threads); Ctrl+C stops it"),
+    "app.url": ("турниров в папке {folder}: {n}; страница: {url} — откройте в браузере, если не открылась сама; "
+                "Ctrl+C — остановить",
+                "{n} tournament(s) in {folder}; the page: {url} (open it in the browser if it did not open); "
+                "Ctrl+C stops it"),
     # make demo
     "demo.about": ("make demo: синхронизирует пример турнира и говорит, где итоги", "make demo: syncs the example "
                    "tournament and says where the results are"),

@@ -97,12 +97,14 @@ def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = Non
         return [path] if write_text_atomic(path, text) else []
 
 
-def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None) -> list[Path]:
+def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
+                  link: str | None = None) -> list[Path]:
     """standings.json, the site (``out_dir/site/``) and the VK post (``vk-post.txt``, ``vk-post.png``)
     of a sync; the post's text is written even where no font can draw its picture.
-    ``updated``: the time the outputs say they were made."""
+    ``updated``: the time the outputs say they were made; ``link``: the post's link (the server's
+    hosted site), before the Tournament tab's «Ссылка»."""
     public = PublicResults.of(outcome, updated=updated)
     files = write_standings_json(public, out_dir)
     files += write_public_site(public, out_dir / "site")
-    files += write_vk_post(public, out_dir, text_without_font=True)
+    files += write_vk_post(public, out_dir, link=link, text_without_font=True)
     return files

@@ -314,13 +314,15 @@ def sync_summary(outcome: Outcome) -> dict[str, object]:
             "name": outcome.results.tournament.name, "language": outcome.language}
 
 
-def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None) -> list[Path]:
+def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
+                  link: str | None = None) -> list[Path]:
     """:func:`sheets_sync.publish.publish_files`, imported when first called: the renderers' modules
     (Jinja2 and Pillow among them) load only in a sync that has files to write (a dry run, a sync
-    with nothing changed and the tests of the core do without them)."""
+    with nothing changed and the tests of the core do without them).  ``link``: the VK post's
+    link (the server's hosted site) before the Tournament tab's «Ссылка»."""
     from sheets_sync.publish import publish_files as publish
 
-    return publish(outcome, out_dir, updated=updated)
+    return publish(outcome, out_dir, updated=updated, link=link)
 
 
 def _patch(snapshot: Snapshot, outcome: Outcome, backend: Backend, stamp: str, dry_run: bool) -> tuple[Patch, str | None]:

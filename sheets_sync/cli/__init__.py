@@ -4,7 +4,8 @@ A WORKBOOK is a path to an .xlsx file, a Google Sheets URL, or `gsheet:ID`.
 
 Like hatch's ``cli/__init__.py``, this module only builds the root group and adds the
 commands, which live in small modules beside it (``workbook``: init, sync, watch;
-``stages``: draw, advance, replace; ``publish``: export, print-protocols, print-seating) and call
+``stages``: draw, advance, replace; ``publish``: export, print-protocols, print-seating; ``server``:
+server, worker, app — the web face) and call
 click-free actions.  Every error leaves through :meth:`RootGroup.invoke`:
 
 * an error a person can fix (:class:`scoring.errors.SheetsSyncError`: a bad preset, a
@@ -38,6 +39,7 @@ from sheets_sync.cli.evening import evening
 from sheets_sync.cli.league import league
 from sheets_sync.cli.localized import Group, localized_error
 from sheets_sync.cli.publish import export, print_protocols, print_seating
+from sheets_sync.cli.server import app, server, worker
 from sheets_sync.cli.stages import advance, draw, replace
 from sheets_sync.cli.workbook import init, sync, watch
 from sheets_sync.messages import system_language, text
@@ -90,5 +92,6 @@ def main() -> None:
     """Tournament tabulation for sport mafia (FIIM rules) inside your spreadsheet."""
 
 
-for _command in (init, sync, watch, draw, advance, replace, evening, export, print_protocols, print_seating, league):
+for _command in (init, sync, watch, draw, advance, replace, evening, export, print_protocols, print_seating, league,
+                 server, worker, app):
     main.add_command(_command)

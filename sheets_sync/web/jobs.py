@@ -23,6 +23,7 @@ Syncs follow three rules, so that nothing is lost and nothing is done twice:
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -33,10 +34,11 @@ from django.db.models import Q
 from django.utils import timezone
 from huey.contrib.djhuey import db_task
 
+from scoring.errors import SheetsSyncError
 from sheets_sync.web.models import Job, Tournament
 
 __all__ = ["RUNNERS", "runner", "enqueue", "run_job", "request_sync", "sync_due", "site_dir", "out_dir",
-           "LEASE", "SYNC"]
+           "LEASE", "SYNC", "public_link", "problem_rows", "PROBLEMS_KEPT"]
 
 log = logging.getLogger("sheets_sync.web.jobs")
 
@@ -133,11 +135,19 @@ def run_job(job_id: int) -> Job:
         log.warning("job %s (%s of %s) failed: %s", job.pk, job.action, tournament.slug, exc)
         if job.action == SYNC:
             Tournament.objects.filter(pk=tournament.pk).update(needs_sync=True, lease_until=None, last_error=str(exc))
-        return _finish(job, Job.FAILED, str(exc), {})
+        return _finish(job, Job.FAILED, str(exc), _failure(exc))
     job = _finish(job, Job.DONE, str(result.pop("message", "")), result)
     if job.action == SYNC:
         _release(tournament, seen_change)
     return job
+
+
+def _failure(exc: Exception) -> dict:
+    """What the page says of a failed job: a refusal (a person can fix it) in both languages, so
+    the page speaks its reader's; a bug only as «failed» (its text is in the log)."""
+    if isinstance(exc, SheetsSyncError):
+        return {"refused": True, "messages": {"ru": exc.message("ru"), "en": exc.message("en")}}
+    return {"refused": False}
 
 
 def _finish(job: Job, status: str, message: str, result: dict) -> Job:
@@ -151,14 +161,54 @@ def run_job_task(job_id: int) -> None:
     run_job(job_id)
 
 
+PROBLEMS_KEPT = 200  # problems a dashboard lists (a broken workbook can have thousands: the sheet has them all)
+
+
+def public_link(tournament: Tournament) -> str | None:
+    """The address of the tournament's hosted site (``SHEETS_SYNC_PUBLIC_URL``/t/<slug>/), which
+    the VK post carries; None when the server's public address is not set."""
+    base = (getattr(settings, "PUBLIC_URL", None) or os.environ.get("SHEETS_SYNC_PUBLIC_URL") or "").rstrip("/")
+    return f"{base}/t/{tournament.slug}/" if base else None
+
+
+def problem_rows(problems, snapshot, *, google: bool) -> list[dict]:
+    """The problems as the dashboard lists them: tab, cell, the tab's sheet id (``gid``, Google
+    only: the link opens the sheet at the cell) and the message in both languages."""
+    gids = {}
+    if google and snapshot is not None and isinstance(snapshot.token, tuple):
+        gids = {title: sheet_id for sheet_id, title in snapshot.token}
+    return [{"tab": p.sheet, "cell": p.cell, "gid": gids.get(p.sheet), "severity": p.severity.value,
+             "ru": p.message("ru"), "en": p.message("en")} for p in list(problems)[:PROBLEMS_KEPT]]
+
+
+def _summary(tournament: Tournament, report) -> dict:
+    """The last sync's summary for the dashboard: the counts, the games planned, the problems
+    (an unchanged workbook keeps the previous sync's problems: they are still true)."""
+    if report.outcome is None:
+        return {**tournament.last_sync, **report.summary, "skipped": True}
+    from scoring.progress import progress
+    from sheets_sync.sync import sync_summary
+
+    outcome = report.outcome
+    done = progress(outcome.results)
+    return {**sync_summary(outcome), "planned": done.games_total, "skipped": False,
+            "season": bool(outcome.results.tournament.season),
+            "problems": problem_rows(outcome.problems, report.snapshot, google=tournament.source == Tournament.GOOGLE),
+            "problems_total": len(outcome.problems), "written": bool(report.written),
+            "tabs": len(report.patch.writes), "files": len(report.files), "advanced": report.advanced or ""}
+
+
 @runner(SYNC)
 def _sync(tournament: Tournament, params: dict) -> dict:
-    from sheets_sync.sync import sync_once, sync_summary
+    from functools import partial
+
+    from sheets_sync.sync import publish_files, sync_once
     from sheets_sync.web.workbooks import open_tournament_backend
 
-    report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament))
-    summary = dict(report.summary) if report.outcome is None else sync_summary(report.outcome)
-    Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary,
+    report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
+                       publish=partial(publish_files, link=public_link(tournament)))
+    summary = _summary(tournament, report)
+    kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
+    Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
                                                        title=str(summary.get("name") or tournament.title))
-    return {"skipped": report.skipped, **summary}
-
+    return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}

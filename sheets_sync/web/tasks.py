@@ -1,5 +1,20 @@
-"""The queue's tasks, where Huey's consumer looks for them (``tasks`` of each installed app)."""
+"""The queue's tasks, where Huey's consumer looks for them (``tasks`` of each installed app); the
+buttons' runners are imported with them, so a worker knows every action a page can enqueue.
 
-from sheets_sync.web.jobs import run_job_task
+Every consumer (the server's own worker threads, each ``sheets-sync worker``) also runs the
+minute's sweep, :func:`sheets_sync.web.jobs.sync_due`: a sheet a killed worker or a failed sync
+left marked is synced again. Several consumers sweeping the same minute start one sync per sheet
+(:func:`~sheets_sync.web.jobs.request_sync` keeps one waiting)."""
 
-__all__ = ["run_job_task"]
+from huey import crontab
+from huey.contrib.djhuey import db_periodic_task
+
+from sheets_sync.web import runners  # noqa: F401 - registers the buttons' actions with jobs.runner
+from sheets_sync.web.jobs import run_job_task, sync_due
+
+__all__ = ["run_job_task", "sweep_due_syncs"]
+
+
+@db_periodic_task(crontab(minute="*"))
+def sweep_due_syncs() -> None:
+    sync_due()

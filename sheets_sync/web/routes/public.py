@@ -1,3 +1,11 @@
-"""The public part's addresses (joined in :mod:`sheets_sync.web.urls`)."""
+"""The public part's addresses (joined in :mod:`sheets_sync.web.urls`): each tournament's hosted
+site at ``/t/<slug>/`` (no sign-in; only what its syncs published)."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from sheets_sync.web import public
+
+urlpatterns: list = [
+    path("t/<slug:slug>/", public.public_site, name="public_site"),
+    path("t/<slug:slug>/<path:path>", public.public_site, name="public_file"),
+]

@@ -1,0 +1,106 @@
+"""`server`, `worker` and `app`: the web face of sheets-sync (:mod:`sheets_sync.web`), all three on
+one serving core (:mod:`sheets_sync.web.serving`).
+
+* ``server --data DIR``: the web app and its background worker in one process on SQLite — a
+  club's own computer, or the web container of compose.yaml (``--no-worker``);
+* ``worker --data DIR``: more workers (PostgreSQL through ``DATABASE_URL``, the queue on Redis
+  through ``SHEETS_SYNC_REDIS_URL``);
+* ``app FOLDER``: the same pages for one organizer's .xlsx workbooks on 127.0.0.1, no account.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from sheets_sync.cli.common import console, language_option, speaking
+from sheets_sync.cli.localized import Command
+from sheets_sync.messages import text
+
+__all__ = ["server", "worker", "app"]
+
+
+def _say(line: str) -> None:
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
+@click.command(cls=Command)
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("sheets-sync-data"),
+              show_default=True, help="The server's data folder: database, queue, published sites, secret key.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0: every network of this computer).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: a free one).")
+@click.option("--no-worker", is_flag=True, help="Serve the pages only; the jobs run in `sheets-sync worker`.")
+@click.option("--workers", type=click.IntRange(1, 32), default=2, show_default=True,
+              help="Worker threads running syncs and buttons in this process.")
+@language_option()
+def server(data: Path, host: str, port: int, no_worker: bool, workers: int) -> None:
+    """Serve the organizers' web app: every registered sheet kept synced, a page per tournament, its public site.
+
+    Runs the background worker in the same process unless --no-worker (Ctrl+C stops both)."""
+    from sheets_sync.web import serving
+
+    serving.prepare(data)
+    web = serving.start_web(host, port)
+    language = speaking(None)
+    consumer = None if no_worker else serving.make_consumer(workers)
+
+    def ready() -> None:
+        _say(text("server.url", language, url=web.url, data=data.resolve()))
+        if consumer is None:
+            _say(text("server.no_worker", language))
+
+    serving.run_until_stopped(consumer=consumer, web=web, ready=ready,
+                              say=lambda _: _say(text("server.stopped", language)))
+
+
+@click.command(cls=Command)
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("sheets-sync-data"),
+              show_default=True, help="The server's data folder (the same as the server's, or a shared one).")
+@click.option("--workers", type=click.IntRange(1, 32), default=2, show_default=True,
+              help="Jobs run at once (threads).")
+@language_option()
+def worker(data: Path, workers: int) -> None:
+    """Run jobs (syncs, buttons) for the web app: on more machines, with DATABASE_URL and SHEETS_SYNC_REDIS_URL."""
+    from sheets_sync.web import serving
+
+    serving.prepare(data)
+    language = speaking(None)
+    serving.run_until_stopped(consumer=serving.make_consumer(workers),
+                              ready=lambda: _say(text("worker.started", language, workers=workers)),
+                              say=lambda _: _say(text("server.stopped", language)))
+
+
+@click.command(cls=Command)
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port (0: a free one).")
+@click.option("--no-browser", is_flag=True, help="Do not open the browser.")
+@language_option()
+def app(folder: Path, port: int, no_browser: bool) -> None:
+    """The organizer's pages for the .xlsx workbooks in FOLDER, on this computer only, in the browser.
+
+    Every .xlsx in FOLDER is a tournament; saving it updates the standings and the players' page."""
+    from sheets_sync.web import serving
+
+    folder = folder.resolve()
+    serving.prepare(folder / ".sheets-sync", mode="app", settings_module=serving.APP_SETTINGS,
+                    extra_env={"SHEETS_SYNC_APP_FOLDER": str(folder)})
+    from sheets_sync.web import app_mode  # its models need Django set up
+
+    web = serving.start_web("127.0.0.1", port)  # app mode signs the local organizer in: this computer only
+    consumer = serving.make_consumer(2)
+    tournaments = app_mode.register_folder(folder)
+    watch = app_mode.FolderWatch(tournaments)
+    start = f"{web.url}o/{tournaments[0].slug}/" if len(tournaments) == 1 else f"{web.url}app/"
+    language = speaking(None)
+
+    def ready() -> None:
+        _say(text("app.url", language, url=start, n=len(tournaments), folder=folder))
+        if not no_browser:
+            import webbrowser
+
+            webbrowser.open(start)
+
+    serving.run_until_stopped(consumer=consumer, web=web, on_stop=watch.close, ready=ready,
+                              say=lambda _: _say(text("server.stopped", language)))

@@ -1,0 +1,134 @@
+"""The organizer's pages of one tournament: the page itself, its buttons (POST), a job's page and
+the small JSON statuses the pages poll, and the downloads of what the exports wrote."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import select_template
+from django.urls import NoReverseMatch, reverse
+from django.views.decorators.http import require_POST, require_safe
+
+from sheets_sync.web import jobs
+from sheets_sync.web.access import tournament_for
+from sheets_sync.web.models import Job, Tournament
+from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for, params_of
+from sheets_sync.web.organizer.glance import ACTIVE, glance
+from sheets_sync.web.public import file_response, safe_file
+from sheets_sync.web.words import request_language, word
+
+__all__ = ["tournament_page", "tournament_status", "press", "job_page", "job_status", "download"]
+
+PUSH_TEMPLATE = "keeping/push.html"  # the push trigger's snippet, where the keeping part provides it
+
+
+def _push(request: HttpRequest, tournament: Tournament) -> dict:
+    """The «instant update» snippet's template and the hook's address, when the keeping part has them."""
+    try:
+        template = select_template([PUSH_TEMPLATE]).template.name
+    except TemplateDoesNotExist:
+        return {"push_template": None, "hook_url": ""}
+    try:
+        hook_url = request.build_absolute_uri(reverse("push_hook"))
+    except NoReverseMatch:
+        hook_url = ""
+    return {"push_template": template, "hook_url": hook_url}
+
+
+@login_required
+@require_safe
+def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = tournament_for(request, slug)
+    lang = request_language(request)
+    context = {"tournament": tournament, "glance": glance(tournament, lang), "buttons": buttons_for(tournament),
+               "public_url": reverse("public_site", args=[tournament.slug]),
+               "status_url": reverse("tournament_status", args=[tournament.slug]), **_push(request, tournament)}
+    return render(request, "organizer/tournament.html", context)
+
+
+@login_required
+@require_safe
+def tournament_status(request: HttpRequest, slug: str) -> JsonResponse:
+    """What the page polls while jobs run: it reloads when this changes."""
+    tournament = tournament_for(request, slug)
+    active = list(Job.objects.filter(tournament=tournament, status__in=ACTIVE).order_by("pk").values_list("pk", "status"))
+    return JsonResponse({"active": [list(a) for a in active],
+                         "synced_at": tournament.last_sync_at.isoformat() if tournament.last_sync_at else None,
+                         "share_lost": tournament.share_lost, "error": bool(tournament.last_error)})
+
+
+@login_required
+@require_POST
+def press(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    """A button: checks its fields and enqueues its job, then shows the job (sync: the page)."""
+    tournament = tournament_for(request, slug)
+    lang = request_language(request)
+    button = BUTTONS.get(action)
+    if button is None or tournament.kind not in button.kinds:
+        raise Http404("no such button")
+    form = button.form(request.POST)
+    if not form.is_valid():
+        fields = ", ".join(word(f"organizer.field.{name.replace('_', '')}", lang) for name in form.errors)
+        messages.error(request, word("organizer.form.invalid", lang, fields=fields))
+        return redirect("tournament", slug=tournament.slug)
+    if action == jobs.SYNC:
+        job = jobs.request_sync(tournament, "button", user=request.user)
+        messages.info(request, word("organizer.sync.requested" if job else "organizer.sync.waiting", lang))
+        return redirect("tournament", slug=tournament.slug)
+    job = jobs.enqueue(tournament, action, params=params_of(form), user=request.user)
+    return redirect("job", slug=tournament.slug, job_id=job.pk)
+
+
+def _job(request: HttpRequest, slug: str, job_id: int) -> tuple[Tournament, Job]:
+    tournament = tournament_for(request, slug)
+    return tournament, get_object_or_404(Job, pk=job_id, tournament=tournament)
+
+
+def _failure(job: Job, lang: str) -> str:
+    if job.status != Job.FAILED:
+        return ""
+    refused = (job.result or {}).get("messages") or {}
+    return refused.get(lang) or word("organizer.job.crashed", lang)
+
+
+@login_required
+@require_safe
+def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
+    tournament, job = _job(request, slug, job_id)
+    lang = request_language(request)
+    result = job.result or {}
+    context = {"tournament": tournament, "job": job, "result": result, "failure": _failure(job, lang),
+               "lines": (result.get("lines") or {}).get(lang) or [], "rows": (result.get("rows") or {}).get(lang) or [],
+               "warnings": (result.get("warnings") or {}).get(lang) or [],
+               "files": [(f, f.rsplit("/", 1)[-1]) for f in result.get("files") or []],
+               "active": job.status in ACTIVE, "status_url": reverse("job_status", args=[tournament.slug, job.pk])}
+    return render(request, "organizer/job.html", context)
+
+
+@login_required
+@require_safe
+def job_status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
+    _, job = _job(request, slug, job_id)
+    lang = request_language(request)
+    return JsonResponse({"id": job.pk, "action": job.action, "status": job.status,
+                         "message": _failure(job, lang) or job.message,
+                         "finished_at": job.finished_at.isoformat() if job.finished_at else None})
+
+
+@login_required
+@require_safe
+def download(request: HttpRequest, slug: str, path: str) -> HttpResponse:
+    """A file an export wrote (``exports/<kind>/…`` of the tournament's output folder), to its organizers only."""
+    tournament = tournament_for(request, slug)
+    prefix = "exports/"
+    if not path.startswith(prefix):
+        raise Http404("no such file")
+    real, _ = safe_file(jobs.out_dir(tournament) / "exports", path[len(prefix):])
+    if real is None or real.suffix.lower() == "":
+        raise Http404("no such file")
+    # pages to print open in the browser; a picture or an archive is saved
+    return file_response(request, real, download=real.suffix.lower() == ".zip")
+

@@ -1,0 +1,200 @@
+"""The tournament page's buttons as job runners: each calls the same click-free action as the
+command line (:mod:`sheets_sync.actions`) and returns what the CLI would print, as JSON the job
+page shows.
+
+Commands that write into the workbook (draw, advance, replace, evening) open it through
+:func:`sheets_sync.web.workbooks.open_tournament_backend` and then ask for a sync, so the
+standings, the site and the post follow.  Exports that make files (the VK post, the MWT files, the
+printable protocols and seating) write into ``jobs.out_dir(t)/exports/<kind>/``; the page offers
+them through a view that finds the tournament by its members (never a static address).  A refused
+command raises :class:`scoring.errors.SheetsSyncError`: the job fails with the message in both
+languages (:func:`sheets_sync.web.jobs.run_job`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import zipfile
+from datetime import date
+from pathlib import Path
+
+from scoring.collation import name_key
+from scoring.errors import SheetsSyncError
+from sheets_sync.web import jobs
+from sheets_sync.web.models import Tournament
+from sheets_sync.web.workbooks import open_tournament_backend, workbook_ref
+
+__all__ = ["DRAW", "ADVANCE", "REPLACE", "EVENING", "VK", "MWT", "PROTOCOLS", "SEATING", "WRITING", "EXPORTS",
+           "exports_dir", "DRAW_TIME_LIMIT"]
+
+DRAW, ADVANCE, REPLACE, EVENING = "draw", "advance", "replace", "evening"
+VK, MWT, PROTOCOLS, SEATING = "vk", "mwt", "protocols", "seating"
+WRITING = (DRAW, ADVANCE, REPLACE, EVENING)  # they change the workbook: a sync follows
+EXPORTS = (VK, MWT, PROTOCOLS, SEATING)  # they make files to download
+DRAW_TIME_LIMIT = 60.0  # seconds a draw searches when the organizer names no limit: a worker is not held for long
+
+
+class BadParameter(SheetsSyncError):
+    """A button's field the organizer filled wrongly (the page's form checks most of them first)."""
+
+
+def exports_dir(tournament: Tournament, kind: str) -> Path:
+    """Where an export of ``kind`` is written: emptied first, so the folder holds this export only."""
+    folder = jobs.out_dir(tournament) / "exports" / kind
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    return folder
+
+
+def _relative(tournament: Tournament, path: Path) -> str:
+    """A file's address under the tournament's output folder (what the download view takes)."""
+    return path.resolve().relative_to(jobs.out_dir(tournament).resolve()).as_posix()
+
+
+def _int(params: dict, key: str, default: int | None = None, *, low: int = 0) -> int | None:
+    value = params.get(key)
+    if value in (None, ""):
+        return default
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or number < low:
+        raise BadParameter(f"{key}: a whole number from {low} is needed, not {value!r}",
+                           ru=f"{key}: нужно целое число от {low}, а не «{value}»")
+    return number
+
+
+def _credentials(tournament: Tournament) -> str | None:
+    return tournament.account.key_file if tournament.account is not None else None
+
+
+def _draw_result(outcome, language: str) -> dict:
+    """The draw's fairness report as the CLI prints it (lines), and as a table (rows) for the page."""
+    report = outcome.draw.report
+    return {"stage": outcome.stage, "games": len(outcome.entries),
+            "format": outcome.format.describe(language) if outcome.format is not None else "",
+            "lines": {lang: report.text_lines(lang) for lang in ("ru", "en")},
+            "rows": {lang: [[str(v) for v in row] for row in report.rows(lang)] for lang in ("ru", "en")},
+            "removed": list(outcome.removed), "kept": list(outcome.kept)}
+
+
+@jobs.runner(DRAW)
+def run_draw(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.draw import draw_workbook
+
+    limit = params.get("time_limit")
+    outcome = draw_workbook(open_tournament_backend(tournament), seed=_int(params, "seed", 1),
+                            time_limit=float(limit) if limit not in (None, "") else DRAW_TIME_LIMIT,
+                            force=bool(params.get("force")))
+    jobs.request_sync(tournament, DRAW)
+    return _draw_result(outcome, outcome.language)
+
+
+def _seated(outcome) -> list[str]:
+    return sorted({n for e in outcome.entries for n in e.players if n}, key=name_key)
+
+
+@jobs.runner(ADVANCE)
+def run_advance(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.draw import advance_workbook
+
+    outcome = advance_workbook(open_tournament_backend(tournament), seed=_int(params, "seed", 1),
+                               force=bool(params.get("force")), stage=params.get("stage") or None)
+    jobs.request_sync(tournament, ADVANCE)
+    return {**_draw_result(outcome, outcome.language), "players": _seated(outcome)}
+
+
+@jobs.runner(REPLACE)
+def run_replace(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.draw import replace_player
+
+    player = str(params.get("player") or "").strip()
+    if not player:
+        raise BadParameter("name the player to replace", ru="укажите, кого заменить")
+    newcomer, outcome = replace_player(open_tournament_backend(tournament), player=player,
+                                       stage=params.get("stage") or None)
+    jobs.request_sync(tournament, REPLACE)
+    return {"stage": outcome.stage, "old": player, "new": newcomer, "games": len(outcome.entries)}
+
+
+@jobs.runner(EVENING)
+def run_evening(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.evening import add_evening
+
+    try:
+        day = date.fromisoformat(str(params.get("date") or date.today().isoformat()))
+    except ValueError:
+        raise BadParameter(f"date: YYYY-MM-DD, not {params.get('date')!r}",
+                           ru=f"дата: ГГГГ-ММ-ДД, а не «{params.get('date')}»") from None
+    added = add_evening(open_tournament_backend(tournament), day=day, games=_int(params, "games", 1, low=1),
+                        tables=_int(params, "tables", None, low=1))
+    jobs.request_sync(tournament, EVENING)
+    return {"title": added.title, "games": len(added.games), "rounds": added.rounds, "tables": added.tables}
+
+
+@jobs.runner(VK)
+def run_vk(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.export import write_workbook_post
+
+    folder = exports_dir(tournament, VK)
+    write_workbook_post(workbook_ref(tournament), out=str(folder), link=jobs.public_link(tournament),
+                        credentials=_credentials(tournament))
+    text_file = folder / "vk-post.txt"
+    pictures = sorted(p for p in folder.iterdir() if p.suffix == ".png")
+    return {"text": text_file.read_text(encoding="utf-8") if text_file.exists() else "",
+            "files": [_relative(tournament, p) for p in pictures]}
+
+
+@jobs.runner(MWT)
+def run_mwt(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.export import write_workbook_mwt
+
+    folder = exports_dir(tournament, MWT)
+    export = write_workbook_mwt(workbook_ref(tournament), out=str(folder / "games"),
+                                credentials=_credentials(tournament))
+    archive = folder / "mwt.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        for game in export.games:
+            zf.write(export.folder / game.filename, arcname=game.filename)
+    return {"games": len(export.games), "files": [_relative(tournament, archive)],
+            "warnings": {lang: _mwt_warnings(export, lang) for lang in ("ru", "en")}}
+
+
+def _mwt_warnings(export, language: str) -> list[str]:
+    """What the federation will miss, one line per person as the CLI says it (not one per seat)."""
+    from sheets_sync.messages import text
+
+    lines = [text("mwt.no_" + w.kind, language) for w in export.warnings]
+    missing: dict[tuple[str, str], list[str]] = {}
+    for w in (w for g in export.games for w in g.warnings):
+        games = missing.setdefault((w.kind, w.name or "—"), [])
+        if w.sheet not in games:
+            games.append(w.sheet)
+    for (kind, name), games in missing.items():
+        shown = ", ".join(games[:3]) + (", …" if len(games) > 3 else "")
+        lines.append(text("mwt.no_" + kind, language, name=name, n=len(games), sheets=shown))
+    return lines
+
+
+@jobs.runner(PROTOCOLS)
+def run_protocols(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.export import write_workbook_blanks
+
+    blanks = write_workbook_blanks(workbook_ref(tournament), round_no=_int(params, "round", 1, low=1),
+                                   stage=params.get("stage") or None, out=str(exports_dir(tournament, PROTOCOLS)),
+                                   credentials=_credentials(tournament))
+    return {"stage": blanks.stage_name, "files": [_relative(tournament, blanks.path)]}
+
+
+@jobs.runner(SEATING)
+def run_seating(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.actions.export import write_workbook_seating_print
+
+    seating = write_workbook_seating_print(workbook_ref(tournament), round_no=_int(params, "round", 1, low=1),
+                                           stage=params.get("stage") or None,
+                                           out=str(exports_dir(tournament, SEATING)),
+                                           credentials=_credentials(tournament))
+    return {"title": seating.title, "tables": seating.tables,
+            "files": [_relative(tournament, p) for p in seating.paths]}

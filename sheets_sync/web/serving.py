@@ -1,0 +1,182 @@
+"""The one serving core of ``sheets-sync server``, ``worker`` and ``app``: the environment and
+Django set up, the database migrated, the service accounts loaded, the WSGI app on waitress and
+Huey's consumer on threads — in the combinations each command needs.
+
+* ``server``: waitress in a background thread, the consumer (worker threads and its scheduler,
+  which runs :func:`sheets_sync.web.tasks.sweep_due_syncs` every minute) in the main thread,
+  where signal handlers work: Ctrl+C or SIGTERM stops both, running jobs given time to end;
+  ``--no-worker``: the web app alone (the workers run elsewhere, ``sheets-sync worker``).
+* ``worker``: the consumer only.
+* ``app``: ``server`` on 127.0.0.1 for one organizer's folder (:mod:`sheets_sync.web.app_mode`).
+
+Nothing here is a scheduler of our own: the queue, its retries and its periodic task are Huey's.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["prepare", "WebServer", "start_web", "make_consumer", "run_until_stopped", "SETTINGS"]
+
+SETTINGS = "sheets_sync.web.settings"
+APP_SETTINGS = "sheets_sync.web.app_settings"
+log = logging.getLogger("sheets_sync.web.serving")
+_THREADS = 8  # requests answered at once: pages are a few milliseconds of the database and templates
+_CONNECTION_LIMIT = 500
+
+
+def prepare(data: Path | None, *, mode: str = "server", settings_module: str = SETTINGS,
+            extra_env: dict[str, str] | None = None) -> None:
+    """Set the environment (data folder, mode), set Django up, migrate the database and load the
+    service accounts (where that part of the server exists). Call once, before anything Django."""
+    if data is not None:
+        data = Path(data).expanduser().resolve()
+        data.mkdir(parents=True, exist_ok=True)
+        os.environ["SHEETS_SYNC_DATA"] = str(data)
+    os.environ["SHEETS_SYNC_MODE"] = mode
+    os.environ.update(extra_env or {})
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", interactive=False, verbosity=0)
+    _load_service_accounts()
+
+
+def _load_service_accounts() -> None:
+    """``sheets_sync.web.service_accounts.load_service_accounts()`` when that module exists (the
+    keys folder's accounts into the database: e-mail and path, never the key)."""
+    name = "sheets_sync.web.service_accounts"
+    if importlib.util.find_spec(name) is None:
+        return
+    module = importlib.import_module(name)
+    loader = getattr(module, "load_service_accounts", None)
+    if loader is not None:
+        loader()
+
+
+@dataclass
+class WebServer:
+    """The WSGI app on waitress, in a background thread; :meth:`close` stops it."""
+
+    server: object
+    sockets: dict
+    thread: threading.Thread
+
+    @property
+    def port(self) -> int:
+        return int(self.server.effective_port)
+
+    @property
+    def host(self) -> str:
+        return str(self.server.effective_host)
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    def close(self) -> None:
+        done = threading.Event()
+
+        def close_all() -> None:  # in the server's own thread: its map is not touched from outside
+            for dispatcher in list(self.sockets.values()):
+                dispatcher.close()
+            done.set()
+
+        trigger = next((d for d in self.sockets.values() if hasattr(d, "pull_trigger")), None)
+        if self.thread.is_alive() and trigger is not None:
+            trigger.pull_trigger(close_all)
+            done.wait(timeout=5)
+            self.thread.join(timeout=5)
+        self.server.task_dispatcher.shutdown(timeout=5)
+
+
+def start_web(host: str, port: int) -> WebServer:
+    """Serve the Django app on ``host:port`` (port 0: a free one) in a background thread."""
+    from django.core.wsgi import get_wsgi_application
+    from waitress.server import create_server
+
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # a burst waiting milliseconds is not news
+    sockets: dict = {}
+    proxy = os.environ.get("SHEETS_SYNC_TRUSTED_PROXY")  # behind a proxy: the client's scheme and address
+    behind = {"trusted_proxy": proxy, "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-for"}} if proxy else {}
+    server = create_server(get_wsgi_application(), map=sockets, host=host, port=port, threads=_THREADS,
+                           connection_limit=_CONNECTION_LIMIT, channel_timeout=30, asyncore_use_poll=True,
+                           ident="sheets-sync", expose_tracebacks=False, clear_untrusted_proxy_headers=True, **behind)
+    if not hasattr(server, "effective_port"):  # a name with several addresses (localhost: IPv4 and IPv6)
+        server.effective_host, server.effective_port = server.effective_listen[0]
+    thread = threading.Thread(target=server.run, name="sheets-sync web", daemon=True)
+    thread.start()
+    return WebServer(server, sockets, thread)
+
+
+def make_consumer(workers: int):
+    """Huey's consumer on ``workers`` threads with its scheduler (the minute's sweep); a running job
+    gets 30 s to end when it is stopped."""
+    from huey.contrib.djhuey import HUEY
+
+    return HUEY.create_consumer(workers=workers, worker_type="thread", periodic=True, shutdown_timeout=30,
+                                check_worker_health=True)
+
+
+def run_until_stopped(*, consumer=None, web: WebServer | None = None, say: Callable[[str], None] = print,
+                      on_stop: Callable[[], None] | None = None, ready: Callable[[], None] | None = None) -> None:
+    """Block the main thread until Ctrl+C or SIGTERM, then stop what was started. With a consumer
+    its own loop runs here (its signal handlers need the main thread); else a plain wait.
+    ``ready`` is called once the signals are handled (what a supervisor may wait for)."""
+    try:
+        if consumer is not None:
+            _consume(consumer, ready)
+        else:
+            _wait_for_signal(ready)
+    finally:
+        if on_stop is not None:
+            on_stop()
+        if web is not None:
+            web.close()
+        say("stopped")
+
+
+def _consume(consumer, ready: Callable[[], None] | None) -> None:
+    """Huey's ``Consumer.run`` without its restart on SIGHUP (a re-exec would lose the web thread),
+    saying ``ready`` once its signal handlers are set: SIGINT stops gracefully, SIGTERM at once."""
+    from huey.consumer import ConsumerStopped
+
+    consumer.start()
+    if ready is not None:
+        ready()
+    checked = time.monotonic()
+    while True:
+        try:
+            checked = consumer.loop(checked)
+        except ConsumerStopped:
+            break
+    consumer.huey.notify_interrupted_tasks()
+
+
+def _wait_for_signal(ready: Callable[[], None] | None) -> None:
+    stop = threading.Event()
+
+    def handler(signum, frame) -> None:  # noqa: ARG001 - signal's signature
+        stop.set()
+
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    if ready is not None:
+        ready()
+    try:
+        while not stop.wait(1.0):
+            pass
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
