@@ -93,6 +93,7 @@ from __future__ import annotations
 import argparse
 import base64
 import copy
+import hashlib
 import datetime as dt
 import json
 import math
@@ -775,6 +776,24 @@ class DriveFeed:
         return out
 
 
+def _permission_id(email: str) -> str:
+    return "p" + hashlib.sha1(email.lower().encode()).hexdigest()[:16]
+
+
+def _permission_list(book: _Spreadsheet) -> list[dict]:
+    """Drive's ``permissions.list``: the owner, those shared by a request, those shared by the test."""
+    out = [{"id": _permission_id(book.owner), "type": "user", "role": "owner", "emailAddress": book.owner}] \
+        if book.owner else []
+    for p in book.permissions:
+        out.append({"id": _permission_id(p.get("emailAddress", "anyone")), "type": p.get("type"),
+                    "role": p.get("role"), **({"emailAddress": p["emailAddress"]} if p.get("emailAddress") else {})})
+    listed = {p.get("emailAddress") for p in out}
+    for email in sorted(book.shared_with or ()):
+        if email not in listed:
+            out.append({"id": _permission_id(email), "type": "user", "role": "writer", "emailAddress": email})
+    return out
+
+
 class QuotaMeter:
     """Sheets requests per account in a rolling minute (Google's 60 reads / 60 writes per user), and
     counters for tests and benches: per account and minute, per file."""
@@ -930,8 +949,6 @@ class FakeSheetsServer:
             sid = spreadsheet_id or secrets.token_urlsafe(33)[:44]
             book = _Spreadsheet(sid, title, locale)
             book.shared_with = shared_with
-            book.permissions = [{"id": secrets.token_hex(8), "type": "user", "role": "writer", "emailAddress": e}
-                                for e in sorted(shared_with or ())]
             for name in tabs or {"Sheet1": []}:
                 book.add_sheet({"title": name})
             self.spreadsheets[sid] = book
@@ -948,9 +965,6 @@ class FakeSheetsServer:
                 book.shared_with = None
             else:
                 book.shared_with = (book.shared_with or set()) | {email}
-                if not any(p.get("emailAddress") == email for p in book.permissions):
-                    book.permissions.append({"id": secrets.token_hex(8), "type": "user", "role": "writer",
-                                             "emailAddress": email})
                 self.drive.record(spreadsheet_id, "owner@example.com")
 
     def set_values(
@@ -1199,17 +1213,16 @@ class FakeSheetsServer:
                 raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
             book = self._book(m.group(1), email)
             if m.group(2) is None and method == "GET":
-                return 200, {"kind": "drive#permissionList", "permissions": copy.deepcopy(book.permissions)}
+                return 200, {"kind": "drive#permissionList", "permissions": _permission_list(book)}
             if m.group(2) is None and method == "POST":
-                permission = {"id": secrets.token_hex(8), "type": data.get("type"), "role": data.get("role"),
-                              **({"emailAddress": data["emailAddress"]} if data.get("emailAddress") else {})}
-                book.permissions.append(permission)
+                book.permissions.append(data)  # recorded as asked (tests compare it)
                 if book.shared_with is not None and data.get("emailAddress"):
                     book.shared_with.add(data["emailAddress"])
                 self.drive.record(book.id, email)
-                return 200, {"kind": "drive#permission", **permission}
+                return 200, {"kind": "drive#permission", "id": _permission_id(data.get("emailAddress", "anyone")),
+                             "type": data.get("type"), "role": data.get("role")}
             if m.group(2) is not None and method == "DELETE":
-                found = [p for p in book.permissions if p["id"] == m.group(2)]
+                found = [p for p in _permission_list(book) if p["id"] == m.group(2) and p["role"] != "owner"]
                 if not found:
                     raise ApiError(404, f"Permission not found: {m.group(2)}.", "NOT_FOUND")
                 self.unshare(book.id, found[0].get("emailAddress", ""))
@@ -1224,7 +1237,6 @@ class FakeSheetsServer:
             book = _Spreadsheet(sid, props.get("title", "Untitled spreadsheet"), props.get("locale", "en_US"))
             book.shared_with = {email} if self.check_auth else None
             book.owner = email
-            book.permissions.append({"id": secrets.token_hex(8), "type": "user", "role": "owner", "emailAddress": email})
             for sheet in data.get("sheets") or [{"properties": {"title": "Sheet1"}}]:
                 book.add_sheet(sheet.get("properties", {}))
             self.spreadsheets[sid] = book

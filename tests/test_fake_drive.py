@@ -89,6 +89,7 @@ def test_permissions_list_create_delete(fake_server, sa_key, clock):
     response = http.request("delete", f"{url}/{created['id']}")
     assert response.status_code == 204
     assert {p.get("emailAddress") for p in http.request("get", url).json()["permissions"]} == {SA_EMAIL}
+    assert "org@example.com" not in fake_server.spreadsheets[sid].shared_with
 
 
 def test_sixty_reads_a_minute_then_googles_429(fake_server, sa_key, clock, tmp_path):

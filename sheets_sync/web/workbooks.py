@@ -2,23 +2,109 @@
 is shared with, an .xlsx of the app's folder as a file.
 
 Every sync, button and claim check goes through :func:`open_tournament_backend`, so the transport
-(and the per-account request budget around it) is chosen here only.
+(and the per-account request budget around it) is chosen here only: a Google sheet is reached
+through a :class:`BudgetedHTTPClient`, which takes a slot of the account's minute
+(:mod:`sheets_sync.keeper.budget`, stored in the database so every worker shares it) before each
+HTTP attempt — retries included, since Google counts them too.
 """
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Sum
+from gspread.http_client import HTTPClient
 
 from sheets_sync.backends.base import Backend
 from sheets_sync.backends.excel import ExcelBackend
+from sheets_sync.backends.google.auth import load_credentials
 from sheets_sync.backends.google.backend import GoogleBackend
-from sheets_sync.web.models import ServiceAccount, Tournament
+from sheets_sync.backends.google.http import HTTP_TIMEOUT, RetryingHTTPClient, RewritingAuthorizedSession
+from sheets_sync.keeper.budget import Budget, BudgetStore, request_kind
+from sheets_sync.web.models import RequestTally, ServiceAccount, Tournament
 
-__all__ = ["open_google_backend", "open_tournament_backend", "workbook_ref"]
+__all__ = ["open_google_backend", "open_tournament_backend", "workbook_ref", "account_http", "BudgetedHTTPClient",
+           "budget_clock", "budget_store", "DatabaseBudgetStore"]
+
+_CREDENTIALS: dict[tuple[str, str], Any] = {}  # (key file, e-mail) -> credentials: one token per account and process
+
+
+def budget_clock() -> float:
+    """The budget's clock (a test moves its own)."""
+    return time.time()
+
+
+def budget_store() -> BudgetStore:
+    return DatabaseBudgetStore()
+
+
+class DatabaseBudgetStore:
+    """The rolling minute in the database (:class:`~sheets_sync.web.models.RequestTally`), so every
+    worker process — on one machine or several — takes from the same budget. Counted in 10-second
+    slices; the seven slices that touch the last minute are summed (a window of 60–70 s: never
+    more than the limit in any 60 s). Taking is one transaction: a row lock on PostgreSQL, the
+    database lock on SQLite."""
+
+    SLICE, SLICES = 10, 7
+
+    def _slices(self, account: str, kind: str, now: float):
+        first = int(now // self.SLICE) - self.SLICES + 1
+        return RequestTally.objects.filter(account=account, kind=kind, slice__gte=first)
+
+    def take(self, account: str, kind: str, now: float, limit: int) -> float:
+        current = int(now // self.SLICE)
+        with transaction.atomic():
+            rows = list(self._slices(account, kind, now).select_for_update().values_list("slice", "count"))
+            if sum(count for _, count in rows) >= limit:
+                oldest = min(s for s, count in rows if count)
+                return max(0.5, (oldest + self.SLICES) * self.SLICE - now)
+            if not RequestTally.objects.filter(account=account, kind=kind, slice=current).update(count=F("count") + 1):
+                RequestTally.objects.create(account=account, kind=kind, slice=current, count=1)
+        return 0.0
+
+    def used(self, account: str, kind: str, now: float) -> int:
+        return self._slices(account, kind, now).aggregate(n=Sum("count"))["n"] or 0
+
+    def forget_before(self, now: float) -> None:
+        RequestTally.objects.filter(slice__lt=int(now // self.SLICE) - 2 * self.SLICES).delete()
+
+
+class _Metered(HTTPClient):
+    """Takes a slot of the account's budget before every HTTP attempt."""
+
+    budget: Budget
+
+    def request(self, method: str, endpoint: str, *args: Any, **kwargs: Any):  # type: ignore[override]
+        self.budget.acquire(request_kind(method, endpoint))
+        return super().request(method, endpoint, *args, **kwargs)
+
+
+class BudgetedHTTPClient(RetryingHTTPClient, _Metered):
+    """The retrying transport (backoff on 429/5xx) with every attempt counted against ``budget``."""
+
+    def __init__(self, auth: Any, session: Any, *, budget: Budget, **kwargs: Any) -> None:
+        super().__init__(auth, session, **kwargs)
+        self.budget = budget
+
+
+def account_http(account: ServiceAccount, *, max_wait: float = 30.0) -> BudgetedHTTPClient:
+    """A budgeted transport acting as ``account`` (its key read once per process; never logged)."""
+    key = (account.key_file, account.email)
+    if key not in _CREDENTIALS:
+        _CREDENTIALS[key] = load_credentials(account.key_file, settings.GOOGLE_ENDPOINT, [])
+    credentials = _CREDENTIALS[key]
+    budget = Budget(budget_store(), account.email, max_wait=max_wait, clock=budget_clock)
+    http = BudgetedHTTPClient(credentials, RewritingAuthorizedSession(credentials, settings.GOOGLE_ENDPOINT),
+                              budget=budget)
+    http.set_timeout(HTTP_TIMEOUT)
+    return http
 
 
 def open_google_backend(spreadsheet_id: str, account: ServiceAccount) -> GoogleBackend:
-    return GoogleBackend(spreadsheet_id, credentials=account.key_file, endpoint=settings.GOOGLE_ENDPOINT)
+    return GoogleBackend(spreadsheet_id, endpoint=settings.GOOGLE_ENDPOINT, http_client=account_http(account))
 
 
 def open_tournament_backend(tournament: Tournament) -> Backend:
