@@ -43,7 +43,8 @@ from sheets_sync.keeper.hook import next_due
 from sheets_sync.keeper.plan import INTERVAL, FastSheet, input_fingerprint, plan_polls
 from sheets_sync.web import jobs
 from sheets_sync.web.models import DriveCursor, ServiceAccount, Tournament
-from sheets_sync.web.workbooks import account_http, budget_clock, budget_store, open_google_backend
+from sheets_sync.web import workbooks
+from sheets_sync.web.workbooks import account_http, budget_store, open_google_backend
 
 __all__ = ["FAST_LANE", "OWN_WRITE_WATCH", "now", "ensure_hook_secret", "hook", "start_due_pushes", "read_drive",
            "poll_fast_lane", "tick", "keeping_minute"]
@@ -149,7 +150,7 @@ def _apply_change(tournament: Tournament, removed: bool, ours: bool, moment: dat
 
 # -- the fast lane ----------------------------------------------------------------------------------
 def _reads_left(accounts) -> dict[str, int]:
-    return {a.email: Budget(budget_store(), a.email, clock=budget_clock).left(READ) for a in accounts}
+    return {a.email: Budget(budget_store(), a.email, clock=workbooks.budget_clock).left(READ) for a in accounts}
 
 
 def poll_fast_lane(moment: datetime | None = None) -> list[int]:
@@ -196,7 +197,7 @@ def tick(moment: datetime | None = None) -> None:
     jobs.sync_due()
     start_due_pushes(moment)
     poll_fast_lane(moment)
-    budget_store().forget_before(budget_clock())
+    budget_store().forget_before(workbooks.budget_clock())
 
 
 @db_periodic_task(crontab(minute="*"))

@@ -37,6 +37,13 @@ def budget_clock() -> float:
     return time.time()
 
 
+def budget_sleep(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+BUDGET_WAIT = 30.0  # seconds a request may wait for its slot before the job is deferred
+
+
 def budget_store() -> BudgetStore:
     return DatabaseBudgetStore()
 
@@ -90,13 +97,14 @@ class BudgetedHTTPClient(RetryingHTTPClient, _Metered):
         self.budget = budget
 
 
-def account_http(account: ServiceAccount, *, max_wait: float = 30.0) -> BudgetedHTTPClient:
+def account_http(account: ServiceAccount, *, max_wait: float | None = None) -> BudgetedHTTPClient:
     """A budgeted transport acting as ``account`` (its key read once per process; never logged)."""
     key = (account.key_file, account.email)
     if key not in _CREDENTIALS:
         _CREDENTIALS[key] = load_credentials(account.key_file, settings.GOOGLE_ENDPOINT, [])
     credentials = _CREDENTIALS[key]
-    budget = Budget(budget_store(), account.email, max_wait=max_wait, clock=budget_clock)
+    budget = Budget(budget_store(), account.email, max_wait=BUDGET_WAIT if max_wait is None else max_wait,
+                    clock=lambda: budget_clock(), sleep=lambda seconds: budget_sleep(seconds))
     http = BudgetedHTTPClient(credentials, RewritingAuthorizedSession(credentials, settings.GOOGLE_ENDPOINT),
                               budget=budget)
     http.set_timeout(HTTP_TIMEOUT)
