@@ -240,3 +240,18 @@ def test_a_storm_during_a_sync_backs_off_and_loses_nothing(fake_server, account,
     assert fake_server.values(t.spreadsheet_id, EDIT_TAB)[9][8] == 0.4  # the judge's value untouched
     key_body = private_key_pem.splitlines()[1]
     assert key_body not in caplog.text and "PRIVATE KEY" not in caplog.text
+
+
+def test_the_push_block_shows_the_snippet_with_this_sheets_secret(account):
+    from django.template.loader import render_to_string
+
+    from sheets_sync.web.words import _Words
+
+    t = Tournament.objects.create(slug="cup", spreadsheet_id="sheet-1", account=account)
+    secret = keeping.ensure_hook_secret(t)
+    for lang, phrase in (("ru", "installTrigger"), ("en", "Extensions → Apps Script")):
+        html = render_to_string("keeping/push.html", {"tournament": t, "w": _Words(lang),
+                                                      "hook_url": "https://club.example/hook/sheet-1/"})
+        assert phrase in html and secret in html
+        assert "ScriptApp.newTrigger('pushEdit').forSpreadsheet(spreadsheet).onEdit().create()" in html
+        assert "https://club.example/hook/sheet-1/" in html
