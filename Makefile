@@ -34,6 +34,7 @@ install-check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.season  # club seasons: its own section of docs/benchmarks.md
+	$(BIN)/python -m bench.keeper  # the server keeping 500 sheets: its own section
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate

@@ -1,0 +1,243 @@
+"""`make bench` (keeper): 500 registered Google sheets on the fake server over several service
+accounts, 20 of them with judges saving every few seconds (10 with the push trigger, 10 without),
+on a simulated clock shared by the keeper, the budget and the fake's quotas and Drive lag.
+
+Measured: each account's Sheets reads and writes in its busiest minute (Google allows 60 of each)
+and the 429s the fake answered; the Sheets requests the idle sheets cost; edit → site updated
+(simulated waiting — debounce, polls, Drive — plus the sync's own wall time); the process's peak
+RSS (the fake server with its 500 spreadsheets lives in the same process: an upper bound).
+
+    python -m bench.keeper [--minutes 3] [--accounts 10] [--sheets 500] [--busy 20] [--no-write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import shutil
+import statistics
+import tempfile
+import time
+from datetime import date, datetime, timezone as dt_timezone
+from pathlib import Path
+
+BEGIN, END = "<!-- bench.keeper begin -->", "<!-- bench.keeper end -->"
+EDIT_TAB = "Тур 1 Стол 1"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.t, tz=dt_timezone.utc)
+
+    def sleep(self, seconds: float) -> None:
+        self.t += seconds
+
+
+def _django(data: Path) -> None:
+    os.environ["SHEETS_SYNC_DATA"] = str(data)
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tests.web_settings"
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+def _register(fake, clock, args, folder: Path):
+    """The accounts, 500 sheets (the busy ones are the example tournament), the keeper wired to ``clock``."""
+    from django.conf import settings
+
+    from sheets_sync.example import EXAMPLE_PATH
+    from sheets_sync.web import keeping, workbooks
+    from sheets_sync.web.models import ServiceAccount, Tournament
+    from tests.google_support import upload_xlsx, write_key_file
+
+    settings.GOOGLE_ENDPOINT = fake.url
+    fake.clock, fake.drive_delay = clock, 120.0
+    keeping.now = clock.now
+    workbooks.budget_clock, workbooks.budget_sleep = clock, clock.sleep
+    accounts = [ServiceAccount.objects.create(
+        email=f"keeper-{n}@club.iam.gserviceaccount.com",
+        key_file=write_key_file(folder / f"key-{n}.json", fake.token_uri, f"keeper-{n}@club.iam.gserviceaccount.com"))
+        for n in range(args.accounts)]
+    busy, idle = [], []
+    for n in range(args.sheets):
+        account = accounts[n % args.accounts]
+        if n < args.busy:
+            path = folder / f"busy-{n}.xlsx"
+            shutil.copyfile(EXAMPLE_PATH, path)
+            sid = upload_xlsx(fake, path)
+        else:
+            sid = fake.create_spreadsheet(f"idle {n}", {"Турнир": [["Название", f"Клуб {n}"]]})
+        fake.share(sid, account.email)
+        t = Tournament.objects.create(slug=f"t{n}", spreadsheet_id=sid, account=account, needs_sync=False)
+        (busy if n < args.busy else idle).append(t)
+    for t in busy:
+        keeping.ensure_hook_secret(t)
+    return accounts, busy, idle
+
+
+def _run(fake, clock, args, busy, syncs):
+    """The simulated minutes: judges' saves, pushes, the keeper's second / ten seconds / minute."""
+    from django.test import Client
+
+    from sheets_sync.keeper.plan import INTERVAL
+    from sheets_sync.web import jobs, keeping
+
+    client, rng = Client(), random.Random(35)
+    edits: dict[int, list[float]] = {t.pk: [] for t in busy}
+    next_edit = {t.pk: clock() + rng.uniform(0, 5) for t in busy}
+    from sheets_sync.web.models import Tournament
+
+    keeping.tick()
+    for t in busy:
+        jobs.request_sync(t, "registered")
+    # steady state: these tournaments are being played (the Drive feed or a push put them in the fast lane)
+    Tournament.objects.filter(pk__in=[t.pk for t in busy]).update(fast_until=clock.now() + keeping.FAST_LANE)
+    start = clock()
+    last_poll = last_tick = start
+    while clock() - start < args.minutes * 60:
+        clock.t += 1.0
+        for i, t in enumerate(busy):
+            if clock() >= next_edit[t.pk]:
+                row = 10 + rng.randrange(10)
+                fake.set_values(t.spreadsheet_id, EDIT_TAB, [[f"0,{rng.randrange(1, 6)}"]], start=f"I{row}")
+                edits[t.pk].append(clock())
+                next_edit[t.pk] = clock() + rng.uniform(3, 8)
+                if i % 2 == 0:  # half the busy sheets have the push trigger
+                    client.post(f"/hook/{t.spreadsheet_id}/", json.dumps({"secret": t.hook_secret}),
+                                content_type="application/json")
+        keeping.start_due_pushes()
+        if clock() - last_poll >= INTERVAL:
+            keeping.poll_fast_lane()
+            last_poll = clock()
+        if clock() - last_tick >= 60:
+            keeping.tick()
+            last_tick = clock()
+    return edits, start
+
+
+def _latencies(edits, syncs, pushed: set[int]):
+    """edit → site: the first sync starting at or after the edit, plus that sync's wall time."""
+    out = {True: [], False: []}
+    for pk, times in edits.items():
+        runs = sorted(s for s in syncs if s[0] == pk)
+        for at in times:
+            later = [(start, wall) for _, start, wall in runs if start >= at]
+            if later:
+                start, wall = later[0]
+                out[pk in pushed].append(start - at + wall)
+    return out
+
+
+def measure(args) -> dict:
+    import logging
+
+    from tests.fake_sheets import FakeSheetsServer
+
+    logging.getLogger("sheets_sync.backends.google").setLevel(logging.ERROR)  # the locale advice, once per sync
+
+    clock = Clock()
+    with tempfile.TemporaryDirectory(prefix="bench-keeper-") as tmp, FakeSheetsServer() as fake:
+        folder = Path(tmp)
+        _django(folder / "data")
+        from sheets_sync.web import jobs
+
+        accounts, busy, idle = _register(fake, clock, args, folder)
+        rss_registered = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        syncs: list[tuple[int, float, float]] = []
+        original = jobs.RUNNERS[jobs.SYNC]
+
+        def timed(t, params):
+            began, wall = clock(), time.perf_counter()
+            try:
+                return original(t, params)
+            finally:
+                syncs.append((t.pk, began, time.perf_counter() - wall))
+
+        jobs.RUNNERS[jobs.SYNC] = timed
+        fake.reset_counts()
+        wall = time.perf_counter()
+        edits, _ = _run(fake, clock, args, busy, syncs)
+        wall = time.perf_counter() - wall
+        lat = _latencies(edits, syncs, {t.pk for i, t in enumerate(busy) if i % 2 == 0})
+        idle_ids = {t.spreadsheet_id for t in idle}
+        return {
+            "accounts": len(accounts), "sheets": args.sheets, "busy": len(busy), "minutes": args.minutes,
+            "reads_busiest_minute": fake.quota.busiest_minute("read"),
+            "writes_busiest_minute": fake.quota.busiest_minute("write"),
+            "quota_429": sum(fake.quota.refused.values()),
+            "idle_sheet_requests": sum(n for sid, n in fake.quota.file_reads.items() if sid in idle_ids)
+            + sum(n for sid, n in fake.quota.file_writes.items() if sid in idle_ids),
+            "drive_calls": sum(1 for r in fake.request_log if r["path"].startswith("/drive/v3/changes")),
+            "edits": sum(len(v) for v in edits.values()), "syncs": len(syncs),
+            "push_p50": _q(lat[True], 0.5), "push_max": max(lat[True], default=None),
+            "poll_p50": _q(lat[False], 0.5), "poll_max": max(lat[False], default=None),
+            "sync_wall_p50": _q([s[2] for s in syncs], 0.5),
+            "rss_registered_mb": round(rss_registered), "rss_peak_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            "wall_s": round(wall, 1),
+        }
+
+
+def _q(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    return round(statistics.quantiles(values, n=100)[int(q * 100) - 1] if len(values) > 1 else values[0], 2)
+
+
+def section(r: dict) -> str:
+    from bench.run import cpu_model
+
+    return "\n".join([
+        BEGIN,
+        "## Keeping registered sheets synced (bench/keeper.py)",
+        "",
+        f"{date.today().isoformat()}, {cpu_model()}, {os.cpu_count()} cores shared with other work, Python "
+        f"{platform.python_version()}. {r['sheets']} sheets on the fake server over {r['accounts']} service "
+        f"accounts, {r['busy']} with judges saving every 3–8 s (half with the push trigger), "
+        f"{r['minutes']} simulated minutes (Drive {120} s late), {r['wall_s']} s of wall time.",
+        "",
+        "| figure | measured | target |",
+        "|---|---|---|",
+        f"| Sheets reads, busiest account-minute | {r['reads_busiest_minute']} | ≤ 60 |",
+        f"| Sheets writes, busiest account-minute | {r['writes_busiest_minute']} | ≤ 60 |",
+        f"| 429 answers (quota of our own making) | {r['quota_429']} | 0 |",
+        f"| Sheets requests of the {r['sheets'] - r['busy']} idle sheets | {r['idle_sheet_requests']} | 0 |",
+        f"| Drive changes calls | {r['drive_calls']} | one per account and minute |",
+        f"| edit → site with push, median / max (s) | {r['push_p50']} / {r['push_max'] and round(r['push_max'], 2)} | ≤ 10 |",
+        f"| edit → site without push, median / max (s) | {r['poll_p50']} / {r['poll_max'] and round(r['poll_max'], 2)} | ≤ 10 s interval + one sync |",
+        f"| one sync's wall time, median (s) | {r['sync_wall_p50']} | |",
+        f"| edits / syncs | {r['edits']} / {r['syncs']} | |",
+        f"| peak RSS after registering / at the end (MB, fake server included) | {r['rss_registered_mb']} / {r['rss_peak_mb']} | ≤ 300 |",
+        END,
+    ])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--minutes", type=float, default=3)
+    parser.add_argument("--accounts", type=int, default=10)
+    parser.add_argument("--sheets", type=int, default=500)
+    parser.add_argument("--busy", type=int, default=20)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
+    args = parser.parse_args(argv)
+    result = measure(args)
+    print(json.dumps(result, ensure_ascii=False, indent=1))
+    if not args.no_write:
+        from bench.run import write_marked_section
+
+        write_marked_section(BEGIN, END, section(result))
+
+
+if __name__ == "__main__":
+    main()
