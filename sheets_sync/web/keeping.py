@@ -6,7 +6,8 @@ around :mod:`sheets_sync.keeper`.
   else → :func:`~sheets_sync.web.jobs.request_sync` and the fast lane for 30 minutes; a change
   that is only our own write → the fast lane for a few minutes, no sync (its polls compare the
   typed tabs, so a judge's edit hidden behind our write is still found); ``removed`` →
-  ``share_lost`` (nothing else stops; a later change shows access again and clears it).
+  ``share_lost``, as is a 403 to a fast-lane poll (nothing else stops; a later change seen
+  through the account shows access again and clears it).
 * **Fast lane** (:func:`poll_fast_lane`): Drive is up to 3 minutes late, so sheets being played
   are read directly every :data:`~sheets_sync.keeper.plan.INTERVAL` seconds as the accounts'
   read budgets allow (:func:`~sheets_sync.keeper.plan.plan_polls`); a poll is one Sheets read.
@@ -36,7 +37,7 @@ from django.views.decorators.http import require_POST
 from huey import crontab
 from huey.contrib.djhuey import db_periodic_task
 
-from sheets_sync.backends.base import BackendError
+from sheets_sync.backends.base import BackendError, PermissionDenied
 from sheets_sync.keeper.budget import READ, Budget, BudgetExhausted
 from sheets_sync.keeper.drive import DriveChanges
 from sheets_sync.keeper.hook import next_due
@@ -94,8 +95,7 @@ def hook(request: HttpRequest, spreadsheet_id: str) -> JsonResponse:
     for tournament in matching:
         pending, due = next_due(tournament.push_pending_since, moment)
         Tournament.objects.filter(pk=tournament.pk).update(
-            pushed_at=moment, fast_until=moment + FAST_LANE, push_pending_since=pending, push_due_at=due,
-            share_lost=False)
+            pushed_at=moment, fast_until=moment + FAST_LANE, push_pending_since=pending, push_due_at=due)
     return JsonResponse({"ok": True})
 
 
@@ -177,6 +177,10 @@ def _poll(tournament: Tournament, moment: datetime) -> None:
         backend = _BACKENDS[tournament.pk] = open_google_backend(tournament.spreadsheet_id, tournament.account)
     try:
         seen = input_fingerprint(backend.read())
+    except PermissionDenied:  # a 403 before Drive says so: the share was revoked
+        Tournament.objects.filter(pk=tournament.pk).update(share_lost=True)
+        _BACKENDS.pop(tournament.pk, None)
+        return
     except (BackendError, BudgetExhausted) as exc:
         log.info("fast lane: %s not read now: %s", tournament.slug, type(exc).__name__)
         return

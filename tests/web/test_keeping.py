@@ -255,3 +255,17 @@ def test_the_push_block_shows_the_snippet_with_this_sheets_secret(account):
         assert phrase in html and secret in html
         assert "ScriptApp.newTrigger('pushEdit').forSpreadsheet(spreadsheet).onEdit().create()" in html
         assert "https://club.example/hook/sheet-1/" in html
+
+
+def test_a_poll_refused_with_403_marks_the_share_lost_before_drive_says_so(fake_server, account, clock, tmp_path):
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()
+    fake_server.unshare(t.spreadsheet_id, SA_EMAIL)
+    clock.t += 10
+    keeping.poll_fast_lane()
+    t.refresh_from_db()
+    assert t.share_lost
+    clock.t += 10
+    assert keeping.poll_fast_lane() == []  # no more reads of a sheet we may not read
