@@ -106,7 +106,7 @@ def account_http(account: ServiceAccount, *, max_wait: float | None = None) -> B
     budget = Budget(budget_store(), account.email, max_wait=BUDGET_WAIT if max_wait is None else max_wait,
                     clock=lambda: budget_clock(), sleep=lambda seconds: budget_sleep(seconds))
     http = BudgetedHTTPClient(credentials, RewritingAuthorizedSession(credentials, settings.GOOGLE_ENDPOINT),
-                              budget=budget)
+                              budget=budget, sleep=lambda seconds: budget_sleep(seconds))  # backoff on the same clock
     http.set_timeout(HTTP_TIMEOUT)
     return http
 

@@ -269,3 +269,23 @@ def test_a_poll_refused_with_403_marks_the_share_lost_before_drive_says_so(fake_
     assert t.share_lost
     clock.t += 10
     assert keeping.poll_fast_lane() == []  # no more reads of a sheet we may not read
+
+
+def test_a_storm_longer_than_the_retries_fails_the_sync_and_the_sweep_finishes_it(fake_server, account, clock,
+                                                                                  tmp_path):
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    jobs.request_sync(t, "button")
+    before = _total(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    fake_server.storm(500, 20)
+    job = jobs.request_sync(t, "drive")
+    job.refresh_from_db()
+    t.refresh_from_db()
+    assert job.status == Job.FAILED and t.needs_sync and _total(t) == before
+    fake_server.faults.clear()  # the storm is over
+    clock.t += 60
+    keeping.tick()
+    assert Job.objects.filter(tournament=t, status=Job.DONE).count() == 2
+    assert _total(t) == before + Decimal("0.4")
+    tabs = fake_server.tabs(t.spreadsheet_id)
+    assert len(tabs) == len(set(tabs))
