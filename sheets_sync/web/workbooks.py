@@ -11,6 +11,7 @@ HTTP attempt — retries included, since Google counts them too.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Any
 
 from django.conf import settings
@@ -115,11 +116,24 @@ def open_google_backend(spreadsheet_id: str, account: ServiceAccount) -> GoogleB
     return GoogleBackend(spreadsheet_id, endpoint=settings.GOOGLE_ENDPOINT, http_client=account_http(account))
 
 
+_SYNC_BACKENDS: OrderedDict[tuple[str, int], GoogleBackend] = OrderedDict()
+SYNC_BACKENDS_KEPT = 200  # a worker keeps this many sheets' backends (their tab list, cached a minute)
+
+
 def open_tournament_backend(tournament: Tournament) -> Backend:
+    """The tournament's workbook. A Google sheet's backend is kept between this process's syncs
+    (least recently used dropped past :data:`SYNC_BACKENDS_KEPT`): its tab list, cached for a
+    minute, then saves the metadata read of the next sync — one read request instead of two. Two
+    syncs of one sheet never run at once (the lease), so one backend is never shared by two."""
     if tournament.source == Tournament.EXCEL:
         return ExcelBackend(tournament.path)
     assert tournament.account is not None, f"{tournament.slug}: a Google sheet without its service account"
-    return open_google_backend(tournament.spreadsheet_id, tournament.account)
+    key = (tournament.spreadsheet_id, tournament.account.pk)
+    backend = _SYNC_BACKENDS.pop(key, None) or open_google_backend(tournament.spreadsheet_id, tournament.account)
+    _SYNC_BACKENDS[key] = backend
+    while len(_SYNC_BACKENDS) > SYNC_BACKENDS_KEPT:
+        _SYNC_BACKENDS.popitem(last=False)[1].close()
+    return backend
 
 
 def workbook_ref(tournament: Tournament) -> str:

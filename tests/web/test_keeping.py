@@ -47,6 +47,7 @@ def clock(fake_server, monkeypatch):
     monkeypatch.setattr(workbooks, "budget_clock", c)
     monkeypatch.setattr(workbooks, "budget_sleep", c.sleep)
     keeping._BACKENDS.clear()
+    workbooks._SYNC_BACKENDS.clear()
     yield c
     import time
     fake_server.clock = time.time
