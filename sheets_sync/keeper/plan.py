@@ -23,7 +23,7 @@ from sheets_sync.outcome import owned_tab_titles
 __all__ = ["INTERVAL", "RESERVE", "FastSheet", "plan_polls", "input_fingerprint"]
 
 INTERVAL = 10.0  # seconds between two polls of one sheet being played
-RESERVE = 15  # reads a minute an account keeps for the syncs (metadata + batchGet each)
+RESERVE = 6  # reads a minute an account keeps for the syncs the polls start (one read each, the tab list cached)
 
 
 @dataclass(frozen=True)
