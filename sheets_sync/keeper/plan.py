@@ -23,6 +23,7 @@ from sheets_sync.outcome import owned_tab_titles
 __all__ = ["INTERVAL", "RESERVE", "FastSheet", "plan_polls", "input_fingerprint"]
 
 INTERVAL = 10.0  # seconds between two polls of one sheet being played
+SLACK = 0.5  # seconds
 RESERVE = 6  # reads a minute an account keeps for the syncs the polls start (one read each, the tab list cached)
 
 
@@ -37,7 +38,8 @@ def plan_polls(sheets: Sequence[FastSheet], reads_left: Mapping[str, int], now: 
                interval: float = INTERVAL) -> list[int]:
     """The keys to poll now: those due (never polled, or ``interval`` ago), longest waiting first,
     as many per account as its reads left minus ``RESERVE`` allow."""
-    due = [s for s in sheets if s.polled_at is None or now - s.polled_at >= interval]
+    # a little slack: the loop calls every `interval`, and a stored time rounded up must not skip a round
+    due = [s for s in sheets if s.polled_at is None or now - s.polled_at >= interval - SLACK]
     due.sort(key=lambda s: (s.polled_at is not None, s.polled_at or 0.0, s.key))
     spare = {account: left - RESERVE for account, left in reads_left.items()}
     chosen = []
