@@ -120,8 +120,11 @@ def _run(fake, clock, args, busy, syncs):
         clock.t += 1.0
         for i, t in enumerate(busy):
             if clock() >= next_edit[t.pk]:
-                row = 10 + rng.randrange(10)
-                fake.set_values(t.spreadsheet_id, EDIT_TAB, [[f"0,{rng.randrange(1, 6)}"]], start=f"I{row}")
+                cell = f"I{10 + rng.randrange(10)}"
+                now_there = fake.cells(t.spreadsheet_id, EDIT_TAB).get(cell)
+                choices = [n for n in range(1, 6) if now_there is None or now_there.value != n / 10]
+                # always a real change: a value typed again as it was is no edit to find
+                fake.set_values(t.spreadsheet_id, EDIT_TAB, [[f"0,{rng.choice(choices)}"]], start=cell)
                 edits[t.pk].append(clock())
                 next_edit[t.pk] = clock() + rng.uniform(3, 8)
                 if i % 2 == 0:  # half the busy sheets have the push trigger

@@ -174,7 +174,8 @@ def poll_fast_lane(moment: datetime | None = None) -> list[int]:
 def _poll(tournament: Tournament, moment: datetime) -> None:
     backend = _BACKENDS.get(tournament.pk)
     if backend is None:
-        backend = _BACKENDS[tournament.pk] = open_google_backend(tournament.spreadsheet_id, tournament.account)
+        backend = _BACKENDS[tournament.pk] = open_google_backend(tournament.spreadsheet_id, tournament.account,
+                                                                 max_wait=0.0)  # a full minute: skip this round
     try:
         seen = input_fingerprint(backend.read())
     except PermissionDenied:  # a 403 before Drive says so: the share was revoked

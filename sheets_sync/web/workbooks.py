@@ -112,8 +112,11 @@ def account_http(account: ServiceAccount, *, max_wait: float | None = None) -> B
     return http
 
 
-def open_google_backend(spreadsheet_id: str, account: ServiceAccount) -> GoogleBackend:
-    return GoogleBackend(spreadsheet_id, endpoint=settings.GOOGLE_ENDPOINT, http_client=account_http(account))
+def open_google_backend(spreadsheet_id: str, account: ServiceAccount, *, max_wait: float | None = None) -> GoogleBackend:
+    """``max_wait``: seconds a request may wait for the account's budget (None: :data:`BUDGET_WAIT`;
+    0: never wait — the fast lane's polls skip a round instead of holding up the others)."""
+    return GoogleBackend(spreadsheet_id, endpoint=settings.GOOGLE_ENDPOINT,
+                         http_client=account_http(account, max_wait=max_wait))
 
 
 _SYNC_BACKENDS: OrderedDict[tuple[str, int], GoogleBackend] = OrderedDict()
