@@ -238,6 +238,12 @@ def section(r: dict) -> str:
         f"{r['rss_registered_mb']} / {r['rss_end_mb']} / {r['rss_peak_mb']} | |",
         f"| of which the fake server's {r['sheets']} spreadsheets (MB) | {r['fake_mb']} | |",
         f"| the keeping process: peak less the fake's spreadsheets (MB) | {r['rss_peak_mb'] - r['fake_mb']} | ≤ 300 |",
+        "",
+        "Syncs run inline on the simulated clock (Huey in immediate mode), so a request waiting for its",
+        "account's budget moves the clock for every sheet; the latencies add each sync's real wall time.",
+        "Without push, the tail is the budget at work: with two busy sheets on an account its minute fills",
+        "(the 60–70 s window of the stored budget), a poll then skips its round rather than wait, and the",
+        "edit waits one more interval. More accounts per busy sheet, or the push trigger, remove it.",
         END,
     ])
 
