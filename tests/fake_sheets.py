@@ -16,7 +16,18 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
                                                    updateDimensionProperties, appendDimension,
                                                    updateBorders, addProtectedRange,
                                                    updateProtectedRange, deleteProtectedRange
-* ``POST /drive/v3/files/{id}/permissions``        sharing (recorded only)
+* ``GET /drive/v3/changes/startPageToken``, ``GET /drive/v3/changes``  the Drive changes feed per
+                                                   account (files shared with it; ``removed`` when its
+                                                   permission is deleted), visible after
+                                                   :attr:`FakeSheetsServer.drive_delay` seconds
+* ``GET|POST /drive/v3/files/{id}/permissions``, ``DELETE …/permissions/{permId}``  sharing
+
+Quotas: past 60 Sheets read requests or 60 write requests in a rolling minute per account (the
+account its bearer token was issued to) the answer is Google's 429 ``RESOURCE_EXHAUSTED`` with
+its error body (:func:`quota_error`); :attr:`FakeSheetsServer.clock` is the minute's clock (tests
+move it instead of sleeping), :attr:`FakeSheetsServer.quota` (:class:`QuotaMeter`) counts per
+account and minute and per file, ``quota.enabled = False`` turns the limit off.
+:meth:`FakeSheetsServer.storm` injects a run of 429s or 500s.
 
 Every cell is stored as a Sheets ``CellData``-like dict (``userEnteredValue``,
 ``userEnteredFormat``, ``note``, ``dataValidation``, ``textFormatRuns``), so ``fields``
@@ -82,6 +93,7 @@ from __future__ import annotations
 import argparse
 import base64
 import copy
+import hashlib
 import datetime as dt
 import json
 import math
@@ -97,7 +109,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-__all__ = ["FakeSheetsServer", "Fault", "Cell", "ApiError", "PROTECTED_MESSAGE"]
+__all__ = ["FakeSheetsServer", "Fault", "Cell", "ApiError", "PROTECTED_MESSAGE", "DriveFeed", "QuotaMeter",
+           "quota_error", "sheets_request_kind", "QUOTA_PER_MINUTE"]
 
 PROTECTED_MESSAGE = ("You are trying to edit a protected cell or object. Please contact the spreadsheet owner to "
                      "remove protection if you need to edit.")
@@ -657,6 +670,177 @@ def _raw_value(value: Any) -> dict:
     return {"stringValue": str(value)}
 
 
+# -- Drive changes, permissions and Google's per-minute quotas ----------------------------------
+QUOTA_PER_MINUTE = 60  # Sheets API: read requests and write requests per minute per user (a service account is one)
+QUOTA_WINDOW = 60.0
+QUOTA_MESSAGES = {
+    "read": ("Read requests", "ReadRequestsPerMinutePerUser", "read_requests"),
+    "write": ("Write requests", "WriteRequestsPerMinutePerUser", "write_requests"),
+}
+
+
+def quota_error(kind: str) -> dict:
+    """Google's 429 body for a Sheets per-user quota (the shape the API returns, ``details`` included)."""
+    metric, limit, short = QUOTA_MESSAGES[kind]
+    return {"error": {
+        "code": 429,
+        "message": f"Quota exceeded for quota metric '{metric}' and limit '{metric} per minute per user' of service "
+                   "'sheets.googleapis.com' for consumer 'project_number:000000000000'.",
+        "status": "RESOURCE_EXHAUSTED",
+        "details": [{
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            "reason": "RATE_LIMIT_EXCEEDED",
+            "domain": "googleapis.com",
+            "metadata": {"quota_metric": f"sheets.googleapis.com/{short}", "quota_limit": limit,
+                         "service": "sheets.googleapis.com", "consumer": "projects/000000000000",
+                         "quota_location": "global", "quota_limit_value": str(QUOTA_PER_MINUTE)},
+        }],
+    }}
+
+
+def sheets_request_kind(method: str, path: str) -> str | None:
+    """``read`` / ``write`` for a Sheets API request (the two per-minute quotas), None otherwise (Drive,
+    the token endpoint: Drive has a quota of its own)."""
+    if not path.startswith("/v4/spreadsheets"):
+        return None
+    if method == "GET" or path.endswith("values:batchGetByDataFilter"):
+        return "read"
+    return "write"
+
+
+@dataclass
+class DriveChange:
+    """One entry of the Drive changes feed: a file modified (by ``user``), or its share with
+    ``removed_for`` deleted; visible to the feed from ``visible_at`` (Drive lags behind Sheets)."""
+
+    seq: int
+    file_id: str
+    at: float
+    visible_at: float
+    user: str
+    removed_for: str | None = None
+
+
+class DriveFeed:
+    """The fake's Drive side: per-file permissions, the changes feed per account, Drive's lag."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.delay = 0.0  # seconds before a change shows in the feed (Drive sees Sheets edits up to ~3 min late)
+        self.changes: list[DriveChange] = []
+
+    def record(self, file_id: str, user: str, removed_for: str | None = None) -> None:
+        now = self.clock()
+        self.changes.append(DriveChange(len(self.changes) + 1, file_id, now, now + self.delay, user, removed_for))
+
+    def start_token(self) -> str:
+        return str(len(self.changes) + 1)
+
+    def page(self, books: dict[str, _Spreadsheet], email: str, token: str, size: int) -> dict:
+        """The ``changes.list`` answer for ``email`` from ``token``: one change per file (the latest),
+        only changes already visible; ``newStartPageToken`` stops before the first invisible one."""
+        try:
+            start = int(token)
+        except ValueError:
+            raise _bad(f"Invalid Value: pageToken {token!r}") from None
+        now = self.clock()
+        end = next((c.seq for c in self.changes[start - 1:] if c.visible_at > now), len(self.changes) + 1)
+        latest: dict[str, DriveChange] = {}
+        for change in self.changes[start - 1:end - 1]:
+            if change.removed_for == email or (change.removed_for is None and self._sees(books, change.file_id, email)):
+                latest.pop(change.file_id, None)
+                latest[change.file_id] = change
+        items = list(latest.values())
+        if len(items) > size:
+            last = items[size - 1].seq
+            return {"kind": "drive#changeList", "nextPageToken": str(last + 1),
+                    "changes": [self._json(books, c) for c in items[:size]]}
+        return {"kind": "drive#changeList", "newStartPageToken": str(end),
+                "changes": [self._json(books, c) for c in items]}
+
+    @staticmethod
+    def _sees(books: dict[str, _Spreadsheet], file_id: str, email: str) -> bool:
+        book = books.get(file_id)
+        return book is not None and (book.shared_with is None or email in book.shared_with)
+
+    @staticmethod
+    def _json(books: dict[str, _Spreadsheet], change: DriveChange) -> dict:
+        stamp = dt.datetime.fromtimestamp(change.at, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        out: dict[str, Any] = {"kind": "drive#change", "changeType": "file", "type": "file", "time": stamp,
+                               "fileId": change.file_id, "removed": change.removed_for is not None}
+        book = books.get(change.file_id)
+        if change.removed_for is None and book is not None:
+            out["file"] = {"kind": "drive#file", "id": book.id, "name": book.props["title"],
+                           "mimeType": "application/vnd.google-apps.spreadsheet", "modifiedTime": stamp,
+                           "lastModifyingUser": {"kind": "drive#user", "emailAddress": change.user}}
+        return out
+
+
+def _permission_id(email: str) -> str:
+    return "p" + hashlib.sha1(email.lower().encode()).hexdigest()[:16]
+
+
+def _permission_list(book: _Spreadsheet) -> list[dict]:
+    """Drive's ``permissions.list``: the owner, those shared by a request, those shared by the test."""
+    out = [{"id": _permission_id(book.owner), "type": "user", "role": "owner", "emailAddress": book.owner}] \
+        if book.owner else []
+    for p in book.permissions:
+        out.append({"id": _permission_id(p.get("emailAddress", "anyone")), "type": p.get("type"),
+                    "role": p.get("role"), **({"emailAddress": p["emailAddress"]} if p.get("emailAddress") else {})})
+    listed = {p.get("emailAddress") for p in out}
+    for email in sorted(book.shared_with or ()):
+        if email not in listed:
+            out.append({"id": _permission_id(email), "type": "user", "role": "writer", "emailAddress": email})
+    return out
+
+
+class QuotaMeter:
+    """Sheets requests per account in a rolling minute (Google's 60 reads / 60 writes per user), and
+    counters for tests and benches: per account and minute, per file."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.enabled = True
+        self.limit = QUOTA_PER_MINUTE
+        self.recent: dict[tuple[str, str], deque[float]] = {}  # (account, kind) -> accepted request times
+        self.per_minute: dict[tuple[str, str, int], int] = {}  # (account, kind, minute) -> accepted requests
+        self.file_reads: dict[str, int] = {}
+        self.file_writes: dict[str, int] = {}
+        self.refused: dict[tuple[str, str], int] = {}  # (account, kind) -> 429s answered
+
+    def admit(self, account: str, kind: str, file_id: str | None) -> bool:
+        """Count one request; False (and not counted) when it is over the quota."""
+        now = self.clock()
+        times = self.recent.setdefault((account, kind), deque())
+        while times and times[0] <= now - QUOTA_WINDOW:
+            times.popleft()
+        if self.enabled and len(times) >= self.limit:
+            self.refused[(account, kind)] = self.refused.get((account, kind), 0) + 1
+            return False
+        times.append(now)
+        minute = int(now // 60)
+        self.per_minute[(account, kind, minute)] = self.per_minute.get((account, kind, minute), 0) + 1
+        if file_id is not None:
+            counts = self.file_reads if kind == "read" else self.file_writes
+            counts[file_id] = counts.get(file_id, 0) + 1
+        return True
+
+    def busiest_minute(self, kind: str) -> int:
+        """The most requests of ``kind`` any account made in one calendar minute."""
+        return max((n for (_, k, _), n in self.per_minute.items() if k == kind), default=0)
+
+    def in_last_minute(self, account: str, kind: str) -> int:
+        now = self.clock()
+        return sum(1 for t in self.recent.get((account, kind), ()) if t > now - QUOTA_WINDOW)
+
+    def reset(self) -> None:
+        self.recent.clear()
+        self.per_minute.clear()
+        self.file_reads.clear()
+        self.file_writes.clear()
+        self.refused.clear()
+
+
 # -- the server ---------------------------------------------------------------------------
 class FakeSheetsServer:
     """The fake API on 127.0.0.1 (``port=0``: any free port)."""
@@ -672,6 +856,9 @@ class FakeSheetsServer:
         self.fault_rates: dict[int, float] = {}  # status -> probability per request
         self.rng = random.Random(1234)
         self.today: dt.date | None = None  # "today" for dates typed without a year (None: the real one)
+        self.clock: Callable[[], float] = time.time  # the quotas' and Drive's clock (tests move their own)
+        self.drive = DriveFeed(lambda: self.clock())
+        self.quota = QuotaMeter(lambda: self.clock())
         self.lock = threading.RLock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -718,9 +905,35 @@ class FakeSheetsServer:
             return sum(1 for r in self.request_log if r["path"] != "/token")
 
     def reset_counts(self) -> None:
+        """Forget the requests made so far (the log, the token count and the quota's window: a test
+        starts with a fresh minute)."""
         with self.lock:
             self.request_log.clear()
             self.token_requests = 0
+            self.quota.reset()
+
+    @property
+    def drive_delay(self) -> float:
+        """Seconds before a change shows in the Drive changes feed."""
+        return self.drive.delay
+
+    @drive_delay.setter
+    def drive_delay(self, seconds: float) -> None:
+        self.drive.delay = seconds
+
+    def storm(self, status: int, count: int, match: str = "/v4/spreadsheets") -> None:
+        """The next ``count`` requests matching ``match`` answer ``status`` (a 429 or 500 storm)."""
+        message = quota_error("read")["error"]["message"] if status == 429 else None
+        self.faults.append(Fault(status=status, times=count, match=match, message=message))
+
+    def unshare(self, spreadsheet_id: str, email: str) -> None:
+        """Delete ``email``'s permission, as the owner does in the Share dialog (the feed says ``removed``)."""
+        with self.lock:
+            book = self.spreadsheets[spreadsheet_id]
+            if book.shared_with is not None:
+                book.shared_with.discard(email)
+            book.permissions = [p for p in book.permissions if p.get("emailAddress") != email]
+            self.drive.record(spreadsheet_id, "owner@example.com", removed_for=email)
 
     def create_spreadsheet(
         self,
@@ -752,12 +965,15 @@ class FakeSheetsServer:
                 book.shared_with = None
             else:
                 book.shared_with = (book.shared_with or set()) | {email}
+                self.drive.record(spreadsheet_id, "owner@example.com")
 
     def set_values(
-        self, spreadsheet_id: str, tab: str, rows: list[list[Any]], start: str = "A1", *, raw: bool = False
+        self, spreadsheet_id: str, tab: str, rows: list[list[Any]], start: str = "A1", *, raw: bool = False,
+        user: str = "judge@example.com",
     ) -> None:
-        """Simulate a person typing ``rows`` at ``start`` (USER_ENTERED unless ``raw``)."""
+        """Simulate a person (``user``) typing ``rows`` at ``start`` (USER_ENTERED unless ``raw``)."""
         with self.lock:
+            self.drive.record(spreadsheet_id, user)
             book = self.spreadsheets[spreadsheet_id]
             sheet = book.sheet_by_title(tab)
             if sheet is None:
@@ -875,7 +1091,7 @@ class FakeSheetsServer:
                         return Fault(status=status)
         return None
 
-    def handle(self, method: str, raw_path: str, headers: dict[str, str], body: bytes) -> tuple[int, dict]:
+    def handle(self, method: str, raw_path: str, headers: dict[str, str], body: bytes) -> tuple[int, dict | None]:
         split = urlsplit(raw_path)
         path = unquote(split.path)
         query = parse_qs(split.query, keep_blank_values=True)
@@ -897,6 +1113,15 @@ class FakeSheetsServer:
             if path == "/token" and method == "POST":
                 return 200, self._token(body)
             email = self._authenticate(headers)
+            kind = sheets_request_kind(method, path)
+            if kind is not None:
+                m = re.match(r"/v4/spreadsheets/([^/:]+)", path)
+                with self.lock:
+                    admitted = self.quota.admit(email, kind, m.group(1) if m else None)
+                if not admitted:
+                    return 429, quota_error(kind)
+            if path.startswith("/drive/v3/"):
+                return self._drive(method, path, query, body, email)
             return 200, self._route(method, path, query, body, email)
         except ApiError as exc:
             return exc.code, exc.body()
@@ -947,15 +1172,6 @@ class FakeSheetsServer:
         data = json.loads(body) if body else {}
         if path == "/v4/spreadsheets" and method == "POST":
             return self._create(data, email)
-        m = re.fullmatch(r"/drive/v3/files/([^/]+)/permissions", path)
-        if m and method == "POST":
-            with self.lock:
-                book = self._book(m.group(1), email)
-                book.permissions.append(data)
-                if book.shared_with is not None and data.get("emailAddress"):
-                    book.shared_with.add(data["emailAddress"])
-            return {"kind": "drive#permission", "id": secrets.token_hex(8), "type": data.get("type"),
-                    "role": data.get("role")}
         m = re.fullmatch(r"/v4/spreadsheets/([^/:]+)(/values:batchGet|/values:batchGetByDataFilter|/values:batchUpdate|:batchUpdate)?",
                          path)
         if not m:
@@ -971,9 +1187,46 @@ class FakeSheetsServer:
             if op == "/values:batchGetByDataFilter" and method == "POST":
                 return self._batch_get_by_data_filter(book, data)
             if op == "/values:batchUpdate" and method == "POST":
-                return self._values_batch_update(book, data)
+                reply = self._values_batch_update(book, data)
+                self.drive.record(sid, email)
+                return reply
             if op == ":batchUpdate" and method == "POST":
-                return self._batch_update(book, data)
+                reply = self._batch_update(book, data)
+                self.drive.record(sid, email)
+                return reply
+        raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
+
+    # Drive ----------------------------------------------------------------------------------
+    def _drive(self, method: str, path: str, query: dict, body: bytes, email: str) -> tuple[int, dict | None]:
+        """``changes/startPageToken``, ``changes`` (``pageToken``, ``pageSize``; removed entries always
+        included), ``files/{id}/permissions`` list and create, ``…/permissions/{permId}`` delete."""
+        data = json.loads(body) if body else {}
+        with self.lock:
+            if path == "/drive/v3/changes/startPageToken" and method == "GET":
+                return 200, {"kind": "drive#startPageToken", "startPageToken": self.drive.start_token()}
+            if path == "/drive/v3/changes" and method == "GET":
+                token = query.get("pageToken", [""])[0]
+                size = int(query.get("pageSize", ["100"])[0])
+                return 200, self.drive.page(self.spreadsheets, email, token, max(1, min(size, 1000)))
+            m = re.fullmatch(r"/drive/v3/files/([^/]+)/permissions(?:/([^/]+))?", path)
+            if m is None:
+                raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
+            book = self._book(m.group(1), email)
+            if m.group(2) is None and method == "GET":
+                return 200, {"kind": "drive#permissionList", "permissions": _permission_list(book)}
+            if m.group(2) is None and method == "POST":
+                book.permissions.append(data)  # recorded as asked (tests compare it)
+                if book.shared_with is not None and data.get("emailAddress"):
+                    book.shared_with.add(data["emailAddress"])
+                self.drive.record(book.id, email)
+                return 200, {"kind": "drive#permission", "id": _permission_id(data.get("emailAddress", "anyone")),
+                             "type": data.get("type"), "role": data.get("role")}
+            if m.group(2) is not None and method == "DELETE":
+                found = [p for p in _permission_list(book) if p["id"] == m.group(2) and p["role"] != "owner"]
+                if not found:
+                    raise ApiError(404, f"Permission not found: {m.group(2)}.", "NOT_FOUND")
+                self.unshare(book.id, found[0].get("emailAddress", ""))
+                return 204, None
         raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
 
     # endpoints ----------------------------------------------------------------------------
@@ -1526,10 +1779,11 @@ class _Handler(BaseHTTPRequestHandler):
             status, payload = self.fake.handle(method, self.path, headers, body)
         except Exception as exc:  # noqa: BLE001  a bug in the fake: answer 500 like Google would
             status, payload = 500, ApiError(500, f"fake server bug: {exc!r}", "INTERNAL").body()
-        data = json.dumps(payload, ensure_ascii=False).encode()
+        data = b"" if payload is None else json.dumps(payload, ensure_ascii=False).encode()
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=UTF-8")
+            if payload is not None:
+                self.send_header("Content-Type", "application/json; charset=UTF-8")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
@@ -1544,6 +1798,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_PUT(self) -> None:  # noqa: N802
         self._serve("PUT")
+
+    def do_DELETE(self) -> None:  # noqa: N802
+        self._serve("DELETE")
 
 
 def main(argv: list[str] | None = None) -> None:

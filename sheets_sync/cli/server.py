@@ -32,7 +32,7 @@ def _say(line: str) -> None:
               help="Address to listen on (0.0.0.0: every network of this computer).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: a free one).")
 @click.option("--no-worker", is_flag=True, help="Serve the pages only; the jobs run in `sheets-sync worker`.")
-@click.option("--workers", type=click.IntRange(1, 32), default=2, show_default=True,
+@click.option("--workers", type=click.IntRange(1, 32), default=3, show_default=True,
               help="Worker threads running syncs and buttons in this process.")
 @language_option()
 def server(data: Path, host: str, port: int, no_worker: bool, workers: int) -> None:
@@ -58,7 +58,7 @@ def server(data: Path, host: str, port: int, no_worker: bool, workers: int) -> N
 @click.command(cls=Command)
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("sheets-sync-data"),
               show_default=True, help="The server's data folder (the same as the server's, or a shared one).")
-@click.option("--workers", type=click.IntRange(1, 32), default=2, show_default=True,
+@click.option("--workers", type=click.IntRange(1, 32), default=3, show_default=True,
               help="Jobs run at once (threads).")
 @language_option()
 def worker(data: Path, workers: int) -> None:
@@ -89,7 +89,7 @@ def app(folder: Path, port: int, no_browser: bool) -> None:
     from sheets_sync.web import app_mode  # its models need Django set up
 
     web = serving.start_web("127.0.0.1", port)  # app mode signs the local organizer in: this computer only
-    consumer = serving.make_consumer(2)
+    consumer = serving.make_consumer(3)
     tournaments = app_mode.register_folder(folder)
     watch = app_mode.FolderWatch(tournaments)
     start = f"{web.url}o/{tournaments[0].slug}/" if len(tournaments) == 1 else f"{web.url}app/"

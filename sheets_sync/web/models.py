@@ -50,6 +50,11 @@ class Tournament(models.Model):
     last_sync_at = models.DateTimeField(null=True, blank=True)
     last_sync = models.JSONField(default=dict, blank=True, help_text="the last sync's summary for the dashboard")
     last_error = models.TextField(blank=True)
+    # the keeper's (sheets_sync.web.keeping): the fast lane's last poll and the push's debounce
+    polled_at = models.DateTimeField(null=True, blank=True, help_text="the fast lane's last direct read")
+    poll_fingerprint = models.CharField(max_length=64, blank=True, help_text="the typed tabs as that read saw them")
+    push_pending_since = models.DateTimeField(null=True, blank=True, help_text="the first push not yet synced")
+    push_due_at = models.DateTimeField(null=True, blank=True, help_text="when the pushes' sync starts (debounced)")
 
     class Meta:
         ordering = ["-created_at"]
@@ -120,3 +125,16 @@ class DriveCursor(models.Model):
     account = models.OneToOneField(ServiceAccount, on_delete=models.CASCADE, related_name="cursor")
     page_token = models.CharField(max_length=200)
     updated_at = models.DateTimeField(auto_now=True)
+
+
+class RequestTally(models.Model):
+    """Requests an account made to Google in one 10-second slice (the per-account budget's storage:
+    one table every worker process shares; see :mod:`sheets_sync.web.keeping`)."""
+
+    account = models.CharField(max_length=254)
+    kind = models.CharField(max_length=10)  # read / write / drive
+    slice = models.BigIntegerField()  # unix seconds // 10
+    count = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["account", "kind", "slice"], name="one_tally_per_slice")]

@@ -11,8 +11,9 @@ from huey.contrib.djhuey import db_periodic_task
 
 from sheets_sync.web import runners  # noqa: F401 - registers the buttons' actions with jobs.runner
 from sheets_sync.web.jobs import run_job_task, sync_due
+from sheets_sync.web.keeping import keeping_minute
 
-__all__ = ["run_job_task", "sweep_due_syncs"]
+__all__ = ["run_job_task", "sweep_due_syncs", "keeping_minute"]
 
 
 @db_periodic_task(crontab(minute="*"))

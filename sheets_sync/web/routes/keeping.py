@@ -1,3 +1,9 @@
-"""The keeping part's addresses (joined in :mod:`sheets_sync.web.urls`)."""
+"""The keeping part's addresses (joined in :mod:`sheets_sync.web.urls`): the push trigger's webhook."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from sheets_sync.web.keeping import hook
+
+urlpatterns: list = [
+    path("hook/<str:spreadsheet_id>/", hook, name="hook"),
+]

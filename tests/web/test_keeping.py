@@ -1,0 +1,292 @@
+"""Keeping registered Google sheets synced (issue 35 §4, Safety): the push webhook and its debounce,
+the Drive changes feed, a revoked share, the fast lane, the per-account budget, and a 429/500 storm
+during a sync — all against the fake Google server."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import datetime, timedelta, timezone as dt_timezone
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from sheets_sync.example import EXAMPLE_PATH
+from sheets_sync.web import jobs, keeping, workbooks
+from sheets_sync.web.models import Job, ServiceAccount, Tournament
+from tests.google_support import SA_EMAIL, fake_server, private_key_pem, sa_key, upload_xlsx  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+EDIT_TAB, EDIT_CELL = "Тур 1 Стол 1", "I10"  # a judge's extra points for the player of row 10
+
+
+class Clock:
+    """One simulated clock for the keeper, the budget and the fake server (seconds)."""
+
+    def __init__(self) -> None:
+        self.t = timezone.now().timestamp()
+
+    def __call__(self) -> float:
+        return self.t
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.t, tz=dt_timezone.utc)
+
+    def sleep(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@pytest.fixture
+def clock(fake_server, monkeypatch):
+    c = Clock()
+    fake_server.clock = c
+    fake_server.drive_delay = 0.0
+    monkeypatch.setattr(keeping, "now", c.now)
+    monkeypatch.setattr(workbooks, "budget_clock", c)
+    monkeypatch.setattr(workbooks, "budget_sleep", c.sleep)
+    keeping._BACKENDS.clear()
+    workbooks._SYNC_BACKENDS.clear()
+    yield c
+    import time
+    fake_server.clock = time.time
+
+
+@pytest.fixture
+def account(settings, fake_server, sa_key) -> ServiceAccount:
+    settings.GOOGLE_ENDPOINT = fake_server.url
+    return ServiceAccount.objects.create(email=SA_EMAIL, key_file=sa_key)
+
+
+def _sheet(fake_server, account, tmp_path, slug: str) -> Tournament:
+    path = tmp_path / f"{slug}.xlsx"
+    shutil.copyfile(EXAMPLE_PATH, path)
+    sid = upload_xlsx(fake_server, path)
+    fake_server.share(sid, SA_EMAIL)
+    return Tournament.objects.create(slug=slug, spreadsheet_id=sid, account=account, needs_sync=False)
+
+
+def _total(t: Tournament) -> Decimal:
+    standings = json.loads((jobs.out_dir(t) / "standings.json").read_text(encoding="utf-8"))["standings"]
+    return sum((Decimal(row["total"]) for row in standings), Decimal(0))
+
+
+def _syncs(t: Tournament) -> int:
+    return Job.objects.filter(tournament=t, action=jobs.SYNC).count()
+
+
+# -- push -----------------------------------------------------------------------------------------
+def test_a_wrong_secret_or_an_unknown_sheet_starts_nothing(client, account, clock):
+    t = Tournament.objects.create(slug="cup", spreadsheet_id="sheet-1", account=account, needs_sync=False)
+    secret = keeping.ensure_hook_secret(t)
+    assert len(secret) >= 40 and keeping.ensure_hook_secret(t) == secret
+    for sheet, body in (("sheet-1", {"secret": "x" * len(secret)}), ("sheet-1", {}), ("sheet-2", {"secret": secret})):
+        assert client.post(f"/hook/{sheet}/", body).status_code == 404
+    assert client.get(f"/hook/sheet-1/?secret={secret}").status_code == 405
+    clock.t += 60
+    assert keeping.start_due_pushes() == [] and Job.objects.count() == 0
+    t.refresh_from_db()
+    assert t.pushed_at is None and t.fast_until is None
+
+
+def test_a_thousand_pushes_in_a_minute_start_a_few_syncs(client, account, clock, monkeypatch):
+    ran = []
+    monkeypatch.setitem(jobs.RUNNERS, jobs.SYNC, lambda t, params: ran.append(params["reason"]) or {})
+    t = Tournament.objects.create(slug="cup", spreadsheet_id="sheet-1", account=account, needs_sync=False)
+    secret = keeping.ensure_hook_secret(t)
+    next_sweep = clock.t + 1
+    for n in range(1000):
+        response = client.post("/hook/sheet-1/", json.dumps({"secret": secret}), content_type="application/json")
+        assert response.status_code == 200
+        clock.t += 0.06  # 1,000 saves in 60 s
+        if clock.t >= next_sweep:  # the minute task's one-second sweep
+            keeping.start_due_pushes()
+            next_sweep += 1
+    clock.t += 6
+    keeping.start_due_pushes()
+    assert 1 <= _syncs(t) <= 14, _syncs(t)  # one per MAX_WAIT (5 s) at most, not 1,000
+    assert ran == ["push"] * _syncs(t)
+    t.refresh_from_db()
+    assert t.fast_until > clock.now() + timedelta(minutes=29)
+
+
+def test_a_push_syncs_after_the_judges_stop_typing(client, account, clock, monkeypatch):
+    monkeypatch.setitem(jobs.RUNNERS, jobs.SYNC, lambda t, params: {})
+    t = Tournament.objects.create(slug="cup", spreadsheet_id="sheet-1", account=account, needs_sync=False)
+    secret = keeping.ensure_hook_secret(t)
+    client.post("/hook/sheet-1/", {"secret": secret})
+    clock.t += 1
+    assert keeping.start_due_pushes() == []  # still within the quiet time
+    clock.t += 1.5
+    assert keeping.start_due_pushes() == [t.pk] and _syncs(t) == 1
+
+
+# -- the Drive feed ---------------------------------------------------------------------------------
+def test_a_judges_edit_seen_in_drive_syncs_and_opens_the_fast_lane(fake_server, account, clock, tmp_path):
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    keeping.tick()  # the first pass sets the account's cursor
+    jobs.request_sync(t, "button")
+    before = _total(t)
+    writes = sum(fake_server.quota.file_writes.values())
+    keeping.tick()  # our own write is seen: a short watch; its first poll syncs once (covers an edit
+    t.refresh_from_db()  # made during our write), which finds nothing to write
+    assert _syncs(t) == 2 and t.fast_until is not None
+    assert sum(fake_server.quota.file_writes.values()) == writes
+    clock.t += 10
+    keeping.tick()
+    assert _syncs(t) == 2  # nothing typed: no sync
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    clock.t += 61
+    keeping.read_drive(account)
+    t.refresh_from_db()
+    assert _syncs(t) == 3 and t.fast_until > clock.now() + timedelta(minutes=29)
+    assert _total(t) == before + Decimal("0.4")
+
+
+def test_idle_sheets_cost_no_sheets_request(fake_server, account, clock, tmp_path):
+    sheets = [_sheet(fake_server, account, tmp_path, f"cup{n}") for n in range(5)]
+    keeping.tick()
+    fake_server.reset_counts()
+    for _ in range(5):
+        clock.t += 60
+        keeping.tick()
+    assert all(fake_server.quota.file_reads.get(t.spreadsheet_id, 0) == 0 for t in sheets)
+    assert sum(fake_server.quota.per_minute.values()) == 0
+    drive_calls = [r for r in fake_server.request_log if r["path"].startswith("/drive/v3/changes")]
+    assert len(drive_calls) == 5  # one feed call per account and minute covers all five
+
+
+def test_a_revoked_share_is_marked_and_the_other_sheets_keep_syncing(fake_server, account, clock, tmp_path):
+    lost, kept = _sheet(fake_server, account, tmp_path, "lost"), _sheet(fake_server, account, tmp_path, "kept")
+    keeping.tick()
+    fake_server.unshare(lost.spreadsheet_id, SA_EMAIL)
+    fake_server.set_values(kept.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    clock.t += 61
+    keeping.tick()
+    lost.refresh_from_db(), kept.refresh_from_db()
+    assert lost.share_lost and not kept.share_lost
+    assert _syncs(lost) == 0 and Job.objects.filter(tournament=kept, status=Job.DONE).exists()
+    assert not Job.objects.exclude(status=Job.DONE).exists()
+    fake_server.share(lost.spreadsheet_id, SA_EMAIL)  # shared again: the mark goes
+    fake_server.set_values(lost.spreadsheet_id, EDIT_TAB, [["0,3"]], start=EDIT_CELL)
+    clock.t += 61
+    keeping.tick()
+    lost.refresh_from_db()
+    assert not lost.share_lost and Job.objects.filter(tournament=lost, status=Job.DONE).exists()
+
+
+# -- the fast lane ----------------------------------------------------------------------------------
+def test_the_fast_lane_finds_an_edit_drive_has_not_seen_yet(fake_server, account, clock, tmp_path):
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    assert keeping.poll_fast_lane() == [t.pk] and _syncs(t) == 1  # no baseline yet: one sync
+    clock.t += 10
+    fake_server.reset_counts()
+    assert keeping.poll_fast_lane() == [t.pk] and _syncs(t) == 1  # our own write is not an edit
+    assert fake_server.quota.file_reads[t.spreadsheet_id] <= 2 and not fake_server.quota.file_writes
+    assert keeping.poll_fast_lane() == []  # not due again within the interval
+    before = _total(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    clock.t += 10
+    keeping.poll_fast_lane()
+    assert _syncs(t) == 2 and _total(t) == before + Decimal("0.4")
+
+
+# -- the budget -------------------------------------------------------------------------------------
+def test_the_budget_keeps_an_account_under_googles_quota(fake_server, account, clock, tmp_path, monkeypatch):
+    monkeypatch.setattr(workbooks, "BUDGET_WAIT", 120.0)
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    fake_server.reset_counts()
+    backend = workbooks.open_google_backend(t.spreadsheet_id, account)
+    for _ in range(150):  # 150 reads as fast as the code can: the budget waits, Google never refuses
+        backend.read()
+    assert fake_server.quota.refused == {}
+    assert fake_server.quota.busiest_minute("read") <= 60
+    assert sum(fake_server.quota.file_reads.values()) >= 150
+
+
+def test_past_its_wait_the_budget_defers_the_job(fake_server, account, clock, tmp_path, monkeypatch):
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    store = workbooks.budget_store()
+    while store.take(SA_EMAIL, "read", clock(), 55) == 0:
+        pass  # another worker used the minute up
+    monkeypatch.setattr(workbooks, "BUDGET_WAIT", 1.0)
+    job = jobs.request_sync(t, "button")
+    job.refresh_from_db()
+    t.refresh_from_db()
+    assert job.status == Job.FAILED and t.needs_sync  # the sweep starts it again later
+    clock.t += 70
+    assert jobs.sync_due() == [t.pk]
+    assert Job.objects.filter(tournament=t, status=Job.DONE).exists()
+
+
+# -- a storm --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("status", [429, 500])
+def test_a_storm_during_a_sync_backs_off_and_loses_nothing(fake_server, account, clock, tmp_path, status, caplog,
+                                                           private_key_pem):
+    caplog.set_level("DEBUG")
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    jobs.request_sync(t, "button")
+    before = _total(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    fake_server.storm(status, 3)
+    job = jobs.request_sync(t, "drive")
+    job.refresh_from_db()
+    assert job.status == Job.DONE, job.message
+    assert _total(t) == before + Decimal("0.4")
+    tabs = fake_server.tabs(t.spreadsheet_id)
+    assert len(tabs) == len(set(tabs))
+    assert fake_server.values(t.spreadsheet_id, EDIT_TAB)[9][8] == 0.4  # the judge's value untouched
+    key_body = private_key_pem.splitlines()[1]
+    assert key_body not in caplog.text and "PRIVATE KEY" not in caplog.text
+
+
+def test_the_push_block_shows_the_snippet_with_this_sheets_secret(account):
+    from django.template.loader import render_to_string
+
+    from sheets_sync.web.words import _Words
+
+    t = Tournament.objects.create(slug="cup", spreadsheet_id="sheet-1", account=account)
+    secret = keeping.ensure_hook_secret(t)
+    for lang, phrase in (("ru", "installTrigger"), ("en", "Extensions → Apps Script")):
+        html = render_to_string("keeping/push.html", {"tournament": t, "w": _Words(lang),
+                                                      "hook_url": "https://club.example/hook/sheet-1/"})
+        assert phrase in html and secret in html
+        assert "ScriptApp.newTrigger('pushEdit').forSpreadsheet(spreadsheet).onEdit().create()" in html
+        assert "https://club.example/hook/sheet-1/" in html
+
+
+def test_a_poll_refused_with_403_marks_the_share_lost_before_drive_says_so(fake_server, account, clock, tmp_path):
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()
+    fake_server.unshare(t.spreadsheet_id, SA_EMAIL)
+    clock.t += 10
+    keeping.poll_fast_lane()
+    t.refresh_from_db()
+    assert t.share_lost
+    clock.t += 10
+    assert keeping.poll_fast_lane() == []  # no more reads of a sheet we may not read
+
+
+def test_a_storm_longer_than_the_retries_fails_the_sync_and_the_sweep_finishes_it(fake_server, account, clock,
+                                                                                  tmp_path):
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    jobs.request_sync(t, "button")
+    before = _total(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    fake_server.storm(500, 20)
+    job = jobs.request_sync(t, "drive")
+    job.refresh_from_db()
+    t.refresh_from_db()
+    assert job.status == Job.FAILED and t.needs_sync and _total(t) == before
+    fake_server.faults.clear()  # the storm is over
+    clock.t += 60
+    keeping.tick()
+    assert Job.objects.filter(tournament=t, status=Job.DONE).count() == 2
+    assert _total(t) == before + Decimal("0.4")
+    tabs = fake_server.tabs(t.spreadsheet_id)
+    assert len(tabs) == len(set(tabs))
