@@ -190,15 +190,16 @@ def test_while_jobs_wait_the_page_polls_its_status(signed_in, excel_tournament, 
     assert [s for _, s in status["active"]] == ["queued"]
 
 
-def test_the_push_snippet_has_its_place_once_the_keeping_part_provides_it(signed_in, excel_tournament, settings,
-                                                                          tmp_path):
-    assert 'id="push"' not in page(signed_in, excel_tournament)  # this part alone: no snippet, no error
-    (tmp_path / "keeping").mkdir()
-    (tmp_path / "keeping" / "push.html").write_text("<p id=snippet>{{ tournament.slug }} {{ hook_url }}</p>",
-                                                    encoding="utf-8")
-    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [*settings.TEMPLATES[0]["DIRS"], str(tmp_path)]}]
-    html = page(signed_in, excel_tournament)
-    assert 'id="push"' in html and "Мгновенное обновление (необязательно)" in html and "<p id=snippet>gmo" in html
+def test_a_google_sheets_page_offers_the_push_trigger_with_its_own_hook_and_secret(signed_in, organizer,
+                                                                                  google_account, excel_tournament):
+    assert 'id="push"' not in page(signed_in, excel_tournament)  # an .xlsx has no Apps Script
+    t = member(Tournament.objects.create(slug="gsheet", spreadsheet_id="sheet-1", account=google_account), organizer)
+    html = page(signed_in, t)
+    t.refresh_from_db()
+    assert 'id="push"' in html and "Мгновенное обновление (необязательно)" in html
+    assert len(t.hook_secret) >= 32 and f"var SHEETS_SYNC_SECRET = '{t.hook_secret}';" in html
+    assert "var SHEETS_SYNC_URL = 'http://testserver/hook/sheet-1/';" in html
+    assert page(signed_in, t).count(t.hook_secret) == 1  # made once, kept
 
 
 def test_the_minutes_sweep_is_a_periodic_task_that_syncs_what_is_due(excel_tournament):

@@ -77,7 +77,9 @@ def walk(resolver=None, prefix: str = "", module: str = "", converters: dict | N
         joined = prefix + str(entry.pattern)
         found = {**converters, **getattr(entry.pattern, "converters", {})}
         if isinstance(entry, URLResolver):
-            name = entry.urlconf_name if isinstance(entry.urlconf_name, str) else module
+            # include("dotted.path") holds the imported module; a list of patterns keeps the parent's
+            conf = entry.urlconf_name
+            name = conf if isinstance(conf, str) else getattr(conf, "__name__", module)
             yield from walk(entry, joined, name, found)
         else:
             yield Route(joined, found, module, entry)
@@ -90,7 +92,8 @@ def fillers(t: Tournament) -> dict[str, object]:
     invitation = Invitation.objects.filter(tournament=t).first()
     return {"slug": t.slug, "tournament_id": t.pk, "pk": t.pk, "id": t.pk, "job": job.pk, "job_id": job.pk,
             "member": member.pk, "member_id": member.pk, "membership_id": member.pk,
-            "invitation": invitation.pk, "invitation_id": invitation.pk, "token": invitation.token, "uidb64": "MQ"}
+            "invitation": invitation.pk, "invitation_id": invitation.pk, "token": invitation.token, "uidb64": "MQ",
+            "action": "sync", "path": "exports/vk/vk-post.txt", "spreadsheet_id": t.spreadsheet_id}
 
 
 def user(email: str):
@@ -124,10 +127,11 @@ def leaks(client: Client, target: Tournament) -> list[str]:
             continue
         missing = [p for p in params if p not in values]
         assert not missing, f"{route.route}: teach fillers() what {missing} name for a tournament"
-        address = route.url(values)
+        address, nowhere = route.url(values), route.url({**values, "slug": "no-such-tournament"})
         for method in ("get", "post"):
             status = getattr(client, method)(address).status_code
-            if status == 404 or (method == "post" and status == 405):  # 405: no POST at all, for any tournament
+            # 405: the address takes no such method for any tournament — the same answer as for none
+            if status == 404 or (status == 405 and getattr(client, method)(nowhere).status_code == 405):
                 continue
             found.append(f"{method.upper()} {address} -> {status}")
     return found

@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from sheets_sync.web import jobs
@@ -17,6 +17,7 @@ from sheets_sync.web.access import tournament_for
 from sheets_sync.web.models import Job, Tournament
 from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for, params_of
 from sheets_sync.web.organizer.glance import ACTIVE, glance
+from sheets_sync.web.keeping import ensure_hook_secret
 from sheets_sync.web.public import file_response, safe_file
 from sheets_sync.web.words import request_language, word
 
@@ -26,15 +27,16 @@ PUSH_TEMPLATE = "keeping/push.html"  # the push trigger's snippet, where the kee
 
 
 def _push(request: HttpRequest, tournament: Tournament) -> dict:
-    """The «instant update» snippet's template and the hook's address, when the keeping part has them."""
+    """The «instant update» snippet's template and the hook's address: a Google sheet's only (an
+    .xlsx has no Apps Script), its secret made on first show."""
+    if tournament.source != Tournament.GOOGLE or not tournament.spreadsheet_id:
+        return {"push_template": None, "hook_url": ""}
     try:
         template = select_template([PUSH_TEMPLATE]).template.name
     except TemplateDoesNotExist:
         return {"push_template": None, "hook_url": ""}
-    try:
-        hook_url = request.build_absolute_uri(reverse("push_hook"))
-    except NoReverseMatch:
-        hook_url = ""
+    ensure_hook_secret(tournament)
+    hook_url = request.build_absolute_uri(reverse("hook", args=[tournament.spreadsheet_id]))
     return {"push_template": template, "hook_url": hook_url}
 
 
