@@ -41,7 +41,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.when": ("Когда", "When"),
     "organizer.what": ("Что", "What"),
     "organizer.state": ("Состояние", "State"),
-    "organizer.push": ("Мгновенное обновление (необязательно)", "Instant updates (optional)"),
     "organizer.refreshing": ("Задачи выполняются — страница обновится сама.", "Jobs are running: the page refreshes itself."),
     # the buttons
     "organizer.action.sync": ("Обновить сейчас", "Sync now"),
