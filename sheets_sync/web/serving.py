@@ -123,8 +123,14 @@ def start_web(host: str, port: int) -> WebServer:
 
 def make_consumer(workers: int):
     """Huey's consumer on ``workers`` threads with its scheduler (the minute's sweep); a running job
-    gets 30 s to end when it is stopped."""
+    gets 30 s to end when it is stopped.
+
+    The tasks are imported first: a consumer knows only the tasks its process has imported, and a
+    worker on a machine of its own imports no view (django's ``run_huey`` autodiscovers ``tasks``
+    modules the same way)."""
     from huey.contrib.djhuey import HUEY
+
+    from sheets_sync.web import tasks  # noqa: F401 - registers run_job_task, the sweep and the keeping minute
 
     return HUEY.create_consumer(workers=workers, worker_type="thread", periodic=True, shutdown_timeout=30,
                                 check_worker_health=True)
