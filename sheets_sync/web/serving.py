@@ -3,7 +3,7 @@ Django set up, the database migrated, the service accounts loaded, the WSGI app 
 Huey's consumer on threads — in the combinations each command needs.
 
 * ``server``: waitress in a background thread, the consumer (worker threads and its scheduler,
-  which runs :func:`sheets_sync.web.tasks.sweep_due_syncs` every minute) in the main thread,
+  which runs the keeping minute, :func:`sheets_sync.web.keeping.keeping_minute`) in the main thread,
   where signal handlers work: Ctrl+C or SIGTERM stops both, running jobs given time to end;
   ``--no-worker``: the web app alone (the workers run elsewhere, ``sheets-sync worker``).
 * ``worker``: the consumer only.

@@ -2,20 +2,13 @@
 buttons' runners are imported with them, so a worker knows every action a page can enqueue.
 
 Every consumer (the server's own worker threads, each ``sheets-sync worker``) also runs the
-minute's sweep, :func:`sheets_sync.web.jobs.sync_due`: a sheet a killed worker or a failed sync
-left marked is synced again. Several consumers sweeping the same minute start one sync per sheet
+keeping minute (:func:`sheets_sync.web.keeping.keeping_minute`), whose tick sweeps what is due
+(:func:`sheets_sync.web.jobs.sync_due`): a sheet a killed worker or a failed sync left marked is
+synced again. Several consumers sweeping the same minute start one sync per sheet
 (:func:`~sheets_sync.web.jobs.request_sync` keeps one waiting)."""
 
-from huey import crontab
-from huey.contrib.djhuey import db_periodic_task
-
 from sheets_sync.web import runners  # noqa: F401 - registers the buttons' actions with jobs.runner
-from sheets_sync.web.jobs import run_job_task, sync_due
+from sheets_sync.web.jobs import run_job_task
 from sheets_sync.web.keeping import keeping_minute
 
-__all__ = ["run_job_task", "sweep_due_syncs", "keeping_minute"]
-
-
-@db_periodic_task(crontab(minute="*"))
-def sweep_due_syncs() -> None:
-    sync_due()
+__all__ = ["run_job_task", "keeping_minute"]

@@ -205,8 +205,9 @@ def test_a_google_sheets_page_offers_the_push_trigger_with_its_own_hook_and_secr
 def test_the_minutes_sweep_is_a_periodic_task_that_syncs_what_is_due(excel_tournament):
     from huey.contrib.djhuey import HUEY
 
-    from sheets_sync.web import tasks
+    from sheets_sync.web import keeping, tasks
 
-    assert any(t.__name__ == "sweep_due_syncs" for t in HUEY._registry._periodic_tasks)
-    tasks.sweep_due_syncs.call_local()  # a new tournament is marked changed: the sweep syncs it
+    # the only periodic task: its tick sweeps what is due (no second sweep beside it)
+    assert [t.__name__ for t in HUEY._registry._periodic_tasks] == ["keeping_minute"]
+    keeping.tick()  # the minute's first step; a new tournament is marked changed: the sweep syncs it
     assert Tournament.objects.get(pk=excel_tournament.pk).last_sync_at is not None
