@@ -30,7 +30,7 @@ from urllib.parse import quote
 from scoring.errors import SheetsSyncError
 from sheets_sync.messages import fail, text
 
-__all__ = ["SiteServer", "stop_waitress", "ServeError", "serve_site", "site_app", "IDLE_TIMEOUT", "CONNECTION_LIMIT"]
+__all__ = ["SiteServer", "ServeError", "serve_site", "site_app", "IDLE_TIMEOUT", "CONNECTION_LIMIT"]
 
 IDLE_TIMEOUT = 30.0  # seconds a connection may stay open sending nothing (a screen's keep-alive reconnects)
 CONNECTION_LIMIT = 500  # open at once: a hall's screens and players' phones; far below the usual 1024 open files
@@ -173,26 +173,6 @@ def _quiet_waitress(say: Say, language: str) -> logging.Handler:
     return handler
 
 
-def stop_waitress(server, sockets: dict, thread: threading.Thread) -> None:
-    """Stop a waitress server running in ``thread``: every socket of its map closed (the
-    listening ones and every connection), then its worker threads."""
-    done = threading.Event()
-
-    def close_all() -> None:  # in the server's own thread: its map is not touched from outside
-        for dispatcher in list(sockets.values()):
-            dispatcher.close()
-        done.set()
-
-    trigger = next((d for d in sockets.values() if hasattr(d, "pull_trigger")), None)
-    if thread.is_alive() and trigger is not None:
-        trigger.pull_trigger(close_all)
-        done.wait(timeout=5)
-        thread.join(timeout=5)
-    else:
-        close_all()
-    server.task_dispatcher.shutdown(timeout=5)
-
-
 class SiteServer:
     """A running server; :meth:`close` stops it (and closes every connection)."""
 
@@ -219,7 +199,21 @@ class SiteServer:
         return f"http://{host}:{self.port}/"
 
     def close(self) -> None:
-        stop_waitress(self.server, self.sockets, self.thread)
+        done = threading.Event()
+
+        def close_all() -> None:  # in the server's own thread: its map is not touched from outside
+            for dispatcher in list(self.sockets.values()):
+                dispatcher.close()
+            done.set()
+
+        trigger = next((d for d in self.sockets.values() if hasattr(d, "pull_trigger")), None)
+        if self.thread.is_alive() and trigger is not None:
+            trigger.pull_trigger(close_all)
+            done.wait(timeout=5)
+            self.thread.join(timeout=5)
+        else:
+            close_all()
+        self.server.task_dispatcher.shutdown(timeout=5)
         logging.getLogger("waitress").removeHandler(self._handler)
 
 
