@@ -30,7 +30,7 @@ from urllib.parse import quote
 from scoring.errors import SheetsSyncError
 from sheets_sync.messages import fail, text
 
-__all__ = ["SiteServer", "ServeError", "serve_site", "site_app", "IDLE_TIMEOUT", "CONNECTION_LIMIT"]
+__all__ = ["SiteServer", "stop_waitress", "ServeError", "serve_site", "site_app", "IDLE_TIMEOUT", "CONNECTION_LIMIT"]
 
 IDLE_TIMEOUT = 30.0  # seconds a connection may stay open sending nothing (a screen's keep-alive reconnects)
 CONNECTION_LIMIT = 500  # open at once: a hall's screens and players' phones; far below the usual 1024 open files
@@ -173,6 +173,47 @@ def _quiet_waitress(say: Say, language: str) -> logging.Handler:
     return handler
 
 
+def stop_waitress(server, sockets: dict, thread: threading.Thread) -> None:
+    """Stop a waitress server running in ``thread``: its listening sockets and connections closed,
+    then its worker threads, then the loop's trigger.
+
+    The trigger goes last: a worker thread finishing a response wakes the loop through it
+    (``pull_trigger``), and a trigger closed under a still-running worker raised "Bad file
+    descriptor" in that thread (a test's teardown saw it once in a few hundred runs).  Waitress's
+    own ``server.close()`` closes the trigger first, so the listening socket is closed here without it."""
+    from waitress import wasyncore
+
+    trigger = next((d for d in sockets.values() if hasattr(d, "pull_trigger")), None)
+    looping = thread.is_alive() and trigger is not None
+
+    def close(keep_trigger: bool) -> Callable[[], None]:
+        done = threading.Event()
+
+        def close_them() -> None:  # in the server's own thread: its map is not touched from outside
+            for dispatcher in list(sockets.values()):
+                if keep_trigger and dispatcher is trigger:
+                    continue
+                if keep_trigger and hasattr(dispatcher, "trigger"):  # the listening server's own close()
+                    wasyncore.dispatcher.close(dispatcher)  # closes the trigger too: just its socket here
+                else:
+                    dispatcher.close()
+            done.set()
+
+        def run() -> None:
+            if looping and thread.is_alive():
+                trigger.pull_trigger(close_them)
+                done.wait(timeout=5)
+            else:
+                close_them()
+        return run
+
+    close(keep_trigger=True)()
+    server.task_dispatcher.shutdown(timeout=5)  # no worker is left to pull the trigger
+    close(keep_trigger=False)()
+    if looping:
+        thread.join(timeout=5)
+
+
 class SiteServer:
     """A running server; :meth:`close` stops it (and closes every connection)."""
 
@@ -199,21 +240,7 @@ class SiteServer:
         return f"http://{host}:{self.port}/"
 
     def close(self) -> None:
-        done = threading.Event()
-
-        def close_all() -> None:  # in the server's own thread: its map is not touched from outside
-            for dispatcher in list(self.sockets.values()):
-                dispatcher.close()
-            done.set()
-
-        trigger = next((d for d in self.sockets.values() if hasattr(d, "pull_trigger")), None)
-        if self.thread.is_alive() and trigger is not None:
-            trigger.pull_trigger(close_all)
-            done.wait(timeout=5)
-            self.thread.join(timeout=5)
-        else:
-            close_all()
-        self.server.task_dispatcher.shutdown(timeout=5)
+        stop_waitress(self.server, self.sockets, self.thread)
         logging.getLogger("waitress").removeHandler(self._handler)
 
 

@@ -17,6 +17,7 @@ from sheets_sync.backends import open_backend
 from sheets_sync.files import out_dir_for, write_text_atomic
 from sheets_sync.render.mwt import MwtGame, MwtWarning, dumps as mwt_dumps, is_game_filename, mwt_games
 from sheets_sync.publish import PublicResults, write_public_site, write_vk_post
+from sheets_sync.messages import text
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
 from sheets_sync.render.seating import SeatingViews, seating_filename, seating_html
@@ -24,6 +25,7 @@ from sheets_sync.render.vk_seating import seating_post_names, write_seating_post
 from sheets_sync.outcome import Outcome, compute, read_workbook
 
 __all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "write_workbook_mwt",
+           "mwt_warning_lines",
            "Blanks", "Written", "MwtExport", "SeatingWritten", "write_workbook_seating_print",
            "write_workbook_seating_post"]
 
@@ -151,3 +153,18 @@ def write_workbook_seating_post(workbook: str, *, round_no: int, stage: str | No
     write_seating_post(rnd, folder, tournament=outcome.results.tournament.name, language=outcome.language)
     return SeatingWritten(paths=tuple(folder / n for n in seating_post_names(rnd)), title=rnd.title,
                           language=outcome.language, tables=len(rnd.tables))
+
+
+def mwt_warning_lines(export: MwtExport, language: str) -> list[str]:
+    """What the federation will miss, in ``language``: one line per person, not per seat (a player
+    without an id is missing from all his games), his games named (three at most)."""
+    lines = [text("mwt.no_" + w.kind, language) for w in export.warnings]
+    missing: dict[tuple[str, str], list[str]] = {}
+    for w in (w for g in export.games for w in g.warnings):
+        games = missing.setdefault((w.kind, w.name or "—"), [])
+        if w.sheet not in games:
+            games.append(w.sheet)
+    for (kind, name), games in missing.items():
+        shown = ", ".join(games[:3]) + (", …" if len(games) > 3 else "")
+        lines.append(text("mwt.no_" + kind, language, name=name, n=len(games), sheets=shown))
+    return lines

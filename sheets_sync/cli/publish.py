@@ -79,23 +79,13 @@ def export_vk(workbook: str, out: str | None, link: str | None, seating_round: i
 @language_option()
 def export_mwt(workbook: str, out: str | None, credentials: str | None) -> None:
     """One JSON per counted game in the Mafia World Tour format the FIIM rating reads (docs/export-mwt.md)."""
-    from sheets_sync.actions.export import write_workbook_mwt
+    from sheets_sync.actions.export import mwt_warning_lines, write_workbook_mwt
 
     export = write_workbook_mwt(workbook, out=out, credentials=credentials)
     language = speaking(export.language)
     console.print(escape(text("mwt.written", language, path=export.folder, n=len(export.games),
                               removed=len(export.removed))))
-    lines = [text("mwt.no_" + w.kind, language) for w in export.warnings]
-    # one line per person, not per seat: a player without an id is missing from all his games
-    missing: dict[tuple[str, str], list[str]] = {}
-    for w in (w for g in export.games for w in g.warnings):
-        games = missing.setdefault((w.kind, w.name or "—"), [])
-        if w.sheet not in games:
-            games.append(w.sheet)
-    for (kind, name), games in missing.items():
-        shown = ", ".join(games[:3]) + (", …" if len(games) > 3 else "")
-        lines.append(text("mwt.no_" + kind, language, name=name, n=len(games), sheets=shown))
-    for line in lines:
+    for line in mwt_warning_lines(export, language):
         console.print(f"[yellow]{escape(line)}[/yellow]")
 
 

@@ -149,7 +149,7 @@ def run_vk(tournament: Tournament, params: dict) -> dict:
 
 @jobs.runner(MWT)
 def run_mwt(tournament: Tournament, params: dict) -> dict:
-    from sheets_sync.actions.export import write_workbook_mwt
+    from sheets_sync.actions.export import mwt_warning_lines, write_workbook_mwt
 
     folder = exports_dir(tournament, MWT)
     export = write_workbook_mwt(workbook_ref(tournament), out=str(folder / "games"),
@@ -159,23 +159,7 @@ def run_mwt(tournament: Tournament, params: dict) -> dict:
         for game in export.games:
             zf.write(export.folder / game.filename, arcname=game.filename)
     return {"games": len(export.games), "files": [_relative(tournament, archive)],
-            "warnings": {lang: _mwt_warnings(export, lang) for lang in ("ru", "en")}}
-
-
-def _mwt_warnings(export, language: str) -> list[str]:
-    """What the federation will miss, one line per person as the CLI says it (not one per seat)."""
-    from sheets_sync.messages import text
-
-    lines = [text("mwt.no_" + w.kind, language) for w in export.warnings]
-    missing: dict[tuple[str, str], list[str]] = {}
-    for w in (w for g in export.games for w in g.warnings):
-        games = missing.setdefault((w.kind, w.name or "—"), [])
-        if w.sheet not in games:
-            games.append(w.sheet)
-    for (kind, name), games in missing.items():
-        shown = ", ".join(games[:3]) + (", …" if len(games) > 3 else "")
-        lines.append(text("mwt.no_" + kind, language, name=name, n=len(games), sheets=shown))
-    return lines
+            "warnings": {lang: mwt_warning_lines(export, lang) for lang in ("ru", "en")}}
 
 
 @jobs.runner(PROTOCOLS)

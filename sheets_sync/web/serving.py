@@ -14,8 +14,6 @@ Nothing here is a scheduler of our own: the queue, its retries and its periodic 
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import logging
 import os
 import signal
@@ -24,6 +22,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from sheets_sync.serve import stop_waitress
 
 __all__ = ["prepare", "WebServer", "start_web", "make_consumer", "run_until_stopped", "SETTINGS"]
 
@@ -50,19 +50,9 @@ def prepare(data: Path | None, *, mode: str = "server", settings_module: str = S
 
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
-    _load_service_accounts()
+    from sheets_sync.web.service_accounts import load_service_accounts  # the app's models are ready only now
 
-
-def _load_service_accounts() -> None:
-    """``sheets_sync.web.service_accounts.load_service_accounts()`` when that module exists (the
-    keys folder's accounts into the database: e-mail and path, never the key)."""
-    name = "sheets_sync.web.service_accounts"
-    if importlib.util.find_spec(name) is None:
-        return
-    module = importlib.import_module(name)
-    loader = getattr(module, "load_service_accounts", None)
-    if loader is not None:
-        loader()
+    load_service_accounts()  # the keys folder's accounts into the database: e-mail and path, never the key
 
 
 @dataclass
@@ -87,19 +77,7 @@ class WebServer:
         return f"http://{host}:{self.port}/"
 
     def close(self) -> None:
-        done = threading.Event()
-
-        def close_all() -> None:  # in the server's own thread: its map is not touched from outside
-            for dispatcher in list(self.sockets.values()):
-                dispatcher.close()
-            done.set()
-
-        trigger = next((d for d in self.sockets.values() if hasattr(d, "pull_trigger")), None)
-        if self.thread.is_alive() and trigger is not None:
-            trigger.pull_trigger(close_all)
-            done.wait(timeout=5)
-            self.thread.join(timeout=5)
-        self.server.task_dispatcher.shutdown(timeout=5)
+        stop_waitress(self.server, self.sockets, self.thread)
 
 
 def start_web(host: str, port: int) -> WebServer:
