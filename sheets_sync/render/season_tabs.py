@@ -46,6 +46,7 @@ from sheets_sync.render.tabs import (
     tab_title,
     tiebreak_text,
 )
+from sheets_sync.render.team_tabs import side_tabs
 from sheets_sync.render.words import ru_en
 
 __all__ = ["owned_season_tabs", "season_standings_tab", "evenings_tab"]
@@ -135,6 +136,7 @@ def evenings_tab(results: Results, language: str) -> TabWrite:
 
 
 def owned_season_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool) -> list[TabWrite]:
-    """The owned tabs of a club season: Standings, Evenings, Statistics, Problems."""
-    return [season_standings_tab(results, language), evenings_tab(results, language),
+    """The owned tabs of a club season: Standings, Evenings, the teams' and classifications' (only
+    with the Players tab's «Команда» / «Зачёт»), Statistics, Problems."""
+    return [season_standings_tab(results, language), evenings_tab(results, language), *side_tabs(results, language),
             statistics_tab(results, language), problems_tab(problems, language, links=links, name=results.tournament.name)]
