@@ -129,3 +129,38 @@ def test_standings_json_of_a_season_has_its_teams():
     assert (kira["places"], kira["games"]) == ("10", 3)
     assert doc["classifications"][0]["name"] == "женский"
     assert doc["season"]["standings"][0]["player"] == "Анна"
+
+
+# -- through the command line ------------------------------------------------------------------------
+def test_a_season_with_teams_through_the_cli(tmp_path):
+    """``init --season`` from a players file with «Команда», the three evenings of
+    tests/test_season_cli.py typed as a judge types them, one sync: the workbook gets «Команды»,
+    the site its team page, standings.json its teams.  (Анна sits in Мира's seat on the last
+    evening there: Анна 6, so Север 6 + 4.25 + 2 = 12.25; Юг 3 + 2.75 + 2 (Лев, the guest, on the
+    Players tab from the start here) = 7.75; Запад 2.25 − 0.5 = 1.75.)"""
+    import shutil
+
+    from tests.judge import ExcelDesk
+    from tests.test_season_cli import EVENINGS, PLAYERS
+    from tests.test_season_cli import PRESET as PRESET_FILE
+    from tests.test_season_cli import _cli, _evening, _sync
+
+    team = {"Анна": "Север", "Дина": "Север", "Кира": "Север", "Егор": "Юг", "Вера": "Юг", "Лев": "Юг",
+            "Борис": "Запад", "Глеб": "Запад"}
+    csv = tmp_path / "players.csv"
+    csv.write_text("Игрок;Команда\n" + "".join(f"{n};{team.get(n, '')}\n" for n in [*PLAYERS, "Лев"]), encoding="utf-8-sig")
+    shutil.copyfile(PRESET_FILE, tmp_path / PRESET_FILE.name)
+    book = tmp_path / "club.xlsx"
+    _cli("init", str(book), "--season", "--players", str(csv), "--preset", str(tmp_path / PRESET_FILE.name),
+         "--name", "Клуб «Ночь»")
+    desk = ExcelDesk(book)
+    for day, games in EVENINGS:
+        _evening(desk, day, games)
+    doc = _sync(desk, tmp_path / "out")
+    assert not [p for p in doc["problems"] if p["severity"] == "error"], doc["problems"]
+    assert [(t["places"], t["team"], t["points"]) for t in doc["teams"]["standings"]] == [
+        ("1", "Север", "12.25"), ("2", "Юг", "7.75"), ("3", "Запад", "1.75")]
+    assert "Команды" in desk.tabs()
+    rows = desk.grid("Команды")
+    assert [r[1] for r in rows if r and r[0] in ("1", "2", "3")] == ["Север", "Юг", "Запад"]
+    assert "Север" in (tmp_path / "out" / "site" / "teams.html").read_text(encoding="utf-8")
