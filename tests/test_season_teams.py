@@ -164,3 +164,13 @@ def test_a_season_with_teams_through_the_cli(tmp_path):
     rows = desk.grid("Команды")
     assert [r[1] for r in rows if r and r[0] in ("1", "2", "3")] == ["Север", "Юг", "Запад"]
     assert "Север" in (tmp_path / "out" / "site" / "teams.html").read_text(encoding="utf-8")
+
+
+def test_the_season_post_has_the_team_table():
+    from sheets_sync.render.vk_season import season_post_text
+
+    post = season_post_text(_results(), language="ru")
+    assert "Командный зачёт:\n1. Север — 11.25\n2. Юг — 7.75\n3. Запад — 1.75" in post
+    assert "Зачёт «женский»:\n1. Анна — 5.00" in post
+    without = dataclasses.replace(tournament([Player(nickname=n) for n in CLUB], GAMES), season=True)
+    assert "Командный зачёт" not in season_post_text(compute(without, PRESET, []), language="ru")
