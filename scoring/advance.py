@@ -22,7 +22,8 @@ from scoring.problems import Text
 from scoring.standings import Results
 
 __all__ = ["StagePlan", "ReplacementPlan", "Refusal", "StageTeams", "next_stage", "clubs_of", "teams_of", "plan_stage",
-           "plan_replacement", "crowded_teams", "teams_rule_for", "stage_teams"]
+           "plan_replacement", "crowded_teams", "teams_rule_for", "stage_teams", "teammates_together",
+           "replacement_notice"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -137,6 +138,36 @@ def stage_teams(results: Results, plan: StagePlan) -> StageTeams:
     """:func:`teams_rule_for` of a planned stage with the preset's ``[teams]``."""
     return teams_rule_for(plan.teams, plan.players, plan.tables, results.preset.teams,
                           Text(*_names(results, plan.stage)))
+
+
+def teammates_together(entries: Iterable[SeatingEntry], teams: Mapping[str, str]) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+    """(team, its players there, round, table) of every game that seats two or more of one team."""
+    found = []
+    for e in entries:
+        members: dict[str, list[str]] = {}
+        for p in e.players:
+            if p and teams.get(p):
+                members.setdefault(teams[p], []).append(p)
+        found += [(team, tuple(names), e.round, e.table) for team, names in sorted(members.items()) if len(names) > 1]
+    return tuple(found)
+
+
+def replacement_notice(results: Results, plan: ReplacementPlan) -> Text | None:
+    """With ``teams.one_per_game``: the games where the newcomer now sits with a teammate (a
+    replacement swaps one name and never reseats the stage), or None."""
+    if not results.preset.teams.one_per_game:
+        return None
+    teams = teams_of(results.tournament, plan.players)
+    clashes = [c for c in teammates_together(plan.entries, teams) if plan.newcomer in c[1]]
+    if not clashes:
+        return None
+    ru, en = _names(results, plan.stage)
+    listed_ru = "; ".join(f"тур {r}, стол {t}: {', '.join(names)} ({team})" for team, names, r, t in clashes)
+    listed_en = "; ".join(f"round {r}, table {t}: {', '.join(names)} ({team})" for team, names, r, t in clashes)
+    return Text(f"{ru}: после замены за столом два игрока одной команды — {listed_ru}. Поменяйте их местами "
+                "на вкладке «Рассадка»",
+                f"{en}: after the replacement a game seats two members of one team — {listed_en}. Swap them on "
+                "the Seating tab")
 
 
 def _names(results: Results, stage: str) -> tuple[str, str]:

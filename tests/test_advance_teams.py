@@ -16,7 +16,7 @@ from scoring.draw.formats import Teams
 from scoring.model import Player
 from scoring.preset import TeamRule
 from scoring.problems import Text
-from sheets_sync.actions.draw import advance_workbook
+from sheets_sync.actions.draw import advance_workbook, replace_player
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.layout import draw_report_tab
 from sheets_sync.sync import compute, sync_once
@@ -168,7 +168,16 @@ def test_advance_to_the_final_names_the_team_with_two_finalists(cut):
     advance_workbook(backend, seed=3)
     _play(backend, "semifinal", 2)
     finalists = compute(backend.read()).results.cuts["final"].players
-    team_of = {finalists[0]: "Восток", finalists[9]: "Восток"}
+    _type_teams(backend, {finalists[0]: "Восток", finalists[9]: "Восток"})
+    result = advance_workbook(backend)
+    assert result.stage == "final" and result.notice is not None
+    assert "Восток" in result.notice.ru and finalists[0] in result.notice.ru and finalists[9] in result.notice.ru
+    assert "Восток" in result.notice.en
+    assert result.draw.report.teams and result.draw.report.teammate_meetings == len(result.entries)
+
+
+def _type_teams(backend: MemoryBackend, team_of: dict[str, str]) -> None:
+    """A «Команда» column typed onto the Players tab after the workbook was made."""
     players = backend.tabs["Игроки"]
     header = list(players[0])
     column = len(header)
@@ -176,11 +185,31 @@ def test_advance_to_the_final_names_the_team_with_two_finalists(cut):
     for i, row in enumerate(players[1:], 1):
         players[i] = [*row, *([""] * (column - len(row))), team_of.get(row[0], "")]
     backend.version += 1
-    result = advance_workbook(backend)
-    assert result.stage == "final" and result.notice is not None
-    assert "Восток" in result.notice.ru and finalists[0] in result.notice.ru and finalists[9] in result.notice.ru
-    assert "Восток" in result.notice.en
-    assert result.draw.report.teams and result.draw.report.teammate_meetings == len(result.entries)
+
+
+@pytest.mark.parametrize("one_per_game", [True, False])
+def test_a_replacement_that_seats_two_of_a_team_together_is_said(one_per_game):
+    """`replace` swaps one name and never reseats the stage: when the newcomer's teammate sits at one
+    of his new games and the preset wants one per game, the outcome names the team, the players and
+    the games (round and table); without the rule nothing is said."""
+    backend = _qualified({}, one_per_game=one_per_game)
+    advance_workbook(backend, seed=2)
+    ranking = [s.stats.player for s in compute(backend.read()).results.stages["qualifying"]]
+    late, newcomer = ranking[5], ranking[20]
+    entry = next(e for e in compute(backend.read()).results.tournament.seating
+                 if e.stage == "semifinal" and late in e.players)
+    mate = next(p for p in entry.players if p != late)
+    _type_teams(backend, {newcomer: "Восток", mate: "Восток"})
+    replaced, result = replace_player(backend, player=late)
+    assert replaced == newcomer
+    if not one_per_game:
+        assert result.notice is None
+        return
+    assert result.notice is not None
+    for word in ("Восток", newcomer, mate, f"тур {entry.round}, стол {entry.table}"):
+        assert word in result.notice.ru
+    assert f"round {entry.round}, table {entry.table}" in result.notice.en
+    assert result.draw.report.teams and result.draw.report.teammate_meetings >= 1
 
 
 def test_the_sync_own_advance_says_it_too(cut):

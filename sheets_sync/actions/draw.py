@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from scoring import labels as L
 from scoring.advance import (Refusal, StagePlan, StageTeams, clubs_of, next_stage, plan_replacement, plan_stage,
-                             stage_teams, teams_of)
+                             replacement_notice, stage_teams, teams_of)
 from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Format, Teams, plan_format
 from scoring.errors import SheetsSyncError
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
@@ -324,13 +324,15 @@ def replace_player(backend: Backend, *, player: str, stage: str | None = None) -
     rounds = [[e.players for e in plan.entries if e.round == r] for r in sorted({e.round for e in plan.entries})]
     from scoring.draw import Draw, evaluate
 
-    report = evaluate(list(plan.players), rounds, plan.clubs)
+    teams = teams_of(outcome.results.tournament, plan.players)
+    report = evaluate(list(plan.players), rounds, plan.clubs, teams=teams or None)
     draw = Draw(rounds=tuple(tuple(r) for r in rounds), rests=tuple(() for _ in rounds), seed=0, report=report)
-    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, plan.entries, draw, replace_stage=True),
-                         outcome.language)
+    notice = replacement_notice(outcome.results, plan)  # one per game broken by the swap: said, never silently
+    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, plan.entries, draw, replace_stage=True,
+                                                notice=notice), outcome.language)
     backend.apply(patch, base=snapshot)
     return plan.newcomer, DrawOutcome(stage=plan.stage, draw=draw, entries=plan.entries, patch=patch,
-                                      language=outcome.language)
+                                      language=outcome.language, notice=notice)
 
 
 def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str | None]:

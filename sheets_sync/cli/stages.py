@@ -91,3 +91,5 @@ def replace(workbook: str, player: str, stage: str | None, credentials: str | No
     newcomer, result = replace_player(open_backend(workbook, credentials=credentials), player=player, stage=stage)
     console.print(escape(text("replace.done", speaking(result.language), stage=result.stage, old=player, new=newcomer,
                               games=len(result.entries))), soft_wrap=True)
+    if result.notice is not None:  # the swap seats two of one team at a game: said, never silently
+        console.print(escape(result.notice.en if speaking(result.language) == "en" else result.notice.ru), soft_wrap=True)

@@ -119,7 +119,9 @@ def run_replace(tournament: Tournament, params: dict) -> dict:
     newcomer, outcome = replace_player(open_tournament_backend(tournament), player=player,
                                        stage=params.get("stage") or None)
     jobs.request_sync(tournament, REPLACE)
-    return {"stage": outcome.stage, "old": player, "new": newcomer, "games": len(outcome.entries)}
+    warnings = {lang: [outcome.notice.en if lang == "en" else outcome.notice.ru] if outcome.notice else []
+                for lang in ("ru", "en")}
+    return {"stage": outcome.stage, "old": player, "new": newcomer, "games": len(outcome.entries), "warnings": warnings}
 
 
 @jobs.runner(EVENING)
