@@ -5,6 +5,7 @@ rating tabs written into the league workbook itself."""
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sheets_sync.actions.league import load_any_league, run_league
 from sheets_sync.backends.base import Patch
@@ -22,6 +25,7 @@ from sheets_sync.league import LeagueFileError, load_league
 from sheets_sync.league_book import league_book_tab, league_from_grid
 from sheets_sync.render.league_site import league_json
 from tests.google_support import fake_server, google_backend, sa_key, upload_tabs, upload_xlsx  # noqa: F401 - fixtures
+from tests.helpers import examples
 from tests.test_league import make_league
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
@@ -229,3 +233,27 @@ def test_a_google_league_sheet(tmp_path, fake_server, sa_key, monkeypatch):
     assert tabs["Рейтинг"][1][:3] == ("Место", "Игрок", "Рейтинг")
     assert len(tabs["Рейтинг"]) == 2 + len(run.league.ratings.players)
     assert tabs["Лига"][0] == ("Лига", "Лига проверки")
+
+
+# -- a property ----------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def league_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("book")
+    make_league(folder)
+    return folder
+
+
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.permutations(range(4)), st.permutations([0, 1]), st.integers(0, 2))
+def test_the_tab_s_arrangement_changes_nothing(league_folder, columns, rows, blanks):
+    """Columns in any order, events in any order, blank rows anywhere among them: the same league."""
+    from sheets_sync.league import build_league
+
+    header = [HEADER[c] for c in columns]
+    events = [tuple(EVENTS[r][c] for c in columns) for r in rows]
+    events[1:1] = [()] * blanks
+    file = _read(_grid(header=header, events=events))
+    file = dataclasses.replace(file, base_dir=league_folder)
+    built = build_league(file, cache=league_folder / "out" / ".league-cache")
+    toml = build_league(load_league(league_folder / "league.toml"), cache=league_folder / "out" / ".league-cache")
+    assert league_json(built) == league_json(toml)
