@@ -174,3 +174,20 @@ def test_the_season_post_has_the_team_table():
     assert "Зачёт «женский»:\n1. Анна — 5.00" in post
     without = dataclasses.replace(tournament([Player(nickname=n) for n in CLUB], GAMES), season=True)
     assert "Командный зачёт" not in season_post_text(compute(without, PRESET, []), language="ru")
+
+
+def test_the_season_standings_tab_has_the_team_table_under_the_players():
+    """As under a tournament's Итоги: the team table (place, team, points in the main number's
+    column, the members beside it) and each classification's, under the season's players."""
+    from sheets_sync.render.season_tabs import season_standings_tab
+
+    rows = season_standings_tab(_results(), "ru").rows
+    first = next(i for i, r in enumerate(rows) if r and str(r[0]).startswith("Командный зачёт"))
+    assert rows[first][0] == "Командный зачёт (сумма очков игроков)"
+    assert rows[first + 1][:4] == ("Место", "Команда", "Очки", "Игроки")
+    assert [r[:3] for r in rows[first + 2:first + 5]] == [("1", "Север", D("11.25")), ("2", "Юг", D("7.75")),
+                                                          ("3", "Запад", D("1.75"))]
+    assert rows[first + 2][3] == "Анна, Дина, Кира"
+    assert any(r and r[0] == "Зачёт: женский" for r in rows[first:])
+    plain = dataclasses.replace(tournament([Player(nickname=n) for n in CLUB], GAMES), season=True)
+    assert not any(r and str(r[0]).startswith("Командный") for r in season_standings_tab(compute(plain, PRESET, []), "ru").rows)
