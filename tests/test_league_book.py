@@ -257,3 +257,17 @@ def test_the_tab_s_arrangement_changes_nothing(league_folder, columns, rows, bla
     built = build_league(file, cache=league_folder / "out" / ".league-cache")
     toml = build_league(load_league(league_folder / "league.toml"), cache=league_folder / "out" / ".league-cache")
     assert league_json(built) == league_json(toml)
+
+
+def test_init_adds_the_tab_to_a_google_sheet(fake_server, sa_key, monkeypatch):
+    """`league --init gsheet:ID` adds the empty «Лига» tab beside what the sheet holds; a second time it refuses."""
+    from sheets_sync.actions.league import init_league
+
+    monkeypatch.setenv(ENDPOINT_ENV, fake_server.url)
+    sid = upload_tabs(fake_server, {"Заметки": [["typed by a person"]]}, title="Лига клуба")
+    init_league(f"gsheet:{sid}", language="ru", credentials=sa_key)
+    tabs = google_backend(fake_server, sa_key, sid).read().tabs
+    assert tabs["Заметки"] == (("typed by a person",),)
+    assert tabs["Лига"][7] == HEADER
+    with pytest.raises(LeagueFileError, match="already has the tab «Лига»"):
+        init_league(f"gsheet:{sid}", language="ru", credentials=sa_key)
