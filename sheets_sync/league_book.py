@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring import labels as L
 from scoring.cells import a1
-from sheets_sync.backends.base import Grid, Patch, TabWrite
+from sheets_sync.backends.base import Grid, PageSetup, Patch, Style, TabWrite
 from sheets_sync.league import FileProblem, LeagueFile, LeagueFileError, parse_league
 from sheets_sync.refs import is_google_ref
 
@@ -248,8 +248,11 @@ def league_book_tab(language: str = "ru", *, settings: Mapping[str, object] | No
     rows.append(tuple(spellings[pick] for spellings in EVENT_COLUMNS.values()))
     rows += events_rows(events, language)
     header = len(SETTING_LABELS) + 1
-    return TabWrite(title=LEAGUE_TABS[pick], rows=tuple(rows), owned=False, column_widths=(28, 44, 16, 30),
-                    bold_rows=(header,), frozen_rows=header + 1)
+    # on paper: landscape, every column on one page width (the paths are long, the hints longer)
+    return TabWrite(title=LEAGUE_TABS[pick], rows=tuple(rows), owned=False, column_widths=(28, 40, 16, 44),
+                    bold_rows=(header,), frozen_rows=header + 1, page=PageSetup(landscape=True),
+                    styles=(Style(cells=f"C1:C{len(SETTING_LABELS)}", muted=True),
+                            Style(cells=f"B1:B{len(SETTING_LABELS)}", align="left")))
 
 
 def init_league_book(ref: str, *, language: str = "ru", credentials: str | None = None) -> str:

@@ -197,10 +197,15 @@ def test_init_of_a_toml_league(tmp_path):
 @pytest.mark.libreoffice
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed")
 def test_libreoffice_opens_the_league_workbook(tmp_path):
-    """The «Лига» workbook after a run (its own tab, «Рейтинг», «Серия») opens in LibreOffice and prints."""
+    """The «Лига» workbook as the init and the example write it (widths, bold header, frozen rows),
+    after a run (its own tab, «Рейтинг», «Серия»), opens in LibreOffice and prints."""
     make_league(tmp_path)
-    book = _write_book(tmp_path / "league.xlsx", _grid(settings=SETTINGS[:4]))
-    run_league(book, out=tmp_path / "out")
+    book = tmp_path / "league.xlsx"
+    tab = league_book_tab("ru", settings={"name": "Лига проверки", "series": "mwt-series"},
+                          events=[("a.xlsx", "tournament", 2, ""), ("b.xlsx", "club", 1, "Клубный вечер")])
+    ExcelBackend(book, backups=0).apply(Patch(writes=(tab,)), base=None)
+    run = run_league(book, out=tmp_path / "out")
+    assert run.output_tabs == ("Рейтинг", "Серия") and [e.kind for e in run.league.file.events] == ["tournament", "club"]
     profile = tmp_path / "lo-profile"
     subprocess.run([SOFFICE, f"-env:UserInstallation=file://{profile}", "--headless", "--norestore",
                     "--convert-to", "pdf", "--outdir", str(tmp_path / "pdf"), str(book)],
