@@ -11,15 +11,19 @@ is the caller's business (:mod:`scoring.draw`); writing them is the edges'.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.collation import name_key
+from scoring.draw.formats import Teams
 from scoring.model import PlayerStatus, SeatingEntry, Tournament
+from scoring.preset import TeamRule
 from scoring.problems import Text
 from scoring.standings import Results
 
-__all__ = ["StagePlan", "ReplacementPlan", "Refusal", "next_stage", "clubs_of", "teams_of", "plan_stage", "plan_replacement"]
+__all__ = ["StagePlan", "ReplacementPlan", "Refusal", "StageTeams", "next_stage", "clubs_of", "teams_of", "plan_stage",
+           "plan_replacement", "crowded_teams", "teams_rule_for", "stage_teams", "teammates_together",
+           "replacement_notice"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -76,6 +80,94 @@ def clubs_of(tournament: Tournament, players: Iterable[str]) -> dict[str, str]:
     the clubs of exactly the players it seats."""
     wanted = set(players)
     return {p.nickname: p.club for p in tournament.players if p.club and p.nickname in wanted}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StageTeams:
+    """What a later stage's draw does with the seated players' teams: ``teams`` for the draw
+    (None: no teams, or the preset's ``[teams]`` neither keeps them apart nor seats one per
+    game), and ``notice`` when one member per game cannot hold for this field — which teams,
+    and that the draw keeps them apart as well as it can instead (never silently)."""
+
+    teams: Teams | None
+    notice: Text | None = None
+    crowded: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (team, its players in the stage) over the tables
+
+
+def crowded_teams(teams: Mapping[str, str], players: Iterable[str], tables: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Teams with more players in the field than a round has tables (one per game cannot hold
+    for them), each with those players in ranking order; by team name."""
+    members: dict[str, list[str]] = {}
+    for p in players:
+        if teams.get(p):
+            members.setdefault(teams[p], []).append(p)
+    return tuple((team, tuple(names)) for team, names in sorted(members.items(), key=lambda kv: name_key(kv[0]))
+                 if len(names) > tables)
+
+
+def _crowded_notice(stage: Text, crowded: Sequence[tuple[str, Sequence[str]]], tables: int) -> Text:
+    listed = "; ".join(f"{team} — {len(names)}: {', '.join(names)}" for team, names in crowded)
+    return Text(
+        f"{stage.ru}: по одному игроку команды за игрой не получится — столов в туре {tables}, а в команде больше "
+        f"игроков этапа ({listed}). Рассажено как можно лучше: игроки одной команды разведены, где это возможно; "
+        "их встречи посчитаны на вкладке «Жеребьёвка»",
+        f"{stage.en}: one member of each team per game cannot hold — a round has {tables} table(s) and a team has "
+        f"more players in this stage ({listed}). Seated as well as it can be: teammates kept apart where possible; "
+        "the draw report counts their meetings")
+
+
+def teams_rule_for(teams: Mapping[str, str], players: Sequence[str], tables: int, rule: TeamRule,
+                   stage: Text) -> StageTeams:
+    """The preset's team constraints (``rule``) for a stage's draw of ``players`` (their
+    ``teams``) at ``tables`` tables a round, exactly as the first draw applies them: teammates
+    apart (``apart``), at most one per game (``one_per_game``, a hard rule) — or, where more of
+    one team are in the stage than it has tables, the soft rule with a notice naming those
+    teams and their players (``stage``: the stage's name, ru/en)."""
+    teams = {p: teams[p] for p in players if teams.get(p)}
+    if not teams or not (rule.apart or rule.one_per_game):
+        return StageTeams(teams=None)
+    if not rule.one_per_game:
+        return StageTeams(teams=Teams(of=teams))
+    crowded = crowded_teams(teams, players, tables)
+    if not crowded:
+        return StageTeams(teams=Teams(of=teams, one_per_game=True))
+    return StageTeams(teams=Teams(of=teams), notice=_crowded_notice(stage, crowded, tables), crowded=crowded)
+
+
+def stage_teams(results: Results, plan: StagePlan) -> StageTeams:
+    """:func:`teams_rule_for` of a planned stage with the preset's ``[teams]``."""
+    return teams_rule_for(plan.teams, plan.players, plan.tables, results.preset.teams,
+                          Text(*_names(results, plan.stage)))
+
+
+def teammates_together(entries: Iterable[SeatingEntry], teams: Mapping[str, str]) -> tuple[tuple[str, tuple[str, ...], int, int], ...]:
+    """(team, its players there, round, table) of every game that seats two or more of one team."""
+    found = []
+    for e in entries:
+        members: dict[str, list[str]] = {}
+        for p in e.players:
+            if p and teams.get(p):
+                members.setdefault(teams[p], []).append(p)
+        found += [(team, tuple(names), e.round, e.table) for team, names in sorted(members.items()) if len(names) > 1]
+    return tuple(found)
+
+
+def replacement_notice(results: Results, plan: ReplacementPlan) -> Text | None:
+    """With ``teams.one_per_game``: the games where the newcomer now sits with a teammate (a
+    replacement swaps one name and never reseats the stage), or None."""
+    if not results.preset.teams.one_per_game:
+        return None
+    teams = teams_of(results.tournament, plan.players)
+    clashes = [c for c in teammates_together(plan.entries, teams) if plan.newcomer in c[1]]
+    if not clashes:
+        return None
+    ru, en = _names(results, plan.stage)
+    listed_ru = "; ".join(f"тур {r}, стол {t}: {', '.join(names)} ({team})" for team, names, r, t in clashes)
+    listed_en = "; ".join(f"round {r}, table {t}: {', '.join(names)} ({team})" for team, names, r, t in clashes)
+    return Text(f"{ru}: после замены за столом два игрока одной команды — {listed_ru}. Поменяйте их местами "
+                "на вкладке «Рассадка»",
+                f"{en}: after the replacement a game seats two members of one team — {listed_en}. Swap them on "
+                "the Seating tab")
 
 
 def _names(results: Results, stage: str) -> tuple[str, str]:

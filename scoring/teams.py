@@ -12,6 +12,10 @@ Fraction — summed, or their average as a Fraction); what the tables show is th
 members' totals as the standings show them, or the average rounded half up to the hundredth,
 once, here (:func:`shown_points`), for every output alike.
 
+In a club season the main standings are the season's table (ranked by its own key, total or
+average, the provisional after the ranked; :func:`main_table`); a team's points are still its
+members' season totals as ``[teams]`` counts them.
+
 A classification (the Players tab's «Зачёт»: «женский, юниоры») is the players in it in the
 order of the main standings: its places are counted among them, two players sharing a main
 place share the classification's, and each keeps his main place beside it.
@@ -20,7 +24,7 @@ place share the classification's, and each keeps his main place beside it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
@@ -33,7 +37,7 @@ from scoring.standings import Results, Standing
 from scoring.team_metrics import TEAM_METRICS, Member
 
 __all__ = ["TeamMember", "TeamStanding", "ClassEntry", "Classification", "Sides",
-           "team_standings", "classification_tables", "sides", "shown_points", "has_teams"]
+           "team_standings", "classification_tables", "sides", "shown_points", "has_teams", "main_table"]
 
 HUNDREDTH = Decimal("0.01")
 
@@ -190,11 +194,27 @@ def _classification(members: Sequence[Standing]) -> tuple[ClassEntry, ...]:
     return tuple(entries)
 
 
+def main_table(results: Results) -> Sequence[Standing]:
+    """The standings teams and classifications are made from: a tournament's overall standings;
+    a club season's table (:func:`scoring.season.season`: the ranked, the provisional — placed
+    after them by the season's own key, total or average — then the players without a game, at
+    one place after everybody who played, so that no metric takes their empty place for the
+    best)."""
+    if not results.tournament.season:
+        return results.overall
+    from scoring.season import season  # a club season's modules load for a club season only
+
+    table = season(results).table
+    after = sum(1 for e in table if e.stats.games) + 1
+    return [e.standing if e.stats.games else replace(e.standing, place=after, places="") for e in table]
+
+
 @last_answer  # the Standings tab, the site, standings.json and the post all ask for the same results
 def sides(results: Results) -> Sides:
-    """The teams and classifications of ``results`` (its overall standings and players)."""
+    """The teams and classifications of ``results`` (its main table, :func:`main_table`, and players)."""
     players = results.tournament.players
     rule = results.preset.teams
-    teams = team_standings(results.overall, players, rule) if has_teams(players) else ()
-    return Sides(teams=teams, classifications=classification_tables(results.overall, players),
+    table = main_table(results)
+    teams = team_standings(table, players, rule) if has_teams(players) else ()
+    return Sides(teams=teams, classifications=classification_tables(table, players),
                  count=rule.count, best=rule.best)

@@ -374,17 +374,24 @@ def _draw_paragraphs(figures: list[list[tuple]]) -> tuple[list[list[tuple]], lis
     return [[r for r in block if r not in long] for block in figures], [str(r[1]) for r in long]
 
 
-def draw_report_tab(report: FairnessReport, *, stage_name: str, language: str, tournament: str = "") -> TabWrite:
+def draw_report_tab(report: FairnessReport, *, stage_name: str, language: str, tournament: str = "",
+                    notes: Sequence[str] = ()) -> TabWrite:
     """The Жеребьёвка tab as it prints: its title and the draw in one line, then the figures and the
     meetings' histogram on page 1, each block framed; the players' table from page 2 on, framed
     under a shaded header row repeated on each of its pages, the names on each page across when
     its columns do not fit one page wide (landscape, no letter under 8 pt: render.paper)."""
     what = f"{L.tab('draw_report', language)}: {stage_name}"
-    rows: list[tuple] = [(f"{tournament} — {what}" if tournament else what,), (report.text_lines(language)[0],), ()]
+    rows: list[tuple] = [(f"{tournament} — {what}" if tournament else what,), (report.text_lines(language)[0],)]
     styles: list[Style] = [Style(cells="A1", bold=True, size=14), Style(cells="A2", muted=True)]
+    heights: list[float] = [22.0, LINE_PT]
+    for note in notes:  # what the draw could not do (a team rule the field broke), wrapped under the title
+        styles.append(Style(cells=f"A{len(rows) + 1}", bold=True, wrap=True, align="left"))
+        rows.append((note,))
+        heights.append(LINE_PT * text_lines(note, _DRAW_WIDTHS[0]))
+    rows.append(())
+    heights.append(LINE_PT)
     *figures, players = _draw_blocks(report.rows(language))
     figures, paragraphs = _draw_paragraphs(figures)
-    heights: list[float] = [22.0, LINE_PT, LINE_PT]
     for i, block in enumerate(figures):
         top, end = len(rows) + 1, len(rows) + len(block)  # 1-based
         last = column_letter(max(len(r) for r in block) - 1)

@@ -35,7 +35,7 @@ from scoring.rating.league import (EVENT_KINDS, EventLine, event_date, event_lin
 from sheets_sync.ratings import DEFAULT_RATING, load_rating_scheme, load_series_scheme
 from sheets_sync.refs import is_google_ref
 
-__all__ = ["LeagueFileError", "LeagueEvent", "LeagueFile", "EventData", "League", "load_league", "read_event",
+__all__ = ["FileProblem", "LeagueFileError", "LeagueEvent", "LeagueFile", "EventData", "League", "load_league", "read_event",
            "build_league", "CACHE_DIR", "CACHE_VERSION"]
 
 CACHE_DIR = ".league-cache"
@@ -44,12 +44,32 @@ _TOP_KEYS = {"name", "language", "rating", "series", "best_n", "output", "event"
 _EVENT_KEYS = {"workbook", "kind", "stars", "name"}
 
 
-class LeagueFileError(SheetsSyncError, ValueError):
-    """A league file that cannot be used; every problem found, each naming its key."""
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """One mistake of a league file: the key it is about (``event[2].kind``; "" for the file as a
+    whole) and what is wrong, in English and Russian — a workbook league names the cell instead."""
 
-    def __init__(self, source: str, errors: Sequence[str]):
-        self.source, self.errors = source, tuple(errors)
-        super().__init__("\n".join(f"{source}: {e}" for e in self.errors))
+    key: str
+    en: str
+    ru: str
+
+    def line(self, language: str = "en") -> str:
+        said = self.ru if language == "ru" else self.en
+        return f"{self.key}: {said}" if self.key else said
+
+
+class LeagueFileError(SheetsSyncError, ValueError):
+    """A league file that cannot be used; every problem found, each naming its key (or cell)."""
+
+    def __init__(self, source: str, errors: Sequence[str], *, ru: Sequence[str] | None = None,
+                 problems: Sequence[FileProblem] = (), language: str | None = None):
+        self.source, self.errors, self.problems = source, tuple(errors), tuple(problems)
+        super().__init__("\n".join(f"{source}: {e}" for e in self.errors),
+                         ru=None if ru is None else "\n".join(f"{source}: {e}" for e in ru), language=language)
+
+    @classmethod
+    def of(cls, source: str, problems: Sequence[FileProblem]) -> LeagueFileError:
+        return cls(source, [p.line("en") for p in problems], ru=[p.line("ru") for p in problems], problems=problems)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +91,12 @@ class LeagueFile:
     series: str | None = None
     best_n: int = 0
     output: str | None = None
+    # where each key was written when that is not the key itself: a «Лига» workbook's cells
+    # («Лига»!A9 for ``event[2].workbook``), so that later errors name the cell too
+    places: Mapping[str, str] = field(default_factory=dict)
+
+    def place(self, key: str) -> str:
+        return self.places.get(key, key)
 
     def ref(self, event: LeagueEvent) -> str:
         """The workbook reference to open: a relative .xlsx path is relative to the league file."""
@@ -79,55 +105,82 @@ class LeagueFile:
         return str(self.base_dir / event.workbook)
 
 
-def _event(raw: Any, i: int, errors: list[str]) -> LeagueEvent | None:
+def _problem(key: str, en: str, ru: str) -> FileProblem:
+    return FileProblem(key, en, ru)
+
+
+def _whole(value: Any, low: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def _event(raw: Any, i: int, errors: list[FileProblem]) -> LeagueEvent | None:
     where = f"event[{i}]"
     if not isinstance(raw, Mapping):
-        errors.append(f"{where}: must be a table ([[event]])")
+        errors.append(_problem(where, "must be a table ([[event]])", "должно быть таблицей ([[event]])"))
         return None
-    errors += [f"{where}.{k}: unknown key (one of: {', '.join(sorted(_EVENT_KEYS))})" for k in raw if k not in _EVENT_KEYS]
+    known = ", ".join(sorted(_EVENT_KEYS))
+    errors += [_problem(f"{where}.{k}", f"unknown key (one of: {known})", f"неизвестный ключ (допустимы: {known})")
+               for k in raw if k not in _EVENT_KEYS]
     workbook, kind, stars, name = raw.get("workbook"), raw.get("kind", "tournament"), raw.get("stars"), raw.get("name", "")
     if not isinstance(workbook, str) or not workbook.strip():
-        errors.append(f"{where}.workbook: missing (an .xlsx path or a Google Sheets link)")
+        errors.append(_problem(f"{where}.workbook", "missing (an .xlsx path or a Google Sheets link)",
+                               "не указан (путь к .xlsx или ссылка на Google-таблицу)"))
     if kind not in EVENT_KINDS:
-        errors.append(f"{where}.kind: {kind!r} is not one of {', '.join(EVENT_KINDS)}")
-    if stars is not None and (not isinstance(stars, int) or isinstance(stars, bool) or stars < 1):
-        errors.append(f"{where}.stars: must be a whole number from 1")
+        kinds = ", ".join(EVENT_KINDS)
+        errors.append(_problem(f"{where}.kind", f"{kind!r} is not one of {kinds}", f"«{kind}» — не один из видов: {kinds}"))
+    if stars is not None and not _whole(stars, 1):
+        errors.append(_problem(f"{where}.stars", "must be a whole number from 1", "должно быть целым числом от 1"))
     if not isinstance(name, str):
-        errors.append(f"{where}.name: must be text")
+        errors.append(_problem(f"{where}.name", "must be text", "должно быть текстом"))
     if not isinstance(workbook, str) or not workbook.strip():
         return None
     return LeagueEvent(workbook.strip(), str(kind), stars if isinstance(stars, int) else None, str(name))
 
 
-def parse_league(data: Mapping[str, Any], *, source: str, base_dir: Path) -> LeagueFile:
-    """The league file's dict checked: every problem at once (:class:`LeagueFileError`)."""
-    errors = [f"{k}: unknown key (one of: {', '.join(sorted(_TOP_KEYS))})" for k in data if k not in _TOP_KEYS]
-    for key in ("name", "language", "rating", "series", "output"):
-        if key in data and not isinstance(data[key], str):
-            errors.append(f"{key}: must be text")
+def _top_problems(data: Mapping[str, Any]) -> list[FileProblem]:
+    known = ", ".join(sorted(_TOP_KEYS))
+    errors = [_problem(k, f"unknown key (one of: {known})", f"неизвестный ключ (допустимы: {known})")
+              for k in data if k not in _TOP_KEYS]
+    errors += [_problem(key, "must be text", "должно быть текстом")
+               for key in ("name", "language", "rating", "series", "output") if key in data and not isinstance(data[key], str)]
     language = data.get("language", "ru")
     if language not in ("ru", "en"):
-        errors.append(f"language: {language!r} is not ru or en")
-    best_n = data.get("best_n", 0)
-    if not isinstance(best_n, int) or isinstance(best_n, bool) or best_n < 0:
-        errors.append("best_n: must be a whole number (0 = every event)")
-    raw_events = data.get("event", [])
-    if not isinstance(raw_events, list) or not raw_events:
-        errors.append("event: at least one [[event]] with a workbook")
-        raw_events = []
-    events = [e for i, raw in enumerate(raw_events, 1) if (e := _event(raw, i, errors))]
-    seen: set[str] = set()
+        errors.append(_problem("language", f"{language!r} is not ru or en", f"«{language}» — не ru и не en"))
+    if not _whole(data.get("best_n", 0), 0):
+        errors.append(_problem("best_n", "must be a whole number (0 = every event)",
+                               "должно быть целым числом (0 — все турниры)"))
+    return errors
+
+
+def _event_problems(data: Mapping[str, Any], events: Sequence[LeagueEvent]) -> list[FileProblem]:
+    errors, seen = [], set()
     for i, e in enumerate(events, 1):
         if e.workbook in seen:
-            errors.append(f"event[{i}].workbook: {e.workbook} is listed twice")
+            errors.append(_problem(f"event[{i}].workbook", f"{e.workbook} is listed twice", f"{e.workbook} указан дважды"))
         seen.add(e.workbook)
-    if data.get("series") and any(e.stars is None for e in events):
-        errors += [f"event[{i}].stars: missing (the series needs each event's stars)"
+    if data.get("series"):
+        errors += [_problem(f"event[{i}].stars", "missing (the series needs each event's stars)",
+                            "не указано (серии нужны звёзды каждого турнира)")
                    for i, e in enumerate(events, 1) if e.stars is None]
+    return errors
+
+
+def parse_league(data: Mapping[str, Any], *, source: str, base_dir: Path) -> LeagueFile:
+    """The league file's dict checked: every problem at once (:class:`LeagueFileError`, each
+    :class:`FileProblem` naming its key).  The one validator of both readers: the TOML file and
+    the «Лига» workbook (:mod:`sheets_sync.league_book`)."""
+    errors = _top_problems(data)
+    raw_events = data.get("event", [])
+    if not isinstance(raw_events, list) or not raw_events:
+        errors.append(_problem("event", "at least one [[event]] with a workbook", "нужен хотя бы один турнир ([[event]])"))
+        raw_events = []
+    events = [e for i, raw in enumerate(raw_events, 1) if (e := _event(raw, i, errors))]
+    errors += _event_problems(data, events)
     if errors:
-        raise LeagueFileError(source, errors)
-    return LeagueFile(name=str(data.get("name", "")), language=str(language), rating=str(data.get("rating", DEFAULT_RATING)),
-                      events=tuple(events), base_dir=base_dir, source=source, series=data.get("series") or None, best_n=int(best_n),
+        raise LeagueFileError.of(source, errors)
+    return LeagueFile(name=str(data.get("name", "")), language=str(data.get("language", "ru")),
+                      rating=str(data.get("rating", DEFAULT_RATING)), events=tuple(events), base_dir=base_dir,
+                      source=source, series=data.get("series") or None, best_n=int(data.get("best_n", 0)),
                       output=data.get("output") or None)
 
 
@@ -291,7 +344,8 @@ def build_league(file: LeagueFile, *, cache: Path | None, credentials: str | Non
         try:
             data, again = read_event(file, event, cache, credentials=credentials, opener=opener)
         except SheetsSyncError as exc:
-            raise LeagueFileError(file.source, [f"event[{i}].workbook ({event.workbook}): {exc}"]) from exc
+            where = f"{file.place(f'event[{i}].workbook')} ({event.workbook})"
+            raise LeagueFileError(file.source, [f"{where}: {exc}"], ru=[f"{where}: {exc.message('ru')}"]) from exc
         events.append((event, data))
         if again:
             read.append(event.workbook)

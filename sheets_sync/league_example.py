@@ -1,6 +1,8 @@
 """The example league (``examples/league/``): three tournaments played by the bundled example's
 40 players with other seeds, a few weeks apart, and the league file that rates them with a
-series over them.  Regenerate with ``python -m sheets_sync.league_example``."""
+series over them — as ``league.toml`` and as the same league in a «Лига» workbook
+(``league.xlsx``, whose «Рейтинг»/«Серия» tabs go into itself).  Regenerate with
+``python -m sheets_sync.league_example``."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from sheets_sync.backends.base import Patch, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import build_example
 
-__all__ = ["EXAMPLE_LEAGUE", "STAGES", "build_example_league", "LEAGUE_FILE"]
+__all__ = ["EXAMPLE_LEAGUE", "STAGES", "build_example_league", "write_example_league_book", "LEAGUE_FILE",
+           "LEAGUE_SETTINGS"]
 
 EXAMPLE_LEAGUE = Path(__file__).resolve().parent.parent / "examples" / "league"
 # (file, the tournament's name, its date, the simulator's seed, kind, stars)
@@ -26,6 +29,24 @@ series = "mwt-series"          # the Mafia World Tour's points by place, stars a
 best_n = 2                     # each player's best two stages count
 output = "rating.xlsx"         # the «Рейтинг» and «Серия» tabs go here (optional)
 '''
+
+
+# the same league-wide settings for the «Лига» workbook (its rating tabs go into itself: no output)
+LEAGUE_SETTINGS = {"name": "Кубок Рейна 2026", "language": "ru", "rating": "mafiaratings-2025",
+                   "series": "mwt-series", "best_n": 2}
+
+
+def write_example_league_book(folder: Path = EXAMPLE_LEAGUE) -> Path:
+    """``league.xlsx``: the example league as a «Лига» workbook (the workbooks must be in ``folder``)."""
+    from sheets_sync.league_book import league_book_tab
+
+    path = folder / "league.xlsx"
+    if path.exists():
+        path.unlink()
+    tab = league_book_tab("ru", settings=LEAGUE_SETTINGS,
+                          events=[(file, kind, stars, "") for file, _, _, _, kind, stars in STAGES])
+    ExcelBackend(path, backups=0).apply(Patch(writes=(tab,)), base=None)
+    return path
 
 
 def _event(name: str, kind: str, stars: int) -> str:
@@ -44,6 +65,7 @@ def build_example_league(folder: Path = EXAMPLE_LEAGUE) -> Path:
                                            base=None)
         text += _event(file, kind, stars)
     (folder / "league.toml").write_text(text, encoding="utf-8")
+    write_example_league_book(folder)
     return folder / "league.toml"
 
 

@@ -172,6 +172,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "league: {events} events ({read} read again), {games} games, {players} players"),
     "league.site": ("сайт лиги: {path}; league.json: {json}", "league site: {path}; league.json: {json}"),
     "league.tabs": ("вкладки {tabs} в {workbook}", "tabs {tabs} in {workbook}"),
+    "league.created": ("создан {file}: впишите настройки и турниры, затем `sheets-sync league {file}`",
+                       "created {file}: type the settings and the events, then `sheets-sync league {file}`"),
     # export, print-protocols
     "export.site": ("сайт: {path} (изменено файлов: {n})", "site: {path} ({n} files changed)"),
     "export.post": ("пост: {path}", "post: {path}"),

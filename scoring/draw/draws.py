@@ -265,24 +265,30 @@ def draw_qualifying(players: Sequence[str], *, rounds: int, seed: int, tables: i
 
 def draw_stage(players: Sequence[str], *, tables: int, games: int, seed: int,
                clubs: Mapping[str, str] | None = None,
-               clock: Callable[[], float] | None = None, teams: Mapping[str, str] | None = None) -> Draw:
+               clock: Callable[[], float] | None = None, teams: Teams | Mapping[str, str] | None = None) -> Draw:
     """A stage where everybody plays every game (e.g. semifinal: 20 players, 2 tables,
     3 games): opponents, seats and tables balanced as in qualifying.  With a `clock` the
-    report has the elapsed seconds."""
+    report has the elapsed seconds.  ``teams``: teammates kept apart (a plain mapping, or
+    :class:`Teams`); with ``one_per_game`` never two at one table, as in qualifying (refused
+    when a team has more players than the stage has tables — :func:`scoring.advance.stage_teams`
+    decides that before drawing)."""
     names = _check_players(players)
     if len(names) != TABLE_SIZE * tables:
         raise DrawFormatError(
             f"A stage of {tables} table(s) needs exactly {TABLE_SIZE * tables} players "
             f"(got {len(names)}).",
             [(TABLE_SIZE * tables, tables, games)])
-    # a later stage's field is whoever the standings put there: its teammates are kept apart, never refused
-    return _draw(names, games, seed, clubs, (), None, None, clock, teams=Teams(of=teams) if teams else None)
+    if teams is not None and not isinstance(teams, Teams):
+        teams = Teams(of=teams)
+    return _draw(names, games, seed, clubs, (), None, None, clock, teams=teams if teams and teams.of else None)
 
 
-def draw_final(players: Sequence[str], *, games: int, clock: Callable[[], float] | None = None) -> Draw:
+def draw_final(players: Sequence[str], *, games: int, clock: Callable[[], float] | None = None,
+               teams: Mapping[str, str] | None = None) -> Draw:
     """One table of 10: a different seat every game for everybody, equal seat sums and
     balanced seat groups.  No seed: a final's seating follows from the list alone.  With a
-    `clock` the report has the elapsed seconds."""
+    `clock` the report has the elapsed seconds; with ``teams`` it counts teammates at the table
+    (one table leaves nothing to keep apart)."""
     names = _check_players(players)
     if len(names) != TABLE_SIZE:
         raise DrawFormatError(f"A final is one table of {TABLE_SIZE} players "
@@ -298,5 +304,5 @@ def draw_final(players: Sequence[str], *, games: int, clock: Callable[[], float]
             table[s - 1] = names[i]
         rounds.append((tuple(table),))
     out = tuple(rounds)
-    report = evaluate(names, out, seed=0, seconds=None if clock is None else clock() - started)
+    report = evaluate(names, out, seed=0, seconds=None if clock is None else clock() - started, teams=teams or None)
     return Draw(rounds=out, rests=tuple(() for _ in range(games)), seed=0, report=report)

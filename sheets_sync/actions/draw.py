@@ -21,11 +21,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from scoring import labels as L
-from scoring.advance import Refusal, StagePlan, clubs_of, next_stage, plan_replacement, plan_stage, teams_of
+from scoring.advance import (Refusal, StagePlan, StageTeams, clubs_of, next_stage, plan_replacement, plan_stage,
+                             replacement_notice, stage_teams, teams_of)
 from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Format, Teams, plan_format
 from scoring.errors import SheetsSyncError
 from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
 from scoring.preset import StageRule, TeamRule
+from scoring.problems import Text
 from scoring.preset_settings import STAGE_KEY_ALIASES
 from sheets_sync.backends.base import STATE_TAB, Backend, Patch, Snapshot, TabWrite
 from sheets_sync.changelog import previous_values, state_with_values, written_values
@@ -180,6 +182,7 @@ class DrawOutcome:
     format: Format | None = None              # the first stage's format (draw)
     removed: tuple[str, ...] = ()             # blank protocol tabs the new seating no longer has
     kept: tuple[str, ...] = ()                # such tabs with something typed in them: left for the organizer
+    notice: Text | None = None                # a team rule that could not hold for this field, and what was done
 
 
 def _read(backend: Backend) -> tuple[Snapshot, Outcome]:
@@ -204,7 +207,7 @@ def _typed_protocols(outcome: Outcome, stage: str) -> list[str]:
 
 
 def _stage_patch(outcome: Outcome, stage: str, entries: Sequence[SeatingEntry], draw: Draw, *,
-                 replace_stage: bool) -> Patch:
+                 replace_stage: bool, notice: Text | None = None) -> Patch:
     preset, language = outcome.preset, outcome.language
     old = [e for e in outcome.results.tournament.seating if not (replace_stage and e.stage == stage)]
     seating = seating_tab(sorted([*old, *entries], key=lambda e: (preset.stage_keys.index(e.stage), e.round, e.table)),
@@ -214,8 +217,9 @@ def _stage_patch(outcome: Outcome, stage: str, entries: Sequence[SeatingEntry], 
         writes.append(protocol_tab(title=protocol_title(preset, e.stage, e.round, e.table, language),
                                    stage_name=preset.stage(e.stage).name(language), round_no=e.round, table=e.table,
                                    players=e.players, language=language, preset=preset))
+    notes = () if notice is None else ((notice.en if language == "en" else notice.ru),)
     writes.append(draw_report_tab(draw.report, stage_name=preset.stage(stage).name(language), language=language,
-                                  tournament=outcome.results.tournament.name))
+                                  tournament=outcome.results.tournament.name, notes=notes))
     return Patch(writes=tuple(writes))
 
 
@@ -279,31 +283,36 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
                        removed=tuple(removed), kept=tuple(kept))
 
 
-def draw_plan(plan: StagePlan, *, seed: int, team_rule: TeamRule = TeamRule()) -> Draw:
+def draw_plan(plan: StagePlan, *, seed: int, teams: StageTeams = StageTeams(teams=None)) -> Draw:
     """The seating of a planned stage: one table is a final (distinct seats, equal seat sums),
-    several tables are drawn like qualifying with the clubs of exactly the seated players (their
-    teams instead, kept apart but never refused: the standings chose who plays)."""
+    several tables are drawn like qualifying with the clubs of exactly the seated players, or
+    their teams as the preset's ``[teams]`` says (:func:`scoring.advance.stage_teams`: apart, one
+    per game, or apart as well as it can when one per game cannot hold)."""
     from scoring.draw import draw_final, draw_stage  # the search loads only when a draw is made
 
     if plan.tables == 1:
-        return draw_final(list(plan.players), games=plan.games, clock=time.monotonic)
+        return draw_final(list(plan.players), games=plan.games, clock=time.monotonic,
+                          teams=teams.teams.of if teams.teams is not None else None)
     return draw_stage(list(plan.players), tables=plan.tables, games=plan.games, seed=seed, clubs=plan.clubs,
-                      clock=time.monotonic, teams=plan.teams if plan.teams and team_rule.apart else None)
+                      clock=time.monotonic, teams=teams.teams)
 
 
 def advance_workbook(backend: Backend, *, seed: int = 1, force: bool = False, stage: str | None = None) -> DrawOutcome:
-    """Seat the next stage from the standings (top N by the tiebreak chain)."""
+    """Seat the next stage from the standings (top N by the tiebreak chain), teammates as the
+    preset's ``[teams]`` says; a team rule that cannot hold for the field is said in the
+    outcome's ``notice`` and on the draw report tab."""
     snapshot, outcome = _read(backend)
     plan = plan_stage(outcome.results, stage=stage, force=force)
     if isinstance(plan, Refusal):
         raise _refused(plan.message("en"), plan.message("ru"), outcome.language)
-    draw = draw_plan(plan, seed=seed, team_rule=outcome.preset.teams)
+    teams = stage_teams(outcome.results, plan)
+    draw = draw_plan(plan, seed=seed, teams=teams)
     entries = seating_from_draw(draw, plan.stage)
-    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, entries, draw, replace_stage=True),
-                         outcome.language)
+    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, entries, draw, replace_stage=True,
+                                                notice=teams.notice), outcome.language)
     backend.apply(patch, base=snapshot)
     return DrawOutcome(stage=plan.stage, draw=draw, entries=tuple(entries), patch=patch,
-                       language=outcome.language)
+                       language=outcome.language, notice=teams.notice)
 
 
 def replace_player(backend: Backend, *, player: str, stage: str | None = None) -> tuple[str, DrawOutcome]:
@@ -315,13 +324,15 @@ def replace_player(backend: Backend, *, player: str, stage: str | None = None) -
     rounds = [[e.players for e in plan.entries if e.round == r] for r in sorted({e.round for e in plan.entries})]
     from scoring.draw import Draw, evaluate
 
-    report = evaluate(list(plan.players), rounds, plan.clubs)
+    teams = teams_of(outcome.results.tournament, plan.players)
+    report = evaluate(list(plan.players), rounds, plan.clubs, teams=teams or None)
     draw = Draw(rounds=tuple(tuple(r) for r in rounds), rests=tuple(() for _ in rounds), seed=0, report=report)
-    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, plan.entries, draw, replace_stage=True),
-                         outcome.language)
+    notice = replacement_notice(outcome.results, plan)  # one per game broken by the swap: said, never silently
+    patch = _remembering(snapshot, _stage_patch(outcome, plan.stage, plan.entries, draw, replace_stage=True,
+                                                notice=notice), outcome.language)
     backend.apply(patch, base=snapshot)
     return plan.newcomer, DrawOutcome(stage=plan.stage, draw=draw, entries=plan.entries, patch=patch,
-                                      language=outcome.language)
+                                      language=outcome.language, notice=notice)
 
 
 def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str | None]:
@@ -343,7 +354,10 @@ def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str 
     plan = plan_stage(outcome.results, stage=stage)
     if isinstance(plan, Refusal):
         return None, text("advance.not_seated", outcome.language, stage=name, reason=plan.message(outcome.language))
-    draw = draw_plan(plan, seed=seed, team_rule=outcome.preset.teams)
+    teams = stage_teams(outcome.results, plan)
+    draw = draw_plan(plan, seed=seed, teams=teams)
     entries = seating_from_draw(draw, stage)
-    return (_stage_patch(outcome, stage, entries, draw, replace_stage=True),
-            text("advance.auto_seated", outcome.language, stage=name, players=len(plan.players)))
+    line = text("advance.auto_seated", outcome.language, stage=name, players=len(plan.players))
+    if teams.notice is not None:
+        line += "\n" + (teams.notice.en if outcome.language == "en" else teams.notice.ru)
+    return _stage_patch(outcome, stage, entries, draw, replace_stage=True, notice=teams.notice), line

@@ -14,10 +14,26 @@ from pathlib import Path
 
 from scoring.errors import SheetsSyncError
 from sheets_sync.backends.base import Grid, Patch, TabWrite
-from sheets_sync.league import League, build_league, load_league
+from sheets_sync.league import League, LeagueFile, build_league, load_league
 from sheets_sync.refs import is_google_ref
 
-__all__ = ["LeagueRun", "LeagueOutputRefused", "run_league", "rating_tab", "series_tab", "TAB_TITLES", "HEADER"]
+__all__ = ["LeagueRun", "LeagueOutputRefused", "run_league", "rating_tab", "series_tab", "TAB_TITLES", "HEADER",
+           "load_any_league", "init_league", "TOML_TEMPLATE"]
+
+TOML_TEMPLATE = """# A league: `sheets-sync league {name}` (docs: README, «A league»)
+name = ""
+language = "{language}"
+rating = "mafiaratings-2025"   # or andrsj-mmr, or the path of a scheme .toml
+# series = "mwt-series"        # MWT points by place, stars and field
+# best_n = 2                   # a player's best N events count in the series
+# output = "rating.xlsx"       # the «Рейтинг» and «Серия» tabs go there
+
+# one [[event]] a tournament or season:
+# [[event]]
+# workbook = "stage-1.xlsx"    # relative to this file, or a Google Sheets link
+# kind = "tournament"          # club / tournament / elite
+# stars = 2
+"""
 
 TAB_TITLES = {"ru": ("Рейтинг", "Серия"), "en": ("Rating", "Series")}
 HEADER = {"ru": "Рейтинг лиги (sheets-sync league)", "en": "League rating (sheets-sync league)"}
@@ -80,11 +96,38 @@ def _write_output(league: League, ref: str, credentials: str | None) -> tuple[st
     return tuple(w.title for w in writes)
 
 
+def load_any_league(path: str | Path, *, credentials: str | None = None) -> LeagueFile:
+    """The league of FILE: a TOML file, or a «Лига» workbook (.xlsx or a Google sheet) — two
+    readers, one validated :class:`LeagueFile`."""
+    from sheets_sync.league_book import is_league_book, read_league_book
+
+    ref = str(path)
+    if is_league_book(ref):
+        return read_league_book(ref, credentials=credentials)
+    return load_league(Path(ref))
+
+
+def init_league(path: str | Path, *, language: str = "ru", credentials: str | None = None) -> str:
+    """A new, empty league FILE: a workbook with the «Лига» tab, or a commented TOML file
+    (refused when the TOML file or the workbook's «Лига» tab is already there)."""
+    from sheets_sync.league import FileProblem, LeagueFileError
+    from sheets_sync.league_book import init_league_book, is_league_book
+
+    ref = str(path)
+    if is_league_book(ref):
+        return init_league_book(ref, language=language, credentials=credentials)
+    if Path(ref).exists():
+        raise LeagueFileError.of(Path(ref).name, [FileProblem("", "already exists", "уже существует")])
+    Path(ref).write_text(TOML_TEMPLATE.format(name=Path(ref).name, language=language), encoding="utf-8")
+    return ref
+
+
 def run_league(path: str | Path, *, out: str | Path | None = None, credentials: str | None = None) -> LeagueRun:
-    """Everything `sheets-sync league FILE` does; ``out`` defaults to ``league/`` beside the file."""
+    """Everything `sheets-sync league FILE` does; ``out`` defaults to ``league/`` beside the file
+    (FILE: league.toml or a «Лига» workbook)."""
     from sheets_sync.render.league_site import write_league_outputs
 
-    file = load_league(Path(path))
+    file = load_any_league(path, credentials=credentials)
     out_dir = Path(out) if out else file.base_dir / "league"
     league = build_league(file, cache=out_dir / ".league-cache", credentials=credentials)
     written = write_league_outputs(league, out_dir)

@@ -15,12 +15,19 @@ __all__ = ["league"]
 @click.command("league", cls=Command)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--out", default=None, help="Folder for league.json, the league site and the cache (default: league/ beside FILE).")
+@click.option("--init", "init", is_flag=True, help="Create FILE empty instead: a workbook with the «Лига» tab, or a league.toml.")
 @credentials_option
 @language_option()
-def league(file: str, out: str | None, credentials: str | None) -> None:
-    """A league: the rating over every tournament and season FILE (league.toml) lists — league.json,
-    the league site and, with `output` in FILE, the rating tab of that workbook."""
-    from sheets_sync.actions.league import run_league
+def league(file: str, out: str | None, init: bool, credentials: str | None) -> None:
+    """A league: the rating over every tournament and season FILE lists (league.toml, or a workbook
+    with a «Лига» tab) — league.json, the league site and the rating tab of the output workbook."""
+    from sheets_sync.actions.league import init_league, run_league
+
+    if init:
+        language = speaking()
+        init_league(file, language=language, credentials=credentials)
+        console.print(escape(text("league.created", language, file=file)))
+        return
 
     run = run_league(file, out=out, credentials=credentials)
     language = speaking(run.league.file.language)

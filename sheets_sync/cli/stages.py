@@ -74,6 +74,8 @@ def advance(workbook: str, stage: str | None, seed: int, force: bool, credential
     players = sorted({n for e in result.entries for n in e.players if n}, key=name_key)
     console.print(escape(text("advance.seated", speaking(result.language), stage=result.stage, players=len(players),
                               games=len(result.entries), names=", ".join(players))), soft_wrap=True)
+    if result.notice is not None:  # a team rule the field broke: said, never silently
+        console.print(escape(result.notice.en if speaking(result.language) == "en" else result.notice.ru), soft_wrap=True)
 
 
 @click.command("replace", cls=Command)
@@ -89,3 +91,5 @@ def replace(workbook: str, player: str, stage: str | None, credentials: str | No
     newcomer, result = replace_player(open_backend(workbook, credentials=credentials), player=player, stage=stage)
     console.print(escape(text("replace.done", speaking(result.language), stage=result.stage, old=player, new=newcomer,
                               games=len(result.entries))), soft_wrap=True)
+    if result.notice is not None:  # the swap seats two of one team at a game: said, never silently
+        console.print(escape(result.notice.en if speaking(result.language) == "en" else result.notice.ru), soft_wrap=True)

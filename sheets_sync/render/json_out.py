@@ -199,14 +199,17 @@ def _sides(found: Sides, standings: list[dict], language: str) -> dict:
             "standings": [{"place": t.place, "places": t.places, "team": t.team, "points": points(t.points),
                            "points_exact": f"{t.exact.numerator}/{t.exact.denominator}",
                            "tiebreak": t.tiebreak, "tiebreak_text": team_tiebreak_text(t.tiebreak, language) or None,
-                           "members": [{"player": m.player, "place": m.place, "places": m.places,
+                           # no place before a counted game, as in the standings (a season's member yet to come)
+                           "members": [{"player": m.player, "place": m.place if m.games else None,
+                                        "places": m.places if m.games else None,
                                         "points": points(m.points), "games": m.games, "counted": m.counted}
                                        for m in t.members]}
                           for t in found.teams]}
     if found.classifications:
         document["classifications"] = [
             {"name": c.name, "standings": [{"place": e.place, "places": e.places, "player": e.standing.stats.player,
-                                            "main_place": e.standing.place, "main_places": e.standing.places,
+                                            "main_place": e.standing.place if e.standing.stats.games else None,
+                                            "main_places": e.standing.places if e.standing.stats.games else None,
                                             "total": points(e.standing.stats.total), "games": e.standing.stats.games}
                                            for e in c.entries]}
             for c in found.classifications]

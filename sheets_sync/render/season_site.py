@@ -82,6 +82,7 @@ class SeasonPages:
                  ("race.html", ru_en("Гонка", "Race", self.lang), "race"),
                  ("players.html", ui("players", self.lang), "players"),
                  ("statistics.html", ui("statistics", self.lang), "statistics")]
+        items += self.site.side_nav()  # the Players tab's «Команда» / «Зачёт», ranked by the season's own table
         return [{"href": root + href, "text": text, "id": key, "current": key == current} for href, text, key in items]
 
     def page(self, root: str, current: str, title: str, **extra: Any) -> dict:
@@ -241,5 +242,6 @@ class SeasonPages:
         yield "statistics.html", self.statistics()
         for e in self.season.evenings:
             yield evening_file(e.date), self.evening(e)
+        yield from self.site.side_pages(frame=self.page)
         for name in self.season.players:  # the Players tab's players: never a name typed elsewhere
             yield self.site.player_href[name], self.player(name)

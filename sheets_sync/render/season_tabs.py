@@ -46,6 +46,7 @@ from sheets_sync.render.tabs import (
     tab_title,
     tiebreak_text,
 )
+from sheets_sync.render.team_tabs import side_rows, side_tabs
 from sheets_sync.render.words import ru_en
 
 __all__ = ["owned_season_tabs", "season_standings_tab", "evenings_tab"]
@@ -88,10 +89,17 @@ def season_standings_tab(results: Results, language: str) -> TabWrite:
         rows += [_row(s, e, columns, language) for e in unplayed]
     numbers = [2, *(3 + i for i, key in enumerate(columns) if key in NUMBER_COLUMNS)]
     widths = (7, 22, 9, *(_WIDTHS.get(key, 8) for key in columns))
+    players_end = len(rows)
+    # the team and classification tables under the season's, as under a tournament's standings
+    # (place, name, points in the main number's column, the members beside it, why at the end)
+    width = max(len(header), 5)
+    side = side_rows(results, language, {"place": 0, "name": 1, "points": 2, "note": 3, "why": width - 1}, width)
+    rows += side.rows
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=TOP_ROWS,
-                    frozen_cols=3, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
-                    styles=(*header_styles(len(header)), *number_styles(numbers, TOP_ROWS, len(rows) - 1),
-                            *_right(columns, len(rows))),
+                    frozen_cols=3, bold_rows=(0, HEADER_ROW, *(players_end + i for i in side.bold)),
+                    row_heights=HEADER_HEIGHT,
+                    styles=(*header_styles(len(header)), *number_styles(numbers, TOP_ROWS, players_end - 1),
+                            *number_styles([2], players_end, len(rows) - 1), *_right(columns, players_end)),
                     page=TABLE_PAGE)
 
 
@@ -135,6 +143,7 @@ def evenings_tab(results: Results, language: str) -> TabWrite:
 
 
 def owned_season_tabs(results: Results, problems: Sequence[Problem], language: str, *, links: bool) -> list[TabWrite]:
-    """The owned tabs of a club season: Standings, Evenings, Statistics, Problems."""
-    return [season_standings_tab(results, language), evenings_tab(results, language),
+    """The owned tabs of a club season: Standings, Evenings, the teams' and classifications' (only
+    with the Players tab's «Команда» / «Зачёт»), Statistics, Problems."""
+    return [season_standings_tab(results, language), evenings_tab(results, language), *side_tabs(results, language),
             statistics_tab(results, language), problems_tab(problems, language, links=links, name=results.tournament.name)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -210,11 +210,7 @@ class _Site:
         items.append({"href": root + "games.html", "text": ui("games", self.lang), "id": "games"})
         items.append({"href": root + "players.html", "text": ui("players", self.lang), "id": "players"})
         items.append({"href": root + "statistics.html", "text": ui("statistics", self.lang), "id": "statistics"})
-        if self.sides.teams:
-            items.append({"href": root + TEAMS_FILE, "text": ui("teams", self.lang), "id": "teams"})
-        for c in self.sides.classifications:
-            items.append({"href": root + classification_file(c.name), "text": f"{ui('classification', self.lang)}: {c.name}",
-                          "id": "classification:" + c.name})
+        items += [{"href": root + href, "text": text, "id": key} for href, text, key in self.side_nav()]
         for it in items:
             it["current"] = it["id"] == current
         return items
@@ -555,23 +551,37 @@ class _Site:
             nominations=nominations(self.r, self.lang)))
 
     # -- teams and classifications ------------------------------------------------------------------
-    def teams_page(self) -> Page:
-        """Every team with its place and points, and its members with theirs (issue 36 §4)."""
+    def side_nav(self) -> list[tuple[str, str, str]]:
+        """(file, text, id) of the team and classification pages, for a menu (a season's too)."""
+        items = [(TEAMS_FILE, ui("teams", self.lang), "teams")] if self.sides.teams else []
+        return items + [(classification_file(c.name), f"{ui('classification', self.lang)}: {c.name}",
+                         "classification:" + c.name) for c in self.sides.classifications]
+
+    def side_pages(self, frame: Callable[..., dict] | None = None) -> Iterator[tuple[str, Page]]:
+        """The team page and each classification's, in ``frame`` (a club season's, default the tournament's)."""
+        if self.sides.teams:
+            yield TEAMS_FILE, self.teams_page(frame)
+        for c in self.sides.classifications:
+            yield classification_file(c.name), self.classification_page(c, frame)
+
+    def teams_page(self, frame: Callable[..., dict] | None = None) -> Page:
+        """Every team with its place and points, and its members with theirs (issue 36 §4);
+        ``frame``: the page's frame (a club season's, default the tournament's)."""
         teams = [{"places": t.places if any(m.games for m in t.members) else "", "team": t.team,
                   "points": points(t.points), "tiebreak": team_tiebreak_text(t.tiebreak, self.lang),
                   "members": [{"player": m.player, "href": self.player_href.get(m.player, player_file(m.player)),
                                "places": m.places if m.games else "", "points": points(m.points), "games": m.games,
                                "counted": m.counted} for m in t.members]}
                  for t in self.sides.teams]
-        return self.render("site/teams.html", self.page("", "teams", ui("teams", self.lang), teams=teams,
-                                                        count=team_count_text(self.sides, self.lang)))
+        return self.render("site/teams.html", (frame or self.page)("", "teams", ui("teams", self.lang), teams=teams,
+                                                                   count=team_count_text(self.sides, self.lang)))
 
-    def classification_page(self, c: Classification) -> Page:
+    def classification_page(self, c: Classification, frame: Callable[..., dict] | None = None) -> Page:
         rows = [{"places": e.places if e.standing.stats.games else "", "player": e.standing.stats.player,
                  "href": self.player_href.get(e.standing.stats.player, player_file(e.standing.stats.player)),
                  "club": e.standing.stats.club, "overall": e.standing.places if e.standing.stats.games else "",
                  "total": points(e.standing.stats.total), "games": e.standing.stats.games} for e in c.entries]
-        return self.render("site/classification.html", self.page(
+        return self.render("site/classification.html", (frame or self.page)(
             "", "classification:" + c.name, f"{ui('classification', self.lang)}: {c.name}", name=c.name, rows=rows))
 
     def render(self, template: str, context: dict) -> Page:
@@ -596,10 +606,7 @@ class _Site:
         yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
         for key in self.shown_stages():
             yield stage_file(key), self.stage(key)
-        if self.sides.teams:
-            yield TEAMS_FILE, self.teams_page()
-        for c in self.sides.classifications:
-            yield classification_file(c.name), self.classification_page(c)
+        yield from self.side_pages()
         for n in self.player_names:
             yield self.player_href[n], self.player(n)
         for key, p in self.game_of.items():

@@ -26,7 +26,8 @@ from sheets_sync.render.season_text import (
     provisional_note,
     season_covers,
 )
-from sheets_sync.render.vk import FIGURE_SPACE, _decimal, _fit, _font, _hashtags, _num, _wrap, picture_header, png_bytes, vk_safe
+from sheets_sync.render.vk import (FIGURE_SPACE, _decimal, _fit, _font, _hashtags, _num, _side_lines, _wrap, picture_header,
+                                   png_bytes, vk_safe)
 from sheets_sync.render.words import plain_text, ru_en, ui
 
 __all__ = ["evening_post_text", "season_post_text", "table_picture", "write_season_vk", "Row"]
@@ -109,6 +110,7 @@ def season_post_text(results, *, language: str, link: str | None = None, updated
             season_covers(s, language), "", _value_word(s, language) + ":", *_lines(_season_rows(s))]
     note = provisional_note(s, language)
     body += ["", note] if note else []
+    body += _side_lines(results, language) if s.games else []  # the team table and classifications, as a tournament's post
     return "\n".join(body + _foot(results, language, link, updated)) + "\n"
 
 

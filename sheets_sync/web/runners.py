@@ -103,7 +103,10 @@ def run_advance(tournament: Tournament, params: dict) -> dict:
     outcome = advance_workbook(open_tournament_backend(tournament), seed=_int(params, "seed", 1),
                                force=bool(params.get("force")), stage=params.get("stage") or None)
     jobs.request_sync(tournament, ADVANCE)
-    return {**_draw_result(outcome, outcome.language), "players": _seated(outcome)}
+    # a team rule the field broke is shown as the page's warning (never silently)
+    warnings = {lang: [outcome.notice.en if lang == "en" else outcome.notice.ru] if outcome.notice else []
+                for lang in ("ru", "en")}
+    return {**_draw_result(outcome, outcome.language), "players": _seated(outcome), "warnings": warnings}
 
 
 @jobs.runner(REPLACE)
@@ -116,7 +119,9 @@ def run_replace(tournament: Tournament, params: dict) -> dict:
     newcomer, outcome = replace_player(open_tournament_backend(tournament), player=player,
                                        stage=params.get("stage") or None)
     jobs.request_sync(tournament, REPLACE)
-    return {"stage": outcome.stage, "old": player, "new": newcomer, "games": len(outcome.entries)}
+    warnings = {lang: [outcome.notice.en if lang == "en" else outcome.notice.ru] if outcome.notice else []
+                for lang in ("ru", "en")}
+    return {"stage": outcome.stage, "old": player, "new": newcomer, "games": len(outcome.entries), "warnings": warnings}
 
 
 @jobs.runner(EVENING)
