@@ -23,6 +23,8 @@ from sheets_sync.render.progress_text import evening_date, season_headline, upda
 from sheets_sync.render.season_text import (
     COUNT_COLUMNS,
     NUMBER_COLUMNS,
+    RATING_VALUES,
+    cell_text,
     column_header,
     column_title,
     column_value,
@@ -57,7 +59,7 @@ def _cell_class(key: str) -> str:
     """A column's classes: numbers right-aligned; «why» wraps (and, on a phone, is left out like every .opt)."""
     if key == "tiebreak":
         return "why opt col-tiebreak"
-    if key in NUMBER_COLUMNS or key in COUNT_COLUMNS or key == "win_rate":
+    if key in NUMBER_COLUMNS or key in COUNT_COLUMNS or key in RATING_VALUES or key in ("win_rate", "rating_change"):
         return f"num col-{key}"
     return f"nowrap col-{key}"
 
@@ -102,7 +104,7 @@ class SeasonPages:
         cells = []
         for key in self.columns:
             value = column_value(self.season, e, key, self.lang, why=why)
-            cells.append({"text": points(value) if key in NUMBER_COLUMNS else str(value), "cls": _cell_class(key)})
+            cells.append({"text": cell_text(key, value), "cls": _cell_class(key)})
         return {"places": place_text(e), "player": st.player, "club": st.club, "provisional": e.provisional,
                 "href": root + self.site.player_href.get(st.player, ""), "total": points(st.total),
                 "average": points(e.average), "main": main_value(self.season, e), "games": st.games, "wins": st.wins,
@@ -110,7 +112,7 @@ class SeasonPages:
 
     def index(self):
         s = self.season
-        ranking = ui("ranked_by_average" if s.ranking == "average" else "ranked_by_total", self.lang)
+        ranking = ui(f"ranked_by_{s.ranking}", self.lang)
         played = [e for e in s.table if e.stats.games]
         first_provisional = next((e.player for e in played if e.provisional), None)
         return self.site.render("site/season.html", self.page(

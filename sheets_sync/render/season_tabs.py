@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from decimal import Decimal
 
 from scoring import labels as L
 from scoring.cells import column_letter
+from scoring.preset_settings import RATING_COLUMNS
 from scoring.problems import Problem
 from scoring.season import Season, SeasonStanding, season
 from scoring.standings import Results
@@ -52,8 +54,9 @@ __all__ = ["owned_season_tabs", "season_standings_tab", "evenings_tab"]
 
 
 def _ranking_word(s: Season, language: str) -> str:
-    by = ru_en("по среднему за игру", "by the average per game", language) if s.ranking == "average" else \
-        ru_en("по сумме очков", "by the total", language)
+    by = {"average": ru_en("по среднему за игру", "by the average per game", language),
+          "rating": ru_en("по рейтингу игрока", "by the player rating", language)}.get(
+        s.ranking, ru_en("по сумме очков", "by the total", language))
     needed = ru_en(f", в рейтинге — от {s.min_games} игр", f", ranked from {s.min_games} games", language) \
         if s.min_games > 1 else ""
     return ru_en("Рейтинг ", "Ranked ", language) + by + needed
@@ -62,8 +65,10 @@ def _ranking_word(s: Season, language: str) -> str:
 def _row(s: Season, e: SeasonStanding, columns: Sequence[str], language: str) -> tuple:
     why = tiebreak_text(e.standing, language) or "" if e.ranked else ""
     cells = [column_value(s, e, key, language, why=why) for key in columns]
-    return (place_text(e) or None, e.player, number(column_value(s, e, s.ranking, language)),
-            *((number(v) if key in NUMBER_COLUMNS else v if v != "" else None) for key, v in zip(columns, cells)))
+    main = column_value(s, e, s.ranking, language)
+    return (place_text(e) or None, e.player, number(main) if main != "" else None,
+            *((number(v) if key in NUMBER_COLUMNS or (isinstance(v, Decimal) and key in RATING_COLUMNS)
+               else v if v != "" else None) for key, v in zip(columns, cells)))
 
 
 def season_standings_tab(results: Results, language: str) -> TabWrite:
@@ -86,7 +91,7 @@ def season_standings_tab(results: Results, language: str) -> TabWrite:
     if unplayed:
         rows += [*([()] if s.standings or provisional else []), (ru_en("Ещё не играли в этом сезоне", "Not played this season yet", language),)]
         rows += [_row(s, e, columns, language) for e in unplayed]
-    numbers = [2, *(3 + i for i, key in enumerate(columns) if key in NUMBER_COLUMNS)]
+    numbers = [*([] if s.ranking == "rating" else [2]), *(3 + i for i, key in enumerate(columns) if key in NUMBER_COLUMNS)]
     widths = (7, 22, 9, *(_WIDTHS.get(key, 8) for key in columns))
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=TOP_ROWS,
                     frozen_cols=3, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
@@ -104,7 +109,8 @@ def _right(columns: Sequence[str], count: int) -> tuple[Style, ...]:
 
 _RIGHT = frozenset({"movement", "win_rate", "civilian", "sheriff", "mafia", "don", "last_evening"})
 _WIDTHS = {"movement": 6, "games": 5, "evenings": 7, "wins": 6, "first_killed": 4, "best_move": 6, "last_evening": 12,
-           "club": 16, "tiebreak": 40, "civilian": 8, "sheriff": 7, "mafia": 7, "don": 6}
+           "club": 16, "tiebreak": 40, "civilian": 8, "sheriff": 7, "mafia": 7, "don": 6, "rating": 8,
+           "rating_change": 8, "rating_red": 8, "rating_black": 8, "rated_games": 7}
 
 
 def evenings_tab(results: Results, language: str) -> TabWrite:

@@ -66,7 +66,7 @@ def _lines(rows: Sequence[Row]) -> list[str]:
 
 
 def _value_word(s: Season, language: str) -> str:
-    return ui("ranked_by_average" if s.ranking == "average" else "ranked_by_total", language)
+    return ui(f"ranked_by_{s.ranking}", language)
 
 
 def _foot(results, language: str, link: str | None, updated: datetime | None) -> list[str]:

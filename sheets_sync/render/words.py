@@ -114,6 +114,7 @@ UI: dict[str, tuple[str, str]] = {
     "season_place": ("Место в сезоне", "Season place"),
     "ranked_by_total": ("Рейтинг по сумме очков", "Ranked by the total"),
     "ranked_by_average": ("Рейтинг по среднему за игру", "Ranked by the average per game"),
+    "ranked_by_rating": ("Порядок по рейтингу игрока", "Ranked by the player rating"),
     "points_of_game": ("Очки за игру", "Points from the game"),
     "blacks_named": ("чёрных", "blacks"),
     "menu": ("Разделы", "Sections"),
