@@ -90,8 +90,11 @@ def _games(results: Results, kind: str) -> list[RatedGame]:
     """The counted games to rate, each with its evening (its date, ISO; "" for a game without one,
     as a tournament's) as its event: the order key starts with the same date, so the evenings
     come in the played order (:meth:`WorkbookRating.after` relies on it)."""
-    days = {f"#{p.game_id}": (p.date.isoformat() if p.date else "") for p in results.counted}
-    return [replace(g, event=days[g.id]) for g in rated_games(results, workbook="", kind=kind)]
+    rated = [p for p in results.counted if p.winner is not None]  # what rated_games takes, in its order
+    # the id names the game whatever the tab holds (an evening's tab holds several games)
+    return [replace(g, id=f"{p.game_id}|{p.stage}|{p.round:03d}|{p.table:03d}",
+                    event=p.date.isoformat() if p.date else "")
+            for g, p in zip(rated_games(results, workbook="", kind=kind), rated, strict=True)]
 
 
 @last_answer  # the Standings tab, the site, standings.json and the VK post all ask for it

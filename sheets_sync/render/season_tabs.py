@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from decimal import Decimal
 
 from scoring import labels as L
 from scoring.cells import column_letter
-from scoring.preset_settings import RATING_COLUMNS
 from scoring.problems import Problem
 from scoring.season import Season, SeasonStanding, season
 from scoring.standings import Results
@@ -59,6 +57,8 @@ def _ranking_word(s: Season, language: str) -> str:
         s.ranking, ru_en("по сумме очков", "by the total", language))
     needed = ru_en(f", в рейтинге — от {s.min_games} игр", f", ranked from {s.min_games} games", language) \
         if s.min_games > 1 else ""
+    if s.ranking == "rating":
+        return ru_en("Порядок ", "Ranked ", language) + by + needed
     return ru_en("Рейтинг ", "Ranked ", language) + by + needed
 
 
@@ -66,9 +66,8 @@ def _row(s: Season, e: SeasonStanding, columns: Sequence[str], language: str) ->
     why = tiebreak_text(e.standing, language) or "" if e.ranked else ""
     cells = [column_value(s, e, key, language, why=why) for key in columns]
     main = column_value(s, e, s.ranking, language)
-    return (place_text(e) or None, e.player, number(main) if main != "" else None,
-            *((number(v) if key in NUMBER_COLUMNS or (isinstance(v, Decimal) and key in RATING_COLUMNS)
-               else v if v != "" else None) for key, v in zip(columns, cells)))
+    return (place_text(e) or None, e.player, None if main == "" else main if s.ranking == "rating" else number(main),
+            *((number(v) if key in NUMBER_COLUMNS else v if v != "" else None) for key, v in zip(columns, cells)))
 
 
 def season_standings_tab(results: Results, language: str) -> TabWrite:
