@@ -290,3 +290,36 @@ def test_a_tournament_shows_each_players_rating_before_and_after():
 def test_the_example_preset_is_a_valid_toml_with_its_rating():
     data = tomllib.loads((ROOT / "config" / "examples" / "club-season-rating.toml").read_text(encoding="utf-8"))
     assert data["rating"] == {"scheme": "mafiaratings-2025", "kind": "club"} and data["season"]["ranking"] == "rating"
+
+
+# -- through the command line: ratings typed on the Players tab of a real workbook ---------------------------------
+def test_a_rated_season_through_the_cli(tmp_path):
+    """``init --season`` with the rating preset, «Рейтинг» and «Рейтинг чёрных» typed on the Players
+    tab (Анна 1100 / 1010; Борис «много», an error at its cell), three evenings, a sync: the
+    ratings of standings.json are those the model computes from the same games and starts."""
+    from tests.judge import ExcelDesk
+    from tests.test_season_cli import EVENINGS, PLAYERS, _cli, _csv, _evening, _sync
+
+    preset = tmp_path / "club-season-rating.toml"
+    preset.write_text((ROOT / "config" / "examples" / "club-season-rating.toml").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    book = tmp_path / "club.xlsx"
+    _cli("init", str(book), "--season", "--players", str(_csv(tmp_path / "p.csv", PLAYERS)), "--preset", str(preset))
+    desk = ExcelDesk(book)
+    desk.type({("Игроки", "F1"): "Рейтинг", ("Игроки", "G1"): "Рейтинг чёрных", ("Игроки", "F2"): "1100",
+               ("Игроки", "G2"): "1010", ("Игроки", "F3"): "много", ("Игроки", "A12"): "Лев"})
+    for day, games in EVENINGS:
+        _evening(desk, day, games)
+    doc = _sync(desk, tmp_path / "out")
+    errors = [(p["sheet"], p["cell"], p["rule"]) for p in doc["problems"] if p["severity"] == "error"]
+    assert errors == [("Игроки", "F3", "read.number")]
+    games = tuple(g for _, day_games in EVENINGS for g in day_games)
+    expected = workbook_rating(_results(games, starts=[("Анна", D(1100), None, D(1010))]))
+    got = {p["player"]: p for p in doc["rating"]["players"]}
+    assert got["Анна"]["before"] == "1100" and got["Борис"]["before"] == "1000"
+    for name, line in expected.lines.items():
+        assert got[name]["exact"] == {"before": line.before, "rating": line.overall, "red": line.red,
+                                      "black": line.black}, name
+    assert doc["season"]["ranking"] == "rating" and doc["season"]["standings"][0]["player"] == "Анна"
+    header = table(desk.grid("Итоги"))[0]
+    assert tuple(header[:3]) == ("Место", "Игрок", "Рейтинг") and "Рейтинг чёрных" in header
