@@ -243,7 +243,7 @@ def _needed(preset: Preset, rating: WorkbookRating | None) -> int:
     return max(1, preset.season.min_games)
 
 
-def _ranking_ratings(preset: Preset, rating: WorkbookRating | None, day: str | None) -> dict[str, float] | None:
+def _ranking_ratings(preset: Preset, rating: WorkbookRating | None, day: str | None) -> Mapping[str, float] | None:
     """What a season ranked by rating ranks by: every player's rating after the evening ``day``
     (None: now); None when the season is ranked otherwise."""
     if preset.season.ranking != "rating" or rating is None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 import tomllib
 from decimal import Decimal as D
 from pathlib import Path
@@ -254,8 +255,12 @@ def test_the_tab_site_screen_and_post_show_the_rating():
     screen = screen_files(results, language="ru")["screen-2.html"]
     assert ">Рейтинг<" in screen and ">1008<" in screen
     assert "1008 — Анна" in season_post_text(results, language="ru").replace("\u2007", " ")
-    page = site_files(results, language="ru")["index.html"]
-    assert "Порядок по рейтингу игрока" in page and "-1.50" in page
+    files = site_files(results, language="ru")
+    assert "Порядок по рейтингу игрока" in files["index.html"] and "-1.50" in files["index.html"]
+    anna = files[player_file("Анна")]  # after 05.12: 2 + 2.011… ; after 12.12: + 1.990… + 2.015… = 8.017… (1008)
+    assert "<dt>Рейтинг</dt><dd>1008</dd>" in anna and "<dt>± рейтинга за последний вечер</dt><dd>—</dd>" in anna
+    assert re.search(r"Рейтинг после каждого вечера.*?<td class=\"num\">1004</td><td class=\"num\">1008</td>"
+                     r"<td class=\"num\">1008</td>", anna, re.S)
 
 
 # -- a tournament: before and after ---------------------------------------------------------------------------------

@@ -18,7 +18,8 @@ for display only (:meth:`RatingScheme.shown`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
@@ -28,7 +29,7 @@ from scoring.model import Location
 from scoring.names import typed_name
 from scoring.parse.grid import Grid, _cell, _find_header_row, find_tab
 from scoring.problems import Problem, Severity, problem
-from scoring.rating.games import RatedGame, Ratings, StartRating, replay
+from scoring.rating.games import GameChange, RatedGame, Ratings, StartRating, replay
 from scoring.rating.league import START_COLUMNS, rated_games
 from scoring.rating.scheme import RatingScheme
 from scoring.standings import Results
@@ -59,6 +60,8 @@ class WorkbookRating:
     lines: Mapping[str, RatingLine]  # every ranked player of the Players tab and everyone who played
     last_evening: str  # the date of the last rated game (ISO; "" without a date or a game)
     ratings: Ratings
+    # (evening, every player's overall rating after it) for each evening with a rated game, in order
+    evenings: tuple[tuple[str, Mapping[str, float]], ...] = ()
 
     def listed(self, player: str) -> bool:
         """He has the scheme's minimum of rated games: his rating is shown."""
@@ -69,17 +72,26 @@ class WorkbookRating:
         """His rating as people read it (1023), None below the scheme's minimum of games."""
         return self.scheme.shown(self.lines[player].overall) if self.listed(player) else None
 
-    def after(self, day: str) -> dict[str, float]:
+    def after(self, day: str) -> Mapping[str, float]:
         """Every player's overall rating after the games of the evenings up to ``day`` (ISO,
-        inclusive), for those who had played by then: his start plus his changes in the
-        played order, the very additions the replay made (so the last evening's equals ``lines``)."""
-        overall: dict[str, float] = {}
-        for change in self.ratings.history:
-            if change.game.event > day:
-                break
-            for seat, amount in zip(change.game.seats, change.changes):
-                overall[seat.player] = overall.get(seat.player, self.lines[seat.player].before) + amount
-        return overall
+        inclusive), for those who had played by then."""
+        at = bisect_right([evening for evening, _ in self.evenings], day)
+        return self.evenings[at - 1][1] if at else {}
+
+
+def _after_each_evening(history: Sequence[GameChange], before: Mapping[str, float]
+                        ) -> tuple[tuple[str, Mapping[str, float]], ...]:
+    """Each evening's ratings of those who had played by then, in one pass: the start plus the
+    changes in the played order, the very additions the replay made (so the last evening's equal
+    the replay's ratings bit for bit).  The games come by date first, so an evening's are together."""
+    overall: dict[str, float] = {}
+    evenings: list[tuple[str, Mapping[str, float]]] = []
+    for i, change in enumerate(history):
+        for seat, amount in zip(change.game.seats, change.changes):
+            overall[seat.player] = overall.get(seat.player, before[seat.player]) + amount
+        if i + 1 == len(history) or history[i + 1].game.event != change.game.event:
+            evenings.append((change.game.event, dict(overall)))
+    return tuple(evenings)
 
 
 def _starts(results: Results) -> dict[str, StartRating]:
@@ -124,7 +136,8 @@ def workbook_rating(results: Results) -> WorkbookRating | None:
             red=played.red if played else _side(scheme, start, "red"),
             black=played.black if played else _side(scheme, start, "black"),
             games=played.games if played else 0, change=totals.get(name, 0.0), last_evening=on_last.get(name))
-    return WorkbookRating(scheme=scheme, lines=lines, last_evening=last_day, ratings=ratings)
+    return WorkbookRating(scheme=scheme, lines=lines, last_evening=last_day, ratings=ratings,
+                          evenings=_after_each_evening(ratings.history, {n: line.before for n, line in lines.items()}))
 
 
 def _side(scheme: RatingScheme, start: StartRating | None, side: str) -> float:

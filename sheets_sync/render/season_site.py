@@ -231,7 +231,27 @@ class SeasonPages:
             evening_places=self.evening_places(nickname), places_line=race_view.sparkline(
                 [p.places.get(nickname) for p in s.race], field=max(2, len(s.table)),
                 title=ru_en("Место после каждого вечера", "Place after each evening", self.lang)),
-            accuracy=_percent(ps.best_move_accuracy) if ps else ""))
+            accuracy=_percent(ps.best_move_accuracy) if ps else "", rating=self.rating_summary(entry),
+            rating_after=self.rating_after(nickname)))
+
+    def rating_summary(self, entry: SeasonStanding | None) -> list[tuple[str, str]] | None:
+        """With the preset's ``[rating]``: his rating, side ratings, rated games and the last
+        evening's change, as the season table shows them (None without a rating)."""
+        if self.season.rating is None or entry is None:
+            return None
+        keys = ("rating", "rating_red", "rating_black", "rated_games")
+        shown = [(ui(k, self.lang), cell_text(k, column_value(self.season, entry, k, self.lang)) or "—") for k in keys]
+        change = column_value(self.season, entry, "rating_change", self.lang)
+        return [*shown, (ui("rating_last_evening", self.lang), cell_text("rating_change", change) or "—")]
+
+    def rating_after(self, nickname: str) -> list[dict] | None:
+        """His rating after each evening of the race, as shown («—» before his first game)."""
+        rating = self.season.rating
+        if rating is None:
+            return None
+        after = [(p.date, rating.after(p.date).get(nickname)) for p in self.season.race]
+        return [{"date": evening_date(day), "href": "../" + evening_file(day),
+                 "rating": "—" if value is None else format(rating.scheme.shown(value), "f")} for day, value in after]
 
     def pages(self) -> Iterator[tuple[str, Any]]:
         """The season's own pages: the table, the evenings, the players' pages."""
