@@ -328,3 +328,24 @@ def test_a_rated_season_through_the_cli(tmp_path):
     assert doc["season"]["ranking"] == "rating" and doc["season"]["standings"][0]["player"] == "Анна"
     header = table(desk.grid("Итоги"))[0]
     assert tuple(header[:3]) == ("Место", "Игрок", "Рейтинг") and "Рейтинг чёрных" in header
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.dictionaries(st.sampled_from(CLUB), st.integers(700, 1400), max_size=5), st.randoms(use_true_random=False))
+def test_a_rating_is_its_typed_start_plus_its_changes(typed, rnd: random.Random):
+    """Whatever is typed on the Players tab and in whatever order the protocols lie: each player's
+    rating is his start plus his changes in the played order, and the table after the last
+    evening is the table now."""
+    games = list(GAMES)
+    rnd.shuffle(games)
+    results = _results(tuple(games), starts=[(name, D(value), None, None) for name, value in typed.items()])
+    rating = workbook_rating(results)
+    for name, line in rating.lines.items():
+        assert line.before == (typed[name] - 1000.0 if name in typed else 0.0)
+        total = line.before
+        for _, change in rating.ratings.changes_of(name):
+            total += change
+        assert line.overall == total
+    assert dict(rating.after(rating.last_evening)) == {n: ln.overall for n, ln in rating.lines.items() if ln.games}
+    s = season(results)
+    assert s.race[-1].places == {e.player: e.standing.place for e in s.table if e.stats.games}

@@ -62,6 +62,7 @@ class WorkbookRating:
     ratings: Ratings
     # (evening, every player's overall rating after it) for each evening with a rated game, in order
     evenings: tuple[tuple[str, Mapping[str, float]], ...] = ()
+    days: tuple[str, ...] = ()  # the evenings' dates, for looking one up
 
     def listed(self, player: str) -> bool:
         """He has the scheme's minimum of rated games: his rating is shown."""
@@ -75,7 +76,7 @@ class WorkbookRating:
     def after(self, day: str) -> Mapping[str, float]:
         """Every player's overall rating after the games of the evenings up to ``day`` (ISO,
         inclusive), for those who had played by then."""
-        at = bisect_right([evening for evening, _ in self.evenings], day)
+        at = bisect_right(self.days, day)
         return self.evenings[at - 1][1] if at else {}
 
 
@@ -136,8 +137,9 @@ def workbook_rating(results: Results) -> WorkbookRating | None:
             red=played.red if played else _side(scheme, start, "red"),
             black=played.black if played else _side(scheme, start, "black"),
             games=played.games if played else 0, change=totals.get(name, 0.0), last_evening=on_last.get(name))
-    return WorkbookRating(scheme=scheme, lines=lines, last_evening=last_day, ratings=ratings,
-                          evenings=_after_each_evening(ratings.history, {n: line.before for n, line in lines.items()}))
+    evenings = _after_each_evening(ratings.history, {n: line.before for n, line in lines.items()})
+    return WorkbookRating(scheme=scheme, lines=lines, last_evening=last_day, ratings=ratings, evenings=evenings,
+                          days=tuple(day for day, _ in evenings))
 
 
 def _side(scheme: RatingScheme, start: StartRating | None, side: str) -> float:

@@ -196,6 +196,8 @@ def _role_cell(s: Season, e: SeasonStanding, key: str) -> str:
 def column_value(s: Season, e: SeasonStanding, key: str, language: str, *, why: str = ""):
     """A cell of the season table: a Decimal for points, an int for counts, text otherwise
     (``why``: the tiebreak's words, worked out by the caller)."""
+    if key in RATING_COLUMNS:  # before the dict below, which works out the average
+        return _rating_cell(s, e, key)
     st = e.stats
     values = {"total": st.total, "average": e.average, "extra": st.extra_points, "best_move": st.best_move_points,
               "penalties": st.penalties, "games": st.games, "evenings": e.evenings, "wins": st.wins,
@@ -212,8 +214,6 @@ def column_value(s: Season, e: SeasonStanding, key: str, language: str, *, why: 
         return evening_date(e.last_evening)
     if key == "club":
         return st.club
-    if key in RATING_COLUMNS:
-        return _rating_cell(s, e, key)
     return why if e.ranked else ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language)
 
 
