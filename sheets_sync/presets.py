@@ -164,18 +164,24 @@ def load_preset(ref: str, overrides: Sequence[tuple[str, Any]] = (), *, base_dir
     data, name = read_preset_dict(ref, base_dir=base_dir)
     data, rejected = apply_overrides(data, overrides)
     preset = Preset.from_dict(data, source=name)
-    return with_rating_scheme(preset, name, preset_path(ref, base_dir=base_dir).parent), rejected
+    return with_rating_scheme(preset, name, preset_path(ref, base_dir=base_dir).parent, base_dir), rejected
 
 
-def with_rating_scheme(preset: Preset, name: str, folder: Path) -> Preset:
-    """``preset`` with its ``[rating]`` scheme file loaded (a path from the preset's folder) and
-    its game kind checked against the scheme; a scheme that cannot be used is a :class:`PresetError`
-    naming the key (``club.toml: rating.scheme: …``), so nothing is computed without it."""
+def with_rating_scheme(preset: Preset, name: str, folder: Path, workbook_folder: Path | None = None) -> Preset:
+    """``preset`` with its ``[rating]`` scheme file loaded (a path from the preset's folder, else —
+    a path typed on the Tournament tab of a workbook with a shipped preset — from the workbook's)
+    and its game kind checked against the scheme; a scheme that cannot be used is a
+    :class:`PresetError` naming the key (``club.toml: rating.scheme: …``), so nothing is computed without it."""
     rule = preset.rating
     if rule is None:
         return preset
     try:
-        scheme = load_rating_scheme(rule.scheme, base_dir=folder)
+        try:
+            scheme = load_rating_scheme(rule.scheme, base_dir=folder)
+        except RatingSchemeError:
+            if workbook_folder is None or workbook_folder == folder:
+                raise
+            scheme = load_rating_scheme(rule.scheme, base_dir=workbook_folder)
     except RatingSchemeError as exc:
         raise PresetError(name, [f"rating.scheme: {rule.scheme!r} cannot be used: {'; '.join(exc.errors)}"]) from None
     if scheme.game_kinds and rule.kind not in scheme.game_kinds:

@@ -349,3 +349,13 @@ def test_a_rating_is_its_typed_start_plus_its_changes(typed, rnd: random.Random)
     assert dict(rating.after(rating.last_evening)) == {n: ln.overall for n, ln in rating.lines.items() if ln.games}
     s = season(results)
     assert s.race[-1].places == {e.player: e.standing.place for e in s.table if e.stats.games}
+
+
+def test_a_scheme_named_on_the_tournament_tab_beside_the_workbook(tmp_path):
+    """A shipped preset, the scheme overridden on the Tournament tab by a file beside the workbook."""
+    (tmp_path / "mmr.toml").write_text((ROOT / "config" / "ratings" / "andrsj-mmr.toml").read_text(encoding="utf-8"),
+                                       encoding="utf-8")
+    preset, rejected = load_preset("club-season-rating", [("рейтинг.схема", "mmr.toml")], base_dir=tmp_path)
+    assert not rejected and preset.rating.resolved.id == "andrsj-mmr"
+    with pytest.raises(PresetError, match="rating.scheme: 'nowhere.toml'"):
+        load_preset("club-season-rating", [("рейтинг.схема", "nowhere.toml")], base_dir=tmp_path)
