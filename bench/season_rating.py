@@ -90,7 +90,7 @@ def _section(rows: list[tuple[str, dict, dict]], rounds: int) -> str:
              f"shared. `python -m bench.season_rating`: bench/season.py's seasons in memory, computed without a "
              f"rating (club-season) and with one (club-season-rating: mafiaratings-2025, ranked by it); CPU "
              f"seconds of the process, the median of {rounds} rounds.", "",
-             "| season | games | compute (parse … rank) | season + race: without → with | of which the rating "
+             "| season | games | compute (parse … rank): without / with | season + race: without → with | of which the rating "
              "| outputs (Итоги, standings.json, site): without → with |",
              "|---|---:|---:|---:|---:|---:|"]
     for label, size, found in rows:

@@ -126,7 +126,8 @@ def workbook_rating(results: Results) -> WorkbookRating | None:
         for seat, amount in zip(change.game.seats, change.changes):
             totals[seat.player] = totals.get(seat.player, 0.0) + amount
     names = [p.nickname for p in results.tournament.players if p.ranked]
-    names += [n for n in ratings.players if n not in set(names)]
+    known = set(names)
+    names += [n for n in ratings.players if n not in known]
     lines = {}
     for name in names:
         played = ratings.players.get(name)
