@@ -46,6 +46,7 @@ from sheets_sync.presets import load_preset, read_preset_dict, with_rating_schem
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.season_tabs import season_standings_tab
+from sheets_sync.render.season_site import evening_file
 from sheets_sync.render.site import player_file, site_files
 from sheets_sync.render.tabs import standings_tab
 from sheets_sync.render.vk_season import season_post_text
@@ -257,6 +258,9 @@ def test_the_tab_site_screen_and_post_show_the_rating():
     assert "1008 — Анна" in season_post_text(results, language="ru").replace("\u2007", " ")
     files = site_files(results, language="ru")
     assert "Порядок по рейтингу игрока" in files["index.html"] and "-1.50" in files["index.html"]
+    evening = files[evening_file("2026-12-19")]  # the reds won: Егор +2.00, Дина (black) −1.50
+    assert re.search(r"Егор</a></th>.*?<td class=\"num\">\+2\.00</td>", evening, re.S)
+    assert re.search(r"Дина</a></th>.*?<td class=\"num\">-1\.50</td>", evening, re.S)
     anna = files[player_file("Анна")]  # after 05.12: 2 + 2.011… ; after 12.12: + 1.990… + 2.015… = 8.017… (1008)
     assert "<dt>Рейтинг</dt><dd>1008</dd>" in anna and "<dt>± рейтинга за последний вечер</dt><dd>—</dd>" in anna
     assert re.search(r"Рейтинг после каждого вечера.*?<td class=\"num\">1004</td><td class=\"num\">1008</td>"

@@ -25,6 +25,7 @@ from sheets_sync.render.season_text import (
     NUMBER_COLUMNS,
     RATING_VALUES,
     cell_text,
+    change_text,
     column_header,
     column_title,
     column_value,
@@ -138,9 +139,13 @@ class SeasonPages:
             evenings=[self.evening_link(e) for e in reversed(self.season.evenings)]))
 
     def evening(self, e: Evening):
+        rating = self.season.rating
+        changes = rating.ratings.event_changes(e.date) if rating is not None else {}
         rows = [{"places": st.places, "player": st.stats.player, "href": self.site.player_href.get(st.stats.player, ""),
                  "points": points(st.stats.total), "games": st.stats.games, "wins": st.stats.wins,
-                 "tiebreak": tiebreak_text(st, self.lang)} for st in e.standings]
+                 "tiebreak": tiebreak_text(st, self.lang),
+                 "rating_change": change_text(rating.scheme.shown_change(changes[st.stats.player]))
+                 if rating is not None and st.stats.player in changes else ""} for st in e.standings]
         games = [{"game": p.round, "table": p.table, "winner": ui("red_won" if p.winner is Team.RED else "black_won",
                                                                    self.lang), "judge": p.judge} for p in e.games]
         games += [{"game": p.round, "table": p.table, "judge": p.judge, "waits": True,
@@ -150,7 +155,7 @@ class SeasonPages:
         games.sort(key=lambda g: (g["game"], g["table"]))
         title = evening_title(e, self.lang)
         context = self.page("", "evenings", title, rows=rows, games=games, waiting=e.waiting,
-                            waiting_text=evening_status(e, self.lang))
+                            waiting_text=evening_status(e, self.lang), rated=rating is not None)
         # the evening's own status under its title, not the season's «засчитано игр» (status.css: the time only)
         context["progress_status"] = {"headline": evening_status(e, self.lang), "live": "updated-only"}
         return self.site.render("site/evening.html", context)
