@@ -1,5 +1,5 @@
 """The rated season's site (config/examples/club-season-rating.toml) in a real headless Chromium on a
-phone (390 px): the season table with its rating columns and a player's page never overflow the
+phone (390 px): the season table with its rating columns, an evening's page and a player's page never overflow the
 page (the wide table scrolls inside its box); the table's screenshot goes to
 tests/artifacts/rating/season-phone-390.png."""
 
@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_sync.render.season_site import evening_file
 from sheets_sync.render.site import player_file, write_site
 from tests.test_browser import ARTIFACTS, CHROMIUM, HARNESS, _harness, _run
 from tests.test_season_rating import _results
@@ -22,7 +23,7 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="headless Chromium not installed: apt-get install -y chromium"),
 ]
 
-PAGES = ["index.html", "race.html", player_file("Анна")]
+PAGES = ["index.html", "race.html", evening_file("2026-12-19"), player_file("Анна")]
 
 
 @pytest.fixture(scope="module")
