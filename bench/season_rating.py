@@ -30,6 +30,11 @@ __all__ = ["measure"]
 BEGIN, END = "<!-- season-rating-bench:begin -->", "<!-- season-rating-bench:end -->"
 EXAMPLES = ROOT / "config" / "examples"
 STEPS = ("compute", "season", "rating", "outputs")
+NOTE = ("The rating itself (the replay of the season's games and every evening's table of ratings) is the "
+        "«of which the rating» column; the outputs' extra time is mostly the rated season's pages: each "
+        "player's page shows his rating after every evening (a 100-cell row for each of 400 players in the "
+        "stress season) and the season table has five more columns. Compute varies by a few hundredths "
+        "between rounds on this shared machine (the with-rating figure below the without one is that noise).")
 
 
 def _snapshot(size: dict, preset_file: str):
@@ -98,7 +103,7 @@ def _section(rows: list[tuple[str, dict, dict]], rounds: int) -> str:
         lines.append(f"| {label} | {size['games']} | {w['compute']:.2f} s / {r['compute']:.2f} s | "
                      f"{w['season']:.3f} → {r['season']:.3f} s | {r['rating']:.3f} s | "
                      f"{w['outputs']:.2f} → {r['outputs']:.2f} s |")
-    lines.append(END)
+    lines += ["", NOTE, END]
     return "\n".join(lines) + "\n"
 
 
