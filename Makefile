@@ -34,6 +34,7 @@ install-check: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.season  # club seasons: its own section of docs/benchmarks.md
+	$(BIN)/python -m bench.season_rating  # a player rating in a club season: its own section
 	$(BIN)/python -m bench.team_draw  # the draw with teams: its own section
 	$(BIN)/python -m bench.league  # a league of 50 workbooks: its own section
 	$(BIN)/python -m bench.web_accounts  # the server's organizer pages with 500 tournaments: its own section

@@ -311,6 +311,9 @@ class Tournament:
     unconfirmed: frozenset[str] = frozenset()
     # protocol tabs edited after a confirmation (now, or before they were confirmed again)
     edited_after_confirmation: frozenset[str] = frozenset()
+    # ratings a club already has, typed on the Players tab (read when the preset has [rating]):
+    # (nickname, overall, red, black) as shown (1023.4), None where a column is blank
+    rating_starts: tuple[tuple[str, Decimal | None, Decimal | None, Decimal | None], ...] = ()
     _by_nickname: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
     _reserves: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False, hash=False)
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from scoring.errors import SheetsSyncError
 from scoring.items import ITEM_VALUES
+from scoring.rating.scheme import RatingScheme
 from scoring.preset_settings import (
     OVERRIDE_ALIASES,
     OVERRIDE_PATHS,
@@ -45,6 +46,7 @@ __all__ = [
     "NominationRule",
     "SeasonRule",
     "TeamRule",
+    "RatingRule",
     "Preset",
     "apply_overrides",
     "OVERRIDE_ALIASES",
@@ -111,7 +113,7 @@ class CiRule:
 class SeasonRule:
     """A club season's ratings (:mod:`scoring.season`)."""
 
-    ranking: str  # "total" or "average" (scoring.preset_settings.SEASON_RANKINGS)
+    ranking: str  # "total", "average" or "rating" (scoring.preset_settings.SEASON_RANKINGS)
     min_games: int  # games needed to be ranked; fewer: placed provisionally after the ranked
     # the season table's columns after place, name and the main number (scoring.preset_settings.SEASON_COLUMNS)
     columns: tuple[str, ...] = ()
@@ -126,6 +128,17 @@ class TeamRule:
     tiebreaks: tuple[str, ...] = ("best_member", "wins")  # scoring.team_metrics keys
     apart: bool = True  # the draw separates teammates
     one_per_game: bool = False  # at most one member of a team per game (a hard rule)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RatingRule:
+    """A player rating beside the standings (``[rating]``; :mod:`scoring.rating.club`).  The
+    scheme is a file, so the edges that load the preset resolve ``scheme`` into ``resolved``
+    (:func:`sheets_sync.presets.load_preset`); the pure core never opens it."""
+
+    scheme: str  # a shipped scheme's id or a .toml path relative to the preset's folder
+    kind: str  # the kind of every game of the workbook ("club", "tournament", "elite")
+    resolved: RatingScheme | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -174,6 +187,7 @@ class Preset:
     nominations: tuple[NominationRule, ...]
     season: SeasonRule
     teams: TeamRule = TeamRule()
+    rating: RatingRule | None = None  # no [rating]: no rating anywhere, every output as without it
 
     # -- lookups ---------------------------------------------------------------------------
     def stage(self, key: str) -> StageRule:
@@ -400,8 +414,21 @@ def _build(r: _Reader, data: Mapping[str, Any]) -> Preset | None:
     _, publish = r.section(data, "publish")
     nominations = _nominations(r, data)
     _, season = r.section(data, "season")
+    rating = _rating(r, data)
+    if season["ranking"] == "rating" and rating is None:
+        r.err("season.ranking", "\"rating\" ranks by the player rating: add a [rating] table naming its scheme")
     return Preset(**header, **points, ci=ci, stages=stages, **penalties, **awards, **ranking, **publish,
-                  nominations=nominations, season=SeasonRule(**season), teams=_teams(r, data))
+                  nominations=nominations, season=SeasonRule(**season), teams=_teams(r, data), rating=rating)
+
+
+def _rating(r: _Reader, data: Mapping[str, Any]) -> RatingRule | None:
+    """The ``[rating]`` table, or None without one (the scheme file is checked by the edges)."""
+    if "rating" not in data:
+        return None
+    _, rating = r.section(data, "rating")
+    if not rating["scheme"].strip():
+        r.err("rating.scheme", "names no scheme (a shipped id such as mafiaratings-2025, or a .toml path)")
+    return RatingRule(**rating)
 
 
 def _teams(r: _Reader, data: Mapping[str, Any]) -> TeamRule:

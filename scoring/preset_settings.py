@@ -49,6 +49,7 @@ __all__ = [
     "settings_table",
     "with_settings_table",
     "SEASON_RANKINGS",
+    "RATING_COLUMNS",
     "TEAM_COUNTS",
 ]
 
@@ -139,12 +140,16 @@ _BIG = Decimal(10)  # no single point value of any regulation comes near 10
 # the words of the point-item registry, sorted because the error lists them in this order
 _NOMINATION_FORMULA = tuple(sorted(NOMINATION_COMPONENTS))
 _ROLES = ("don", "sheriff", "mafia", "civilian")
-SEASON_RANKINGS = ("total", "average")  # scoring.season ranks by one of them
+SEASON_RANKINGS = ("total", "average", "rating")  # scoring.season ranks by one of them (rating: needs [rating])
+# the season table's rating columns (with a [rating]): the rating as shown, its change on the last evening, the
+# red and the black side ratings, the rated games; a preset that lists none of them gets all five after «movement»
+RATING_COLUMNS = ("rating", "rating_change", "rating_red", "rating_black", "rated_games")
 TEAM_COUNTS = ("sum", "best", "average")  # scoring.teams: how members' points make a team's
 # the season table's columns a scheme may show after the place, the name and its main number (the
 # total or the average): sheets_sync/render/season_text.py words and fills each
 SEASON_COLUMNS = ("movement", "total", "average", "games", "evenings", "wins", "win_rate", "civilian", "sheriff",
-                  "mafia", "don", "first_killed", "best_move", "extra", "penalties", "last_evening", "club", "tiebreak")
+                  "mafia", "don", "first_killed", "best_move", "extra", "penalties", "last_evening", "club", "tiebreak",
+                  *RATING_COLUMNS)
 DEFAULT_SEASON_COLUMNS = ("movement", "total", "average", "games", "evenings", "wins", "win_rate", "civilian",
                           "sheriff", "mafia", "don", "first_killed", "best_move", "extra", "penalties", "last_evening",
                           "tiebreak")
@@ -251,8 +256,9 @@ SETTINGS: tuple[Setting, ...] = (
     # -- a club season (the Tournament tab's «Формат: сезон»)
     Setting("season", Kind.TABLE, "a club season's ratings (read when the Tournament tab says «Формат: сезон»)",
             default=()),
-    Setting("season.ranking", Kind.TEXT, "the season's main ranking: the total of every game's points, or the "
-            "average per game (the other one is shown beside it)", default="total",
+    Setting("season.ranking", Kind.TEXT, "the season's main ranking: the total of every game's points, the "
+            "average per game (the other one is shown beside it), or the player rating of `[rating]` (equal ratings "
+            "share a place; the minimum of games is the larger of `season.min_games` and the scheme's)", default="total",
             choices=Choices("season ranking", SEASON_RANKINGS), aliases=("сезон.рейтинг", "рейтинг.по")),
     Setting("season.min_games", Kind.INTEGER, "games a player needs to be ranked in the season; below it he is "
             "placed provisionally after the ranked (by the same key, the place in parentheses) with the games "
@@ -265,6 +271,16 @@ SETTINGS: tuple[Setting, ...] = (
             "club, why above the next; the Итоги tab and the site show them (the VK post: place, name, games, "
             "main number)", default=DEFAULT_SEASON_COLUMNS, choices=Choices("season column", SEASON_COLUMNS),
             aliases=("сезон.столбцы",)),
+    # -- a player rating (issue 36 §1): the scheme is a file of config/ratings/ or beside the preset
+    Setting("rating", Kind.TABLE, "a player rating shown beside the standings: in a season a column of the table (and "
+            "maybe its ranking key), in a tournament each player's rating before and after it; absent: no rating",
+            default=()),
+    Setting("rating.scheme", Kind.TEXT, "the rating scheme: the id of a shipped one (`mafiaratings-2025`, `andrsj-mmr`) "
+            "or a .toml path relative to the preset's folder (a club's own formula)", default="mafiaratings-2025",
+            aliases=("рейтинг.схема",)),
+    Setting("rating.kind", Kind.TEXT, "the kind of every game of the workbook, one the scheme declares (K by kind: "
+            "`club`, `tournament`, `elite` in mafiaratings-2025; a stepped scheme takes any)", default="club",
+            aliases=("рейтинг.вид",)),
     # -- teams (the Players tab's «Команда»)
     Setting("teams", Kind.TABLE, "team standings and the draw's teams (read when the Players tab has «Команда»)",
             default=()),

@@ -19,6 +19,12 @@ Only the Players tab's players are in a season: a name typed into a protocol tha
 the Players tab is an error at its cell (the game does not count), never a new player.
 Nothing depends on the order of the evenings or of the games in a tab: evenings are sorted
 by date, games by (date, tab, game, table), equal places are shared and listed by nickname.
+
+With the preset's ``[rating]`` the season carries the player rating (:mod:`scoring.rating.club`)
+and may be ranked by it (``season.ranking = "rating"``): equal ratings share a place (no
+tiebreak chain, as a rating table does), the minimum of games is the larger of the season's and
+the scheme's (so a ranked player always shows his rating), the provisional are placed by their
+rating after the ranked, and the table after each evening ranks by the ratings after it.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from scoring.model import Protocol, Role, SeatRecord, Team
 from scoring.numbers import quantize
 from scoring.preset import Preset
 from scoring.problems import Severity
+from scoring.rating.club import WorkbookRating, workbook_rating
 from scoring.standings import Results, Standing, rank
 from scoring.stats import PlayerStats, player_stats
 
@@ -165,14 +172,15 @@ class PlayerSeason:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Season:
-    ranking: str  # "total" or "average": the main table's order
-    min_games: int
+    ranking: str  # "total", "average" or "rating": the main table's order
+    min_games: int  # games needed to be ranked (by rating: the larger of the season's and the scheme's minimum)
     standings: tuple[SeasonStanding, ...]  # the ranked players in place order
     # below the minimum in (provisional) place order, then the players without a game by name
     below_minimum: tuple[SeasonStanding, ...]
     evenings: tuple[Evening, ...]  # by date
     players: Mapping[str, PlayerSeason]
     race: tuple[EveningPlaces, ...] = ()  # the table after each evening with a counted game, by date
+    rating: WorkbookRating | None = None  # the player rating of the preset's [rating] (None without one)
 
     @property
     def games(self) -> int:
@@ -197,11 +205,13 @@ def season(results: Results) -> Season:
     """The season of a club's results (any results: a tournament's games all carry the date "")."""
     preset = results.preset
     rule = preset.season
-    needed = max(1, rule.min_games)
-    ranked, provisional, unplayed = season_table([st.stats for st in results.overall], preset)
+    rating = workbook_rating(results)
+    needed = _needed(preset, rating)
+    ranked, provisional, unplayed = season_table([st.stats for st in results.overall], preset,
+                                                 _ranking_ratings(preset, rating, None))
     dated = _dated_lines(results)
     evenings = _evenings(results, dated)
-    after = _race(results, evenings, dated, (ranked, provisional))
+    after = _race(results, evenings, dated, (ranked, provisional), rating)
     before = after[-2] if len(after) > 1 else None
 
     def entry(st: Standing, is_ranked: bool) -> SeasonStanding:
@@ -214,29 +224,59 @@ def season(results: Results) -> Season:
 
     return Season(
         ranking=rule.ranking,
-        min_games=rule.min_games,
+        min_games=needed if rule.ranking == "rating" else rule.min_games,
         standings=tuple(entry(st, True) for st in ranked),
         below_minimum=tuple(entry(st, False) for st in (*provisional,
                                                         *(Standing(place=0, places="", stats=s) for s in unplayed))),
         evenings=evenings,
         players={st.stats.player: _player_season(st.stats, dated, results) for st in results.overall},
         race=after,
+        rating=rating,
     )
 
 
-def season_table(everyone: Sequence[PlayerStats], preset: Preset) -> tuple[list[Standing], list[Standing],
-                                                                          list[PlayerStats]]:
+def _needed(preset: Preset, rating: WorkbookRating | None) -> int:
+    """Games a player needs to be ranked: ``season.min_games``; ranked by rating, also the scheme's
+    minimum before a rating is listed (a ranked player always shows his rating)."""
+    if preset.season.ranking == "rating" and rating is not None:
+        return max(1, preset.season.min_games, rating.scheme.min_games)
+    return max(1, preset.season.min_games)
+
+
+def _ranking_ratings(preset: Preset, rating: WorkbookRating | None, day: str | None) -> Mapping[str, float] | None:
+    """What a season ranked by rating ranks by: every player's rating after the evening ``day``
+    (None: now); None when the season is ranked otherwise."""
+    if preset.season.ranking != "rating" or rating is None:
+        return None
+    if day is None:
+        return {name: line.overall for name, line in rating.lines.items()}
+    return rating.after(day)
+
+
+def season_table(everyone: Sequence[PlayerStats], preset: Preset, ratings: Mapping[str, float] | None = None
+                 ) -> tuple[list[Standing], list[Standing], list[PlayerStats]]:
     """The ranked (``season.min_games`` games or more), the provisional (fewer, placed after the
-    ranked by the same key and chain) and the players without a game (by name)."""
+    ranked by the same key and chain) and the players without a game (by name).  Ranked by rating
+    (``ratings``: player -> overall rating now), equal ratings share a place: no tiebreak chain,
+    as a rating table shares them (the minimum: :func:`_needed`)."""
+    by_rating = preset.season.ranking == "rating"
     needed = max(1, preset.season.min_games)
+    if by_rating:
+        if ratings is None:
+            raise ValueError("a season ranked by rating needs the preset's [rating] scheme resolved by the loader")
+        needed = max(needed, preset.rating.resolved.min_games)  # type: ignore[union-attr]
     by = _average if preset.season.ranking == "average" else None
-    ranked = rank([s for s in everyone if s.games >= needed], preset.tiebreaks, by=by)
-    provisional = rank([s for s in everyone if 0 < s.games < needed], preset.tiebreaks, by=by, start=len(ranked) + 1)
+    chain = preset.tiebreaks
+    if by_rating:
+        chain, by = (), lambda s: ratings.get(s.player, 0.0)  # type: ignore[union-attr]
+    ranked = rank([s for s in everyone if s.games >= needed], chain, by=by)
+    provisional = rank([s for s in everyone if 0 < s.games < needed], chain, by=by, start=len(ranked) + 1)
     return ranked, provisional, sorted((s for s in everyone if not s.games), key=lambda s: name_key(s.player))
 
 
 def _race(results: Results, evenings: Sequence[Evening], dated: Mapping[str, Sequence[tuple[Protocol, GameLine]]],
-          now: tuple[Sequence[Standing], Sequence[Standing]]) -> tuple[EveningPlaces, ...]:
+          now: tuple[Sequence[Standing], Sequence[Standing]],
+          rating: WorkbookRating | None = None) -> tuple[EveningPlaces, ...]:
     """The table after each evening with a counted game, from the games of the evenings up to it:
     each evening, only that evening's players get new statistics — the evening's own (its
     standings') added to theirs so far, or, where Ci makes a total that is not a plain sum, made
@@ -258,7 +298,8 @@ def _race(results: Results, evenings: Sequence[Evening], dated: Mapping[str, Seq
                                            disqualified_eligible=preset.disqualified_eligible)
             else:
                 stats[name] = _plus(before, st.stats)
-        ranked, provisional = now if i == len(played) - 1 else season_table(list(stats.values()), preset)[:2]
+        ranked, provisional = now if i == len(played) - 1 else season_table(
+            list(stats.values()), preset, _ranking_ratings(preset, rating, evening.date))[:2]
         placed = [*ranked, *provisional]
         points.append(EveningPlaces(date=evening.date, places={st.stats.player: st.place for st in placed},
                                     shown={st.stats.player: st.places for st in placed},

@@ -19,10 +19,11 @@ from pathlib import Path
 from scoring import labels as L
 from scoring.errors import SheetsSyncError
 from scoring.liveness import Liveness, current_liveness
-from scoring.model import GameIndex, Location
+from scoring.model import GameIndex, Location, Tournament
 from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
 from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, Text, problem
+from scoring.rating.club import starts_on_players_tab
 from scoring.rules import validate
 from scoring.standings import Results, compute as compute_standings
 from scoring.trust import Remembered, confirmations, dispute_problems
@@ -113,8 +114,10 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
     cells = typed_cells(snapshot, logged_tabs(snapshot, parsed.tournament, parsed.unreadable))
     confirmed = confirmations(parsed.tournament.protocols, fingerprints(cells, parsed.tournament), before,
                               required=preset.confirmation)
-    tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited)
-    problems = (list(parsed.problems) + preset_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
+    starts, start_problems = _rating_starts(snapshot, parsed.tournament, preset)
+    tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited,
+                         rating_starts=starts)
+    problems = (list(parsed.problems) + preset_problems + start_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
                 + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot))
     results = compute_standings(tournament, preset, problems)
     values = current_values(cells)
@@ -124,6 +127,13 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
                    language=settings.language, remember=confirmed.remember, values=values, changes=found,
                    live=current_liveness(results))
+
+
+def _rating_starts(snapshot: Snapshot, tournament: Tournament, preset: Preset) -> tuple[tuple, list[Problem]]:
+    """The ratings typed on the Players tab, read only when the preset has a ``[rating]``."""
+    if preset.rating is None:
+        return (), []
+    return starts_on_players_tab(snapshot.tabs, {p.nickname: p.nickname for p in tournament.players})
 
 
 # -- the workbook as the sync sees it -------------------------------------------------------------

@@ -19,18 +19,22 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Sequence
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from scoring.errors import SheetsSyncError
 from scoring.preset import Preset, PresetError, apply_overrides
+from scoring.rating.scheme import RatingSchemeError
 from scoring.preset_settings import with_settings_table
 from sheets_sync.messages import text
+from sheets_sync.ratings import load_rating_scheme
 from sheets_sync.resources import REPO_ROOT, shipped
 
 __all__ = ["CONFIG_DIR", "SETTINGS_DOC", "known_presets", "shipped_presets", "shipped_id", "read_preset_dict", "load_preset", "write_settings_docs",
-           "PresetError", "PresetNotFound", "is_preset_file", "nearest_preset", "preset_path"]
+           "PresetError", "PresetNotFound", "is_preset_file", "nearest_preset", "preset_path",
+           "with_rating_scheme"]
 
 CONFIG_DIR = shipped("config")  # the shipped presets: config/ in the checkout, inside the package when installed
 EXAMPLES = "examples"  # config/examples/: schemes of other leagues and clubs, shipped and found by id too
@@ -159,7 +163,31 @@ def load_preset(ref: str, overrides: Sequence[tuple[str, Any]] = (), *, base_dir
     (naming file and key) when a value is out of range."""
     data, name = read_preset_dict(ref, base_dir=base_dir)
     data, rejected = apply_overrides(data, overrides)
-    return Preset.from_dict(data, source=name), rejected
+    preset = Preset.from_dict(data, source=name)
+    return with_rating_scheme(preset, name, preset_path(ref, base_dir=base_dir).parent, base_dir), rejected
+
+
+def with_rating_scheme(preset: Preset, name: str, folder: Path, workbook_folder: Path | None = None) -> Preset:
+    """``preset`` with its ``[rating]`` scheme file loaded (a path from the preset's folder, else —
+    a path typed on the Tournament tab of a workbook with a shipped preset — from the workbook's)
+    and its game kind checked against the scheme; a scheme that cannot be used is a
+    :class:`PresetError` naming the key (``club.toml: rating.scheme: …``), so nothing is computed without it."""
+    rule = preset.rating
+    if rule is None:
+        return preset
+    try:
+        try:
+            scheme = load_rating_scheme(rule.scheme, base_dir=folder)
+        except RatingSchemeError:
+            if workbook_folder is None or workbook_folder == folder:
+                raise
+            scheme = load_rating_scheme(rule.scheme, base_dir=workbook_folder)
+    except RatingSchemeError as exc:
+        raise PresetError(name, [f"rating.scheme: {rule.scheme!r} cannot be used: {'; '.join(exc.errors)}"]) from None
+    if scheme.game_kinds and rule.kind not in scheme.game_kinds:
+        raise PresetError(name, [f"rating.kind: {rule.kind!r} is not a game kind of the scheme {scheme.id} "
+                                 f"(one of: {', '.join(scheme.game_kinds)})"])
+    return replace(preset, rating=replace(rule, resolved=scheme))
 
 
 def write_settings_docs(path: Path = SETTINGS_DOC) -> bool:

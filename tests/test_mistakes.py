@@ -60,7 +60,8 @@ def test_init_with_an_unknown_preset_says_did_you_mean_and_creates_nothing(tmp_p
     out = run("init", tmp_path / "cup.xlsx", "--players", csv, "--preset", typed, "--language", "en")
     assert f"unknown preset '{typed}' — did you mean fiim-2023?" in out
     # every shipped scheme, the example ones of config/examples/ too
-    assert "known: club-evening, club-season, club-season-average, fiim-2019, fiim-2023, gmo-2016, team-asymmetric" in out
+    assert ("known: club-evening, club-season, club-season-average, club-season-rating, fiim-2019, fiim-2023, gmo-2016, "
+            "team-asymmetric") in out
     out = run("init", tmp_path / "cup.xlsx", "--players", csv, "--preset", typed)  # init's language: ru
     assert f"неизвестный регламент «{typed}» — может быть, fiim-2023?" in out
     assert not (tmp_path / "cup.xlsx").exists()

@@ -98,7 +98,8 @@ def rows(doc: dict) -> list[tuple[str, D, str]]:
 def test_example_presets_load_and_say_where_values_come_from(path):
     preset, _ = load_preset(str(path))
     assert preset.id == path.stem and preset.source and preset.uncertain
-    assert {p.stem for p in EXAMPLES.glob("*.toml")} == {"club-evening", "club-season", "club-season-average", "team-asymmetric", "team-cup"}
+    assert {p.stem for p in EXAMPLES.glob("*.toml")} == {"club-evening", "club-season", "club-season-average",
+                                                          "club-season-rating", "team-asymmetric", "team-cup"}
 
 
 # -- club-evening -------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from scoring.model import GameIndex
 from scoring.liveness import ASK, Ask, Liveness, State, given_or_current
 from scoring.numbers import quantize
 from scoring.race import Race, race
+from scoring.rating.club import workbook_rating
 from scoring.nominations import Nomination
 from scoring.problems import Problem
 from scoring.progress import Progress, progress as progress_of
@@ -183,7 +184,37 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "season": season_document(results),  # null for a tournament
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],
-    } | _sides(sides_of(results), standings, language)
+    } | _sides(sides_of(results), standings, language) | _rating(results)
+
+
+def _shown(value: Decimal) -> str:
+    return format(value, "f")
+
+
+def _rating(results: Results) -> dict:
+    """``rating``, only when the preset has a ``[rating]`` (a document without one is the one it
+    always was): every player's rating before and after the workbook's games, as the scheme shows
+    them (strings) and exact (the float the replay keeps, for checking against a reference)."""
+    found = workbook_rating(results)
+    if found is None:
+        return {}
+    scheme = found.scheme
+    players = []
+    for name in sorted(found.lines, key=name_key):
+        line = found.lines[name]
+        listed = found.listed(name)
+        players.append({
+            "player": name, "listed": listed, "games": line.games,
+            "before": _shown(scheme.shown(line.before)),
+            "rating": _shown(scheme.shown(line.overall)) if listed else None,
+            "red": _shown(scheme.shown(line.red)) if listed else None,
+            "black": _shown(scheme.shown(line.black)) if listed else None,
+            "change": _shown(scheme.shown_change(line.change)),
+            "last_evening_change": None if line.last_evening is None else _shown(scheme.shown_change(line.last_evening)),
+            "exact": {"before": line.before, "rating": line.overall, "red": line.red, "black": line.black}})
+    return {"rating": {"scheme": scheme.id, "name": scheme.name, "kind": results.preset.rating.kind,  # type: ignore[union-attr]
+                       "min_games": scheme.min_games, "offset": scheme.offset, "last_evening": found.last_evening or None,
+                       "games": len(found.ratings.history), "players": players}}
 
 
 def _sides(found: Sides, standings: list[dict], language: str) -> dict:

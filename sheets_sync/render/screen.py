@@ -79,11 +79,10 @@ def _season_screen(results: Results, *, language: str, updated: datetime | None)
     evening = s.evenings[-1] if s.evenings else None
     evening_rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total),
                      "games": st.stats.games} for st in (evening.standings if evening else ())][:SCREEN_ROWS]
-    from sheets_sync.render.season_text import evening_title, place_text  # the season's one order and words
+    from sheets_sync.render.season_text import evening_title, main_value, main_word, place_text  # the season's words
 
     played = [e for e in s.table if e.stats.games]  # the provisional too: never an empty table in the first weeks
-    season_rows = [{"places": place_text(e), "player": e.player,
-                    "total": points(e.average if s.ranking == "average" else e.stats.total), "games": e.stats.games}
+    season_rows = [{"places": place_text(e), "player": e.player, "total": main_value(s, e), "games": e.stats.games}
                    for e in played[:SCREEN_ROWS]]
     common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS, "status": status,
               "ui": lambda key: ui(key, language), "part": "standings", "seating": None}
@@ -95,5 +94,6 @@ def _season_screen(results: Results, *, language: str, updated: datetime | None)
                                        rows=evening_rows, shown=len(evening_rows),
                                        total_players=len(evening.standings) if evening else 0),
         "screen-2.html": template.render(**common, headline=second, title=second, next_page="screen.html",
-                                         rows=season_rows, shown=len(season_rows), total_players=len(played)),
+                                         rows=season_rows, shown=len(season_rows), total_players=len(played),
+                                         key_title=main_word(s, language) if s.ranking == "rating" else None),
     }

@@ -23,6 +23,9 @@ from sheets_sync.render.progress_text import evening_date, season_headline, upda
 from sheets_sync.render.season_text import (
     COUNT_COLUMNS,
     NUMBER_COLUMNS,
+    RATING_VALUES,
+    cell_text,
+    change_text,
     column_header,
     column_title,
     column_value,
@@ -57,7 +60,7 @@ def _cell_class(key: str) -> str:
     """A column's classes: numbers right-aligned; «why» wraps (and, on a phone, is left out like every .opt)."""
     if key == "tiebreak":
         return "why opt col-tiebreak"
-    if key in NUMBER_COLUMNS or key in COUNT_COLUMNS or key == "win_rate":
+    if key in NUMBER_COLUMNS or key in COUNT_COLUMNS or key in RATING_VALUES or key in ("win_rate", "rating_change"):
         return f"num col-{key}"
     return f"nowrap col-{key}"
 
@@ -103,7 +106,7 @@ class SeasonPages:
         cells = []
         for key in self.columns:
             value = column_value(self.season, e, key, self.lang, why=why)
-            cells.append({"text": points(value) if key in NUMBER_COLUMNS else str(value), "cls": _cell_class(key)})
+            cells.append({"text": cell_text(key, value), "cls": _cell_class(key)})
         return {"places": place_text(e), "player": st.player, "club": st.club, "provisional": e.provisional,
                 "href": root + self.site.player_href.get(st.player, ""), "total": points(st.total),
                 "average": points(e.average), "main": main_value(self.season, e), "games": st.games, "wins": st.wins,
@@ -111,7 +114,7 @@ class SeasonPages:
 
     def index(self):
         s = self.season
-        ranking = ui("ranked_by_average" if s.ranking == "average" else "ranked_by_total", self.lang)
+        ranking = ui(f"ranked_by_{s.ranking}", self.lang)
         played = [e for e in s.table if e.stats.games]
         first_provisional = next((e.player for e in played if e.provisional), None)
         return self.site.render("site/season.html", self.page(
@@ -137,9 +140,13 @@ class SeasonPages:
             evenings=[self.evening_link(e) for e in reversed(self.season.evenings)]))
 
     def evening(self, e: Evening):
+        rating = self.season.rating
+        changes = rating.ratings.event_changes(e.date) if rating is not None else {}
         rows = [{"places": st.places, "player": st.stats.player, "href": self.site.player_href.get(st.stats.player, ""),
                  "points": points(st.stats.total), "games": st.stats.games, "wins": st.stats.wins,
-                 "tiebreak": tiebreak_text(st, self.lang)} for st in e.standings]
+                 "tiebreak": tiebreak_text(st, self.lang),
+                 "rating_change": change_text(rating.scheme.shown_change(changes[st.stats.player]))
+                 if rating is not None and st.stats.player in changes else ""} for st in e.standings]
         games = [{"game": p.round, "table": p.table, "winner": ui("red_won" if p.winner is Team.RED else "black_won",
                                                                    self.lang), "judge": p.judge} for p in e.games]
         games += [{"game": p.round, "table": p.table, "judge": p.judge, "waits": True,
@@ -149,7 +156,7 @@ class SeasonPages:
         games.sort(key=lambda g: (g["game"], g["table"]))
         title = evening_title(e, self.lang)
         context = self.page("", "evenings", title, rows=rows, games=games, waiting=e.waiting,
-                            waiting_text=evening_status(e, self.lang))
+                            waiting_text=evening_status(e, self.lang), rated=rating is not None)
         # the evening's own status under its title, not the season's «засчитано игр» (status.css: the time only)
         context["progress_status"] = {"headline": evening_status(e, self.lang), "live": "updated-only"}
         return self.site.render("site/evening.html", context)
@@ -230,7 +237,27 @@ class SeasonPages:
             evening_places=self.evening_places(nickname), places_line=race_view.sparkline(
                 [p.places.get(nickname) for p in s.race], field=max(2, len(s.table)),
                 title=ru_en("Место после каждого вечера", "Place after each evening", self.lang)),
-            accuracy=_percent(ps.best_move_accuracy) if ps else ""))
+            accuracy=_percent(ps.best_move_accuracy) if ps else "", rating=self.rating_summary(entry),
+            rating_after=self.rating_after(nickname)))
+
+    def rating_summary(self, entry: SeasonStanding | None) -> list[tuple[str, str]] | None:
+        """With the preset's ``[rating]``: his rating, side ratings, rated games and the last
+        evening's change, as the season table shows them (None without a rating)."""
+        if self.season.rating is None or entry is None:
+            return None
+        keys = ("rating", "rating_red", "rating_black", "rated_games")
+        shown = [(ui(k, self.lang), cell_text(k, column_value(self.season, entry, k, self.lang)) or "—") for k in keys]
+        change = column_value(self.season, entry, "rating_change", self.lang)
+        return [*shown, (ui("rating_last_evening", self.lang), cell_text("rating_change", change) or "—")]
+
+    def rating_after(self, nickname: str) -> list[dict] | None:
+        """His rating after each evening of the race, as shown («—» before his first game)."""
+        rating = self.season.rating
+        if rating is None:
+            return None
+        after = [(p.date, rating.after(p.date).get(nickname)) for p in self.season.race]
+        return [{"date": evening_date(day), "href": "../" + evening_file(day),
+                 "rating": "—" if value is None else format(rating.scheme.shown(value), "f")} for day, value in after]
 
     def pages(self) -> Iterator[tuple[str, Any]]:
         """The season's own pages: the table, the evenings, the players' pages."""

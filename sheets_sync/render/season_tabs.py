@@ -53,17 +53,21 @@ __all__ = ["owned_season_tabs", "season_standings_tab", "evenings_tab"]
 
 
 def _ranking_word(s: Season, language: str) -> str:
-    by = ru_en("по среднему за игру", "by the average per game", language) if s.ranking == "average" else \
-        ru_en("по сумме очков", "by the total", language)
+    by = {"average": ru_en("по среднему за игру", "by the average per game", language),
+          "rating": ru_en("по рейтингу игрока", "by the player rating", language)}.get(
+        s.ranking, ru_en("по сумме очков", "by the total", language))
     needed = ru_en(f", в рейтинге — от {s.min_games} игр", f", ranked from {s.min_games} games", language) \
         if s.min_games > 1 else ""
+    if s.ranking == "rating":
+        return ru_en("Порядок ", "Ranked ", language) + by + needed
     return ru_en("Рейтинг ", "Ranked ", language) + by + needed
 
 
 def _row(s: Season, e: SeasonStanding, columns: Sequence[str], language: str) -> tuple:
     why = tiebreak_text(e.standing, language) or "" if e.ranked else ""
     cells = [column_value(s, e, key, language, why=why) for key in columns]
-    return (place_text(e) or None, e.player, number(column_value(s, e, s.ranking, language)),
+    main = column_value(s, e, s.ranking, language)
+    return (place_text(e) or None, e.player, None if main == "" else main if s.ranking == "rating" else number(main),
             *((number(v) if key in NUMBER_COLUMNS else v if v != "" else None) for key, v in zip(columns, cells)))
 
 
@@ -87,7 +91,7 @@ def season_standings_tab(results: Results, language: str) -> TabWrite:
     if unplayed:
         rows += [*([()] if s.standings or provisional else []), (ru_en("Ещё не играли в этом сезоне", "Not played this season yet", language),)]
         rows += [_row(s, e, columns, language) for e in unplayed]
-    numbers = [2, *(3 + i for i, key in enumerate(columns) if key in NUMBER_COLUMNS)]
+    numbers = [*([] if s.ranking == "rating" else [2]), *(3 + i for i, key in enumerate(columns) if key in NUMBER_COLUMNS)]
     widths = (7, 22, 9, *(_WIDTHS.get(key, 8) for key in columns))
     players_end = len(rows)
     # the team and classification tables under the season's, as under a tournament's standings
@@ -112,7 +116,8 @@ def _right(columns: Sequence[str], count: int) -> tuple[Style, ...]:
 
 _RIGHT = frozenset({"movement", "win_rate", "civilian", "sheriff", "mafia", "don", "last_evening"})
 _WIDTHS = {"movement": 6, "games": 5, "evenings": 7, "wins": 6, "first_killed": 4, "best_move": 6, "last_evening": 12,
-           "club": 16, "tiebreak": 40, "civilian": 8, "sheriff": 7, "mafia": 7, "don": 6}
+           "club": 16, "tiebreak": 40, "civilian": 8, "sheriff": 7, "mafia": 7, "don": 6, "rating": 8,
+           "rating_change": 8, "rating_red": 8, "rating_black": 8, "rated_games": 7}
 
 
 def evenings_tab(results: Results, language: str) -> TabWrite:

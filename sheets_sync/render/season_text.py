@@ -6,6 +6,9 @@ covers.  Pure functions of :mod:`scoring.season`'s objects.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
+from scoring.preset_settings import RATING_COLUMNS
 from scoring.season import Evening, Season, SeasonStanding, season
 from sheets_sync.render.json_out import points
 from sheets_sync.render.progress_text import evening_date
@@ -13,7 +16,7 @@ from sheets_sync.render.words import ru_en
 
 __all__ = ["place_text", "main_value", "main_word", "movement_text", "provisional_note", "evening_title",
            "evening_status", "season_covers", "season_console_rows", "season_columns", "column_header", "column_title",
-           "column_value", "NUMBER_COLUMNS", "COUNT_COLUMNS"]
+           "column_value", "NUMBER_COLUMNS", "COUNT_COLUMNS", "RATING_VALUES", "rating_text", "change_text", "cell_text"]
 
 
 def place_text(e: SeasonStanding) -> str:
@@ -22,12 +25,29 @@ def place_text(e: SeasonStanding) -> str:
 
 
 def main_value(s: Season, e: SeasonStanding) -> str:
-    """The number the scheme ranks by: the average per game or the total, as shown."""
+    """The number the scheme ranks by: the average per game, the total or the rating, as shown
+    (a rating below the scheme's minimum of games: «—»)."""
+    if s.ranking == "rating":
+        return rating_text(column_value(s, e, "rating", "")) or "—"
     return points(e.average if s.ranking == "average" else e.stats.total)
 
 
 def main_word(s: Season, language: str) -> str:
+    if s.ranking == "rating":
+        return ru_en("Рейтинг", "Rating", language)
     return ru_en("Среднее", "Average", language) if s.ranking == "average" else ru_en("Сумма", "Total", language)
+
+
+def rating_text(value) -> str:
+    """A rating cell as text: «1023» (to the scheme's decimals), "" for none."""
+    return format(value, "f") if isinstance(value, Decimal) else str(value)
+
+
+def change_text(value) -> str:
+    """A rating change as text, signed: «+2.13», «-1.50», «0.00»; "" for none."""
+    if not isinstance(value, Decimal):
+        return str(value)
+    return f"+{value:f}" if value > 0 else format(value, "f")
 
 
 def movement_text(e: SeasonStanding, language: str) -> str:
@@ -102,7 +122,7 @@ def season_console_rows(results, top: int, language: str) -> tuple[tuple[str, st
     """The console's table of a sync: the header of the main number (en, ru) and the first ``top``
     who played, in the season's one order."""
     s = season(results)
-    main = ("Average", "Среднее") if s.ranking == "average" else ("Total", "Итого")
+    main = {"average": ("Average", "Среднее"), "rating": ("Rating", "Рейтинг")}.get(s.ranking, ("Total", "Итого"))
     return main, [(place_text(e), e.player, main_value(s, e), str(e.stats.games))
                   for e in s.table if e.stats.games][:top]
 
@@ -116,6 +136,9 @@ _HEADERS = {
     "extra": ("Доп. баллы", "Extra points"), "penalties": ("Штрафы", "Penalties"),
     "last_evening": ("Последний вечер", "Last evening"), "club": ("Клуб", "Club"),
     "tiebreak": ("Почему выше следующего / игр до рейтинга", "Why above the next / games to be ranked"),
+    "rating": ("Рейтинг", "Rating"), "rating_change": ("± рейтинга", "Rating ±"),
+    "rating_red": ("Рейтинг красных", "Red rating"), "rating_black": ("Рейтинг чёрных", "Black rating"),
+    "rated_games": ("Игр в рейтинге", "Rated games"),
 }
 _TITLES = {  # what a short header means (the site's title attribute)
     "movement": ("место с прошлого вечера", "places since the last evening"),
@@ -124,15 +147,37 @@ _TITLES = {  # what a short header means (the site's title attribute)
     "mafia": ("побед / игр мафией", "wins / games as mafia"), "don": ("побед / игр доном", "wins / games as the don"),
     "first_killed": ("первый убитый: раз", "times killed first"), "best_move": ("очки за лучший ход",
                                                                            "best move points"),
+    "rating_change": ("изменение рейтинга за последний вечер", "the rating's change on the last evening"),
+    "rating_red": ("рейтинг за игры красным", "the rating of the games played red"),
+    "rating_black": ("рейтинг за игры чёрным", "the rating of the games played black"),
 }
 NUMBER_COLUMNS = frozenset({"total", "average", "extra", "best_move", "penalties"})  # points: a number cell
-COUNT_COLUMNS = frozenset({"games", "evenings", "wins", "first_killed"})
+COUNT_COLUMNS = frozenset({"games", "evenings", "wins", "first_killed", "rated_games"})
+RATING_VALUES = frozenset({"rating", "rating_red", "rating_black"})  # a rating as shown: a number, no points format
 
 
 def season_columns(s: Season, preset_columns) -> list[str]:
-    """The scheme's columns, without the main number (shown beside the name already)."""
-    main = "average" if s.ranking == "average" else "total"
-    return [c for c in preset_columns if c != main]
+    """The scheme's columns, without the main number (shown beside the name already).  With a
+    rating and none of its columns listed, all of them come after the movement; without a
+    rating, its columns are left out."""
+    main = {"average": "average", "rating": "rating"}.get(s.ranking, "total")
+    columns = list(preset_columns)
+    if s.rating is None:
+        columns = [c for c in columns if c not in RATING_COLUMNS]
+    elif not any(c in RATING_COLUMNS for c in columns):
+        at = columns.index("movement") + 1 if "movement" in columns else 0
+        columns[at:at] = RATING_COLUMNS
+    return [c for c in columns if c != main]
+
+
+def cell_text(key: str, value) -> str:
+    """A season table cell as the site and the screen show it: points with two places, a rating
+    as the scheme shows it, its change signed."""
+    if key in NUMBER_COLUMNS:
+        return points(value)
+    if key == "rating_change":
+        return change_text(value)
+    return rating_text(value)
 
 
 def column_header(key: str, language: str) -> str:
@@ -151,6 +196,8 @@ def _role_cell(s: Season, e: SeasonStanding, key: str) -> str:
 def column_value(s: Season, e: SeasonStanding, key: str, language: str, *, why: str = ""):
     """A cell of the season table: a Decimal for points, an int for counts, text otherwise
     (``why``: the tiebreak's words, worked out by the caller)."""
+    if key in RATING_COLUMNS:  # before the dict below, which works out the average
+        return _rating_cell(s, e, key)
     st = e.stats
     values = {"total": st.total, "average": e.average, "extra": st.extra_points, "best_move": st.best_move_points,
               "penalties": st.penalties, "games": st.games, "evenings": e.evenings, "wins": st.wins,
@@ -168,3 +215,20 @@ def column_value(s: Season, e: SeasonStanding, key: str, language: str, *, why: 
     if key == "club":
         return st.club
     return why if e.ranked else ru_en(f"ещё {e.games_needed}", f"{e.games_needed} more", language)
+
+
+def _rating_cell(s: Season, e: SeasonStanding, key: str):
+    """A rating column's cell: the rating, a side rating or the last evening's change as a Decimal
+    (as the scheme shows it), the rated games as a count; "" below the scheme's minimum of games
+    (the rating is not listed yet) or for a change when he did not play the last evening."""
+    rating = s.rating
+    if rating is None or e.player not in rating.lines:
+        return ""
+    line = rating.lines[e.player]
+    if key == "rated_games":
+        return line.games
+    if key == "rating_change":
+        return "" if line.last_evening is None else rating.scheme.shown_change(line.last_evening)
+    if not rating.listed(e.player):
+        return ""
+    return rating.scheme.shown({"rating": line.overall, "rating_red": line.red, "rating_black": line.black}[key])

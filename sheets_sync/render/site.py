@@ -30,6 +30,7 @@ from scoring.items import GameLine, blacks_named, breakdown_items
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.numbers import quantize
 from scoring.race import race, rounds_played
+from scoring.rating.club import workbook_rating
 from scoring.problems import Problem, Severity
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing, game_states
@@ -375,6 +376,7 @@ class _Site:
                 "extra": points(s.extra_points), "recognised_best": s.recognised_best,
                 "best_move": points(s.best_move_points), "penalties": points(s.penalties), "shot_first": s.shot_first,
                 "eligible": ui("yes" if s.eligible else "no", self.lang), "tiebreak": tiebreak_text(stats, self.lang),
+                "rating": self.rating_of(nickname),
             }
         status = ""
         if pl is not None and pl.status is not PlayerStatus.PLAYING:
@@ -389,6 +391,21 @@ class _Site:
             upcoming=[{"title": a.title, "table": a.table, "seat": a.seat, "anchor": f"{slug(a.stage, limit=16)}-{a.round}"}
                       for a in self.seating.schedule(nickname) if not a.counted],
             item_names=self.item_heads(), sparkline=self.sparkline(nickname)))
+
+    def rating_of(self, nickname: str) -> list[tuple[str, str]] | None:
+        """With the preset's ``[rating]``: his rating before the tournament, after it and the change,
+        as the scheme shows them (None without a rating)."""
+        found = workbook_rating(self.r)
+        line = found.lines.get(nickname) if found is not None else None
+        if line is None:
+            return None
+        scheme = found.scheme  # type: ignore[union-attr]
+        shown = [(ui("rating_before", self.lang), format(scheme.shown(line.before), "f"))]
+        if line.games:
+            change = scheme.shown_change(line.change)
+            shown += [(ui("rating_after", self.lang), format(scheme.shown(line.overall), "f")),
+                      (ui("rating_change", self.lang), f"+{change:f}" if change > 0 else format(change, "f"))]
+        return shown
 
     def sparkline(self, nickname: str) -> dict | None:
         places = self.race.places(nickname)

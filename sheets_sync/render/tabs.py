@@ -20,6 +20,7 @@ from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
 from scoring.problems import Problem, Severity, cell_names, reading_order
+from scoring.rating.club import workbook_rating
 from scoring.progress import progress, scheduled_games
 from scoring.rule_names import rule_name
 from scoring.standings import Results, Standing, game_states
@@ -152,7 +153,29 @@ def _standings_columns(results: Results, language: str, live: Liveness | None) -
         _Column(w("Призы", "Awards"), 7, lambda st: L.word("yes" if st.stats.eligible else "no", language)),
         *((_Column(w("Ci: как посчитано", "Ci: how it is counted"), 50,
                    lambda st: ci_text(results, st.stats, language) or None),) if preset.ci.enabled else ()),
+        *_rating_columns(results, language),
     ]
+
+
+def _rating_columns(results: Results, language: str) -> list[_Column]:
+    """With the preset's ``[rating]``: each player's rating before the tournament, after it and the
+    change, as the scheme shows them (none without a rating: the tab is as it always was)."""
+    found = workbook_rating(results)
+    if found is None:
+        return []
+    scheme, lines = found.scheme, found.lines
+
+    def cell(st: Standing, what: str) -> object:
+        line = lines.get(st.stats.player)
+        if line is None or (what != "before" and not line.games):
+            return None
+        value = {"before": scheme.shown(line.before), "after": scheme.shown(line.overall),
+                 "change": scheme.shown_change(line.change)}[what]
+        return value
+
+    return [_Column(ru_en(ru, en, language), 9, lambda st, k=key: cell(st, k))
+            for key, ru, en in (("before", "Рейтинг до", "Rating before"), ("after", "Рейтинг после", "Rating after"),
+                                ("change", "± рейтинга", "Rating ±"))]
 
 
 def standings_tab(results: Results, language: str, live: Liveness | None | Ask = ASK) -> TabWrite:

@@ -61,13 +61,16 @@ def _lines(rows: Sequence[Row]) -> list[str]:
     parts = [r.value.partition(".") for r in rows]
     int_w = max((len(w) for w, _, _ in parts), default=1)
     frac_w = max((len(f) for _, _, f in parts), default=2)
-    return [f"{_num(_label(r.places), place_w)} {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
-            if r.places else f"{FIGURE_SPACE * place_w} {_decimal(r.value, int_w, frac_w)} — {vk_safe(r.player)}"
+    def aligned(value: str) -> str:  # whole numbers (a rating: 1008) have no decimal point to align on
+        return _decimal(value, int_w, frac_w) if frac_w else _num(value, int_w)
+
+    return [f"{_num(_label(r.places), place_w)} {aligned(r.value)} — {vk_safe(r.player)}"
+            if r.places else f"{FIGURE_SPACE * place_w} {aligned(r.value)} — {vk_safe(r.player)}"
             for r in rows]
 
 
 def _value_word(s: Season, language: str) -> str:
-    return ui("ranked_by_average" if s.ranking == "average" else "ranked_by_total", language)
+    return ui(f"ranked_by_{s.ranking}", language)
 
 
 def _foot(results, language: str, link: str | None, updated: datetime | None) -> list[str]:
