@@ -34,7 +34,10 @@ from sheets_sync.render.json_out import standings_document
 from sheets_sync.render.season_tabs import owned_season_tabs
 from sheets_sync.render.site import classification_file, site_files
 from tests.helpers import ROOT, tournament
+from sheets_sync.presets import load_preset
 from tests.test_season import AVERAGE, CLUB, GAMES, PRESET
+
+RATED, _ = load_preset("club-season-rating")  # ranked by the player rating (issue 36 §1)
 
 TEAM = {"Анна": "Север", "Дина": "Север", "Кира": "Север", "Егор": "Юг", "Вера": "Юг", "Лев": "Юг",
         "Борис": "Запад", "Глеб": "Запад", "Ян": "Запад"}
@@ -60,9 +63,9 @@ def test_the_worked_season_teams():
     assert [m.player for m in teams[2].members] == ["Борис", "Глеб", "Ян"]
 
 
-@pytest.mark.parametrize("preset", [PRESET, AVERAGE], ids=["total", "average"])
+@pytest.mark.parametrize("preset", [PRESET, AVERAGE, RATED], ids=["total", "average", "rating"])
 def test_members_and_classifications_are_placed_as_the_season_table_places_them(preset):
-    """Whatever the season's ranking (the total, or the average from 3 games), every team member
+    """Whatever the season's ranking (the total, the average from 3 games, the rating), every team member
     and every classification entry carries his place in the season's table, and a classification
     lists its players in that table's order."""
     results = _results(preset)
@@ -129,6 +132,21 @@ def test_standings_json_of_a_season_has_its_teams():
     assert (kira["places"], kira["games"]) == ("10", 3)
     assert doc["classifications"][0]["name"] == "женский"
     assert doc["season"]["standings"][0]["player"] == "Анна"
+
+
+def test_a_season_ranked_by_rating_has_its_teams_and_ratings_in_one_valid_document():
+    """Teams and the rating together (two parts of issue 36 that meet in a season's outputs):
+    the document stays valid, the members carry the rating-ranked table's places, and the
+    ranking is the rating's."""
+    results = _results(RATED)
+    schema = json.loads((ROOT / "schemas" / "standings.schema.json").read_text(encoding="utf-8"))
+    doc = json.loads(json.dumps(standings_document(results, [], language="ru")))
+    Draft202012Validator(schema).validate(doc)
+    assert doc["rating"] and doc["teams"]["standings"]
+    table = {e.player: e.standing.places for e in season(results).table if e.stats.games}
+    assert {m["player"]: m["places"] for t in doc["teams"]["standings"] for m in t["members"] if m["games"]} == \
+        {p: table[p] for p in TEAM if p in table}
+    assert "Команды" in {w.title for w in owned_season_tabs(results, [], "ru", links=False)}
 
 
 # -- through the command line ------------------------------------------------------------------------
