@@ -10,6 +10,7 @@ Needs Debian's ``chromium`` (apt-get install -y chromium fonts-dejavu-core).
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -59,6 +60,30 @@ def _run(args: list[str], timeout: float = 60) -> str:
         cmd = [CHROMIUM, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--hide-scrollbars", *args]
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     return done.stdout
+
+
+def measured(harness: Path, *, window: str = "1200,900", timeout: float = 60):
+    """Open ``harness`` (a page whose script writes JSON into ``<pre id="measure">``) in Chromium
+    and return what it wrote."""
+    dom = _run(["--allow-file-access-from-files", "--dump-dom", f"--window-size={window}", harness.as_uri()],
+               timeout=timeout)
+    found = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
+    assert found and found.group(1), f"the harness measured nothing: {dom[:300]}"
+    return json.loads(html.unescape(found.group(1)))
+
+
+def assert_pages_fit_a_phone(site: Path, pages: list[str]) -> None:
+    """Each of ``pages`` (relative to ``site``) at 390 px: the page never scrolls sideways and a
+    wide table scrolls inside its own box."""
+    frames = [f'<iframe src="{_harness(site, rel, "phone").relative_to(site).as_posix()}" data-page="{rel}" '
+              f'data-mode="phone" style="width:390px;height:700px;border:0;display:block"></iframe>' for rel in pages]
+    harness = site / "__harness.html"
+    harness.write_text(HARNESS % "\n".join(frames), encoding="utf-8")
+    results = measured(harness)
+    assert [r["page"] for r in results] == pages
+    for r in results:
+        assert r["scroll"] <= r["inner"], f"{r['page']}: page overflows the phone ({r['scroll']} > {r['inner']})"
+        assert all(t["box"] <= r["inner"] for t in r["tables"]), r
 
 
 @pytest.fixture(scope="module")
@@ -111,10 +136,7 @@ def test_phone_and_a4_layout(site):
                           f'style="width:{width}px;height:700px;border:0;display:block"></iframe>')
     harness = site / "__harness.html"
     harness.write_text(HARNESS % "\n".join(frames), encoding="utf-8")
-    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=1200,900", harness.as_uri()])
-    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
-    assert m and m.group(1), f"no measurement: {dom[:300]}"
-    results = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
+    results = measured(harness)
     assert len(results) == 2 * len(PAGES)
     for r in results:
         where = f"{r['page']} ({r['mode']})"

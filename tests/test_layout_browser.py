@@ -21,8 +21,6 @@ Pictures: tests/artifacts/layout-*.png (390 px, 1440 px) and layout-a4-*.png (PD
 from __future__ import annotations
 
 import dataclasses
-import html
-import json
 import re
 import shutil
 import subprocess
@@ -36,7 +34,7 @@ import pytest
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.site import game_file, player_file, stage_file, write_site
 from sheets_sync.sync import compute
-from tests.test_browser import A4_CONTENT_PX, ARTIFACTS, CHROMIUM, _run
+from tests.test_browser import A4_CONTENT_PX, ARTIFACTS, CHROMIUM, _run, measured
 from tests.test_site import _snapshot
 
 pytestmark = [
@@ -163,10 +161,7 @@ def test_no_word_split_key_columns_in_sight_no_column_cut_off(site):
                for rel in SCREEN_PAGES for mode, (width, height) in SCREENS.items()]
     harness = site / "__layout.html"
     harness.write_text(MEASURE % "\n".join(frames), encoding="utf-8")
-    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=1500,900", harness.as_uri()], timeout=120)
-    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
-    assert m and m.group(1), f"no measurement: {dom[:300]}"
-    results = json.loads(html.unescape(m.group(1)))
+    results = measured(harness, window="1500,900", timeout=120)
     assert len(results) == len(pages()) * len(WIDTHS) + len(SCREEN_PAGES) * len(SCREENS)
     failures = []
     for r in results:
@@ -272,10 +267,7 @@ def test_a_laptop_has_one_scrollbar_and_a_phone_keeps_its_sticky_columns(site):
               f'</iframe>' for rel in pages() for w, h in widths.values()]
     harness = site / "__scrollers.html"
     harness.write_text(SCROLLERS % "\n".join(frames), encoding="utf-8")
-    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=1400,900", harness.as_uri()], timeout=120)
-    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
-    assert m and m.group(1), f"no measurement: {dom[:300]}"
-    results = json.loads(html.unescape(m.group(1)))
+    results = measured(harness, window="1400,900", timeout=120)
     assert len(results) == len(pages()) * len(widths)
     failures = []
     for r in results:
@@ -328,10 +320,7 @@ def test_seating_cards_keep_long_nicknames_whole_on_a_phone(site):
     row to itself); no name is broken, none runs off the 390 px screen."""
     harness = site / "__cards.html"
     harness.write_text(CARDS, encoding="utf-8")
-    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=600,900", harness.as_uri()])
-    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
-    assert m and m.group(1), f"no measurement: {dom[:300]}"
-    r = json.loads(html.unescape(m.group(1)))
+    r = measured(harness, window="600,900")
     assert r["scroll"] <= r["inner"] == 390
     assert "Достопримечательность" in {n["text"] for n in r["names"]}
     assert [n["text"] for n in r["names"] if n["broken"] or n["right"] > r["inner"] + 1] == []

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sheets_sync.render.site import write_site
-from tests.test_browser import ARTIFACTS, CHROMIUM, _harness, _run
+from tests.test_browser import ARTIFACTS, CHROMIUM, _harness, _run, measured
 from tests.test_site import example_outcome
 
 pytestmark = [
@@ -96,12 +96,7 @@ def _measure(pages: dict[str, Path], widths: tuple[int, ...]) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="race-measure-") as folder:
         harness = Path(folder) / "harness.html"
         harness.write_text(MEASURE % frames, encoding="utf-8")
-        dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=1400,900", harness.as_uri()])
-    found = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
-    assert found and found.group(1), "the harness measured nothing"
-    import html as html_module
-
-    return json.loads(html_module.unescape(found.group(1)))
+        return measured(harness, window="1400,900")
 
 
 def _overlaps(texts: list[dict]) -> list[tuple[str, str]]:

@@ -4,8 +4,6 @@ tests/artifacts/season-phone.png."""
 
 from __future__ import annotations
 
-import json
-import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -14,7 +12,7 @@ import pytest
 
 from sheets_sync.render.season_site import evening_file
 from sheets_sync.render.site import player_file, write_site
-from tests.test_browser import ARTIFACTS, CHROMIUM, HARNESS, _harness, _run
+from tests.test_browser import ARTIFACTS, CHROMIUM, _run, assert_pages_fit_a_phone
 from tests.test_season_outputs import _results
 
 pytestmark = [
@@ -34,18 +32,7 @@ def site() -> Path:
 
 
 def test_season_pages_fit_a_phone(site):
-    frames = [f'<iframe src="{_harness(site, rel, "phone").relative_to(site).as_posix()}" data-page="{rel}" '
-              f'data-mode="phone" style="width:390px;height:700px;border:0;display:block"></iframe>' for rel in PAGES]
-    harness = site / "__harness.html"
-    harness.write_text(HARNESS % "\n".join(frames), encoding="utf-8")
-    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=1200,900", harness.as_uri()])
-    m = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
-    assert m and m.group(1), f"no measurement: {dom[:300]}"
-    results = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
-    assert [r["page"] for r in results] == PAGES
-    for r in results:
-        assert r["scroll"] <= r["inner"], f"{r['page']}: page overflows the phone ({r['scroll']} > {r['inner']})"
-        assert all(t["box"] <= r["inner"] for t in r["tables"]), r
+    assert_pages_fit_a_phone(site, PAGES)
 
 
 def test_season_phone_screenshot(site):

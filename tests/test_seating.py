@@ -176,17 +176,12 @@ window.addEventListener("load", function () {
 def test_where_do_i_sit_on_a_phone(mid, tmp_path):
     """At 390 px every player of the current round sees his name on the screen without scrolling
     sideways (the tables as cards, seat under seat), and the list by name says his table and seat."""
-    import json
-
-    from tests.test_browser import _run
+    from tests.test_browser import _run, measured
 
     page = mid.parent / "site" / "seating.html"
     harness = tmp_path / "harness.html"
     harness.write_text(ON_SCREEN % page.as_uri(), encoding="utf-8")
-    dom = _run(["--allow-file-access-from-files", "--dump-dom", "--window-size=600,900", harness.as_uri()])
-    found = re.search(r'<pre id="measure">(.*?)</pre>', dom, re.S)
-    assert found and found.group(1), "the harness measured nothing"
-    m = json.loads(unescape(found.group(1)))
+    m = measured(harness, window="600,900")
     assert m["scroll"] <= m["inner"] == 390, "the seating page scrolls sideways on a phone"
     seating = {k: v for k, v in seating_tab(mid).items() if k[:2] == ("Отбор", 4)}  # the current round
     players = {name for seats in seating.values() for name in seats if name}
