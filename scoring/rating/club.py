@@ -121,10 +121,7 @@ def workbook_rating(results: Results) -> WorkbookRating | None:
     ratings = replay(_games(results, rule.kind), scheme, starts)
     last_day = ratings.history[-1].game.event if ratings.history else ""
     on_last = ratings.event_changes(last_day) if ratings.history else {}
-    totals: dict[str, float] = {}
-    for change in ratings.history:
-        for seat, amount in zip(change.game.seats, change.changes):
-            totals[seat.player] = totals.get(seat.player, 0.0) + amount
+    totals = ratings.event_changes(None)
     names = [p.nickname for p in results.tournament.players if p.ranked]
     known = set(names)
     names += [n for n in ratings.players if n not in known]

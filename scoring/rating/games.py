@@ -160,12 +160,12 @@ class Ratings:
             last.update(zip((s.player for s in g.game.seats), g.changes))
         return last
 
-    def event_changes(self, event: str) -> dict[str, float]:
-        """What the games of ``event`` (an evening, a tournament) changed for each of its
-        players, added in the played order."""
+    def event_changes(self, event: str | None) -> dict[str, float]:
+        """What the games of ``event`` (an evening, a tournament; None: every game) changed for
+        each of its players, added in the played order."""
         totals: dict[str, float] = {}
         for g in self.history:
-            if g.game.event == event:
+            if event is None or g.game.event == event:
                 for seat, change in zip(g.game.seats, g.changes):
                     totals[seat.player] = totals.get(seat.player, 0.0) + change
         return totals
