@@ -20,6 +20,7 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
                                                    account (files shared with it; ``removed`` when its
                                                    permission is deleted), visible after
                                                    :attr:`FakeSheetsServer.drive_delay` seconds
+  (a token made stale by :meth:`FakeSheetsServer.expire_page_tokens` answers 410 Gone)
 * ``GET|POST /drive/v3/files/{id}/permissions``, ``DELETE …/permissions/{permId}``  sharing
 
 Quotas: past 60 Sheets read requests or 60 write requests in a rolling minute per account (the
@@ -138,6 +139,7 @@ STATUS_NAMES = {
     403: "PERMISSION_DENIED",
     404: "NOT_FOUND",
     408: "DEADLINE_EXCEEDED",
+    410: "GONE",
     429: "RESOURCE_EXHAUSTED",
     500: "INTERNAL",
     502: "UNAVAILABLE",
@@ -728,6 +730,7 @@ class DriveFeed:
         self.clock = clock
         self.delay = 0.0  # seconds before a change shows in the feed (Drive sees Sheets edits up to ~3 min late)
         self.changes: list[DriveChange] = []
+        self.expired_before = 0  # page tokens below this answer 410 Gone (:meth:`FakeSheetsServer.expire_page_tokens`)
 
     def record(self, file_id: str, user: str, removed_for: str | None = None) -> None:
         now = self.clock()
@@ -743,6 +746,8 @@ class DriveFeed:
             start = int(token)
         except ValueError:
             raise _bad(f"Invalid Value: pageToken {token!r}") from None
+        if start < self.expired_before:
+            raise ApiError(410, "The page token is no longer valid; start again from a new startPageToken.", "GONE")
         now = self.clock()
         end = next((c.seq for c in self.changes[start - 1:] if c.visible_at > now), len(self.changes) + 1)
         latest: dict[str, DriveChange] = {}
@@ -925,6 +930,13 @@ class FakeSheetsServer:
         """The next ``count`` requests matching ``match`` answer ``status`` (a 429 or 500 storm)."""
         message = quota_error("read")["error"]["message"] if status == 429 else None
         self.faults.append(Fault(status=status, times=count, match=match, message=message))
+
+    def expire_page_tokens(self) -> None:
+        """Every changes page token given so far answers 410 Gone (as Google's do when they go stale);
+        a new ``startPageToken`` works."""
+        with self.lock:
+            self.drive.record("", "google")  # an entry nobody sees: the fresh start token differs from every stale one
+            self.drive.expired_before = len(self.drive.changes) + 1
 
     def unshare(self, spreadsheet_id: str, email: str) -> None:
         """Delete ``email``'s permission, as the owner does in the Share dialog (the feed says ``removed``)."""

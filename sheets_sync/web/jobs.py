@@ -30,7 +30,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from huey.contrib.djhuey import db_task
 
@@ -89,18 +89,44 @@ def request_sync(tournament: Tournament, reason: str, *, user=None) -> Job | Non
     return job
 
 
+SYNC_READS = 2  # Sheets reads one sync costs at most (the tab list and the values, neither cached)
+
+
 def sync_due(now=None) -> list[int]:
     """Enqueue a sync for every tournament marked changed with no live lease and no sync waiting
-    (a killed worker's, a failed one's): the periodic task's sweep. Returns their ids."""
+    (a killed worker's, a failed one's, a full pass after a refused Drive page token): the periodic
+    task's sweep, longest waiting first. A Google sheet is started only while its account has reads
+    left this minute for it (:data:`SYNC_READS` each): a few hundred sheets marked at once are
+    synced over a few minutes instead of filling the queue with syncs that wait for the budget in
+    front of the sheets being played. Returns their ids."""
     now = now or timezone.now()
     due = (Tournament.objects.filter(needs_sync=True, share_lost=False)
            .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-           .exclude(jobs__action=SYNC, jobs__status=Job.QUEUED))
-    started = []
+           .exclude(jobs__action=SYNC, jobs__status=Job.QUEUED).select_related("account")
+           .order_by(F("changed_at").asc(nulls_first=True), "pk"))
+    started, room = [], {}
     for tournament in due:
+        if not _room_for_a_sync(tournament, room):
+            continue
         if request_sync(tournament, "due") is not None:
             started.append(tournament.pk)
     return started
+
+
+def _room_for_a_sync(tournament: Tournament, room: dict[int, int]) -> bool:
+    """Take one sync's reads from ``room`` (the syncs each account can still afford this minute)."""
+    if tournament.source != Tournament.GOOGLE or tournament.account is None:
+        return True
+    if tournament.account_id not in room:
+        from sheets_sync.keeper.budget import READ, Budget
+        from sheets_sync.web import workbooks
+
+        left = Budget(workbooks.budget_store(), tournament.account.email, clock=workbooks.budget_clock).left(READ)
+        room[tournament.account_id] = left // SYNC_READS
+    if room[tournament.account_id] <= 0:
+        return False
+    room[tournament.account_id] -= 1
+    return True
 
 
 def _take_lease(tournament: Tournament, now) -> bool:

@@ -39,7 +39,7 @@ from huey.contrib.djhuey import db_periodic_task
 
 from sheets_sync.backends.base import BackendError, PermissionDenied
 from sheets_sync.keeper.budget import READ, Budget, BudgetExhausted
-from sheets_sync.keeper.drive import DriveChanges
+from sheets_sync.keeper.drive import DriveChanges, StalePageToken
 from sheets_sync.keeper.hook import next_due
 from sheets_sync.keeper.plan import INTERVAL, FastSheet, input_fingerprint, plan_polls
 from sheets_sync.web import jobs
@@ -121,7 +121,10 @@ def read_drive(account: ServiceAccount, moment: datetime | None = None) -> int:
     if cursor is None:  # the first pass only sets the start: sheets are synced when registered
         DriveCursor.objects.create(account=account, page_token=feed.start_token())
         return 0
-    changes, token = feed.read(cursor.page_token)
+    try:
+        changes, token = feed.read(cursor.page_token)
+    except StalePageToken:
+        return _restart_feed(account, cursor, feed, moment)
     touched = 0
     by_file = {t.spreadsheet_id: t for t in account.tournaments.filter(source=Tournament.GOOGLE)}
     for change in changes:
@@ -132,6 +135,19 @@ def read_drive(account: ServiceAccount, moment: datetime | None = None) -> int:
         _apply_change(tournament, change.removed, change.modified_by == account.email, moment)
     DriveCursor.objects.filter(pk=cursor.pk).update(page_token=token)
     return touched
+
+
+def _restart_feed(account: ServiceAccount, cursor: DriveCursor, feed: DriveChanges, moment: datetime) -> int:
+    """Google refused the stored page token: take a fresh start token and mark every sheet of the
+    account changed — an edit made between the old token and the new one would be lost otherwise.
+    The sheets are not synced here: the sweep (:func:`~sheets_sync.web.jobs.sync_due`) starts them
+    as the account's read budget allows, a few each minute."""
+    DriveCursor.objects.filter(pk=cursor.pk).update(page_token=feed.start_token())
+    marked = (account.tournaments.filter(source=Tournament.GOOGLE, share_lost=False)
+              .update(needs_sync=True, changed_at=moment))
+    log.warning("Drive page token of %s refused by Google: started again from a fresh one; "
+                "%d sheets marked for a full pass", account.email, marked)
+    return marked
 
 
 def _apply_change(tournament: Tournament, removed: bool, ours: bool, moment: datetime) -> None:

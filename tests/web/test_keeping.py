@@ -290,3 +290,56 @@ def test_a_storm_longer_than_the_retries_fails_the_sync_and_the_sweep_finishes_i
     assert _total(t) == before + Decimal("0.4")
     tabs = fake_server.tabs(t.spreadsheet_id)
     assert len(tabs) == len(set(tabs))
+
+
+# -- an expired page token ------------------------------------------------------------------------
+def test_an_expired_page_token_restarts_the_feed_and_syncs_every_sheet_of_the_account(fake_server, account, clock,
+                                                                                    tmp_path, caplog):
+    from sheets_sync.web.models import DriveCursor
+
+    sheets = [_sheet(fake_server, account, tmp_path, f"cup{n}") for n in range(3)]
+    lost = _sheet(fake_server, account, tmp_path, "lost")
+    Tournament.objects.filter(pk=lost.pk).update(share_lost=True)
+    keeping.tick()  # the cursor
+    stale = DriveCursor.objects.get(account=account).page_token
+    fake_server.expire_page_tokens()  # Google forgets the token: 410 Gone from now on
+    caplog.set_level("WARNING", logger="sheets_sync.web.keeping")
+    clock.t += 61
+    keeping.tick()
+    cursor = DriveCursor.objects.get(account=account)
+    assert cursor.page_token != stale
+    # what changed between the old token and the new one is unknown: every shared sheet is synced
+    assert all(Job.objects.filter(tournament=t, action=jobs.SYNC, status=Job.DONE).exists() for t in sheets)
+    assert _syncs(lost) == 0  # a lost share stays unread
+    assert sum("page token" in r.getMessage() for r in caplog.records) == 1
+    # the feed works again from the fresh token: a judge's edit is seen the next minute
+    fake_server.set_values(sheets[0].spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    before = _syncs(sheets[0])
+    clock.t += 61
+    keeping.read_drive(account)
+    assert _syncs(sheets[0]) == before + 1
+    assert sum("page token" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_the_full_pass_after_an_expired_token_keeps_to_the_budget(fake_server, account, clock, tmp_path,
+                                                                   monkeypatch):
+    from sheets_sync.keeper.budget import LIMITS
+
+    ran = []
+    monkeypatch.setitem(jobs.RUNNERS, jobs.SYNC, lambda t, params: ran.append(t.pk) or {})
+    sheets = [Tournament.objects.create(slug=f"cup{n}", spreadsheet_id=f"sheet-{n}", account=account,
+                                        needs_sync=False, source=Tournament.GOOGLE) for n in range(80)]
+    for t in sheets:
+        fake_server.create_spreadsheet(t.slug, {"Турнир": [["Название", t.slug]]}, shared_with={SA_EMAIL},
+                                       spreadsheet_id=t.spreadsheet_id)
+    keeping.tick()
+    fake_server.expire_page_tokens()
+    clock.t += 61
+    keeping.tick()
+    # a sync reads a sheet at least once: no more syncs start in a minute than the account has reads
+    assert 0 < len(ran) <= LIMITS["read"]
+    assert Tournament.objects.filter(needs_sync=True).count() == len(sheets) - len(ran)
+    for _ in range(3):
+        clock.t += 61
+        keeping.tick()
+    assert sorted(ran) == sorted(t.pk for t in sheets) and not Tournament.objects.filter(needs_sync=True).exists()
