@@ -14,9 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DRIVE_CHANGES", "Change", "DriveChanges", "StalePageToken", "is_stale_token_answer"]
+__all__ = ["DRIVE_CHANGES", "DRIVE_FILES", "Change", "DriveChanges", "StalePageToken", "is_stale_token_answer",
+           "can_edit"]
 
 DRIVE_CHANGES = "https://www.googleapis.com/drive/v3/changes"
+DRIVE_FILES = "https://www.googleapis.com/drive/v3/files"
 PAGE_SIZE = 1000  # Drive's largest page
 FIELDS = "nextPageToken,newStartPageToken,changes(fileId,removed,time,file(id,modifiedTime,lastModifyingUser(emailAddress)))"
 
@@ -33,6 +35,15 @@ def is_stale_token_answer(status: int | None, text: str) -> bool:
         return True
     lowered = text.lower()
     return status == 400 and ("pagetoken" in lowered or "page token" in lowered)
+
+
+def can_edit(http: Any, file_id: str) -> bool:
+    """Whether the account may edit the file — shared as «Editor», not «Viewer»/«Commenter»: one
+    Drive ``files.get`` asking only for ``capabilities.canEdit`` (Drive's quota, not Sheets').
+    An HTTP error (403/404: not shared at all) is raised to the caller."""
+    answer = http.request("get", f"{DRIVE_FILES}/{file_id}",
+                          params={"fields": "capabilities(canEdit)", "supportsAllDrives": "true"}).json()
+    return bool(answer.get("capabilities", {}).get("canEdit", False))
 
 
 @dataclass(frozen=True)

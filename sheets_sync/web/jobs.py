@@ -100,7 +100,7 @@ def sync_due(now=None) -> list[int]:
     synced over a few minutes instead of filling the queue with syncs that wait for the budget in
     front of the sheets being played. Returns their ids."""
     now = now or timezone.now()
-    due = (Tournament.objects.filter(needs_sync=True, share_lost=False)
+    due = (Tournament.objects.filter(needs_sync=True, share_lost=False, share_view_only=False)
            .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
            .exclude(jobs__action=SYNC, jobs__status=Job.QUEUED).select_related("account")
            .order_by(F("changed_at").asc(nulls_first=True), "pk"))
@@ -231,10 +231,20 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.sync import publish_files, sync_once
     from sheets_sync.web.workbooks import open_tournament_backend
 
-    report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
-                       publish=partial(publish_files, link=public_link(tournament)))
+    from sheets_sync.backends.base import PermissionDenied
+
+    try:
+        report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
+                           publish=partial(publish_files, link=public_link(tournament)))
+    except PermissionDenied:
+        if tournament.source == Tournament.GOOGLE:  # a share lowered to «Viewer», or taken away
+            from sheets_sync.web.shares import note_refused_access
+
+            note_refused_access(tournament)
+        raise
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
-                                                       title=str(summary.get("name") or tournament.title))
+                                                       title=str(summary.get("name") or tournament.title),
+                                                       share_view_only=False)  # it wrote what it had to
     return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}

@@ -7,7 +7,9 @@ around :mod:`sheets_sync.keeper`.
   that is only our own write → the fast lane for a few minutes, no sync (its polls compare the
   typed tabs, so a judge's edit hidden behind our write is still found); ``removed`` →
   ``share_lost``, as is a 403 to a fast-lane poll (nothing else stops; a later change seen
-  through the account shows access again and clears it).
+  through the account shows access again and clears it). A share lowered to «Viewer» is marked
+  by the sync its write was refused to (:mod:`sheets_sync.web.shares`); a change seen for it
+  then asks Drive (one call) whether the service edits again before syncing.
 * **Fast lane** (:func:`poll_fast_lane`): Drive is up to 3 minutes late, so sheets being played
   are read directly every :data:`~sheets_sync.keeper.plan.INTERVAL` seconds as the accounts'
   read budgets allow (:func:`~sheets_sync.keeper.plan.plan_polls`); a poll is one Sheets read.
@@ -44,6 +46,7 @@ from sheets_sync.keeper.hook import next_due
 from sheets_sync.keeper.plan import INTERVAL, FastSheet, input_fingerprint, plan_polls
 from sheets_sync.web import jobs
 from sheets_sync.web.models import DriveCursor, ServiceAccount, Tournament
+from sheets_sync.web.shares import edit_access
 from sheets_sync.web import workbooks
 from sheets_sync.web.workbooks import account_http, budget_store, open_google_backend
 
@@ -160,7 +163,9 @@ def _apply_change(tournament: Tournament, removed: bool, ours: bool, moment: dat
         if not tournament.fast_until or tournament.fast_until < moment + OWN_WRITE_WATCH:
             rows.update(fast_until=moment + OWN_WRITE_WATCH)
         return
-    rows.update(share_lost=False, fast_until=moment + FAST_LANE)
+    if tournament.share_view_only and edit_access(tournament.account, tournament.spreadsheet_id) is not True:
+        return  # still a viewer (one Drive call): a sync would only be refused its write again
+    rows.update(share_lost=False, share_view_only=False, fast_until=moment + FAST_LANE)
     jobs.request_sync(tournament, "drive")
 
 
@@ -173,7 +178,8 @@ def poll_fast_lane(moment: datetime | None = None) -> list[int]:
     """Read the due sheets of the fast lane (as the budgets allow) and start a sync for each whose
     typed tabs changed since its last poll (or that had no poll yet). Returns the polled ids."""
     moment = moment or now()
-    lane = list(Tournament.objects.filter(source=Tournament.GOOGLE, share_lost=False, fast_until__gt=moment)
+    lane = list(Tournament.objects.filter(source=Tournament.GOOGLE, share_lost=False, share_view_only=False,
+                                          fast_until__gt=moment)
                 .select_related("account"))
     for pk in set(_BACKENDS) - {t.pk for t in lane}:
         _BACKENDS.pop(pk, None)
