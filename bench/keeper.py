@@ -101,7 +101,6 @@ def _run(fake, clock, args, busy, syncs):
     """The simulated minutes: judges' saves, pushes, the keeper's second / ten seconds / minute."""
     from django.test import Client
 
-    from sheets_sync.keeper.plan import INTERVAL
     from sheets_sync.web import jobs, keeping
 
     client, rng = Client(), random.Random(35)
@@ -115,7 +114,7 @@ def _run(fake, clock, args, busy, syncs):
     # steady state: these tournaments are being played (the Drive feed or a push put them in the fast lane)
     Tournament.objects.filter(pk__in=[t.pk for t in busy]).update(fast_until=clock.now() + keeping.FAST_LANE)
     start = clock()
-    last_poll = last_tick = start
+    last_tick = start
     while clock() - start < args.minutes * 60:
         clock.t += 1.0
         for i, t in enumerate(busy):
@@ -130,10 +129,8 @@ def _run(fake, clock, args, busy, syncs):
                 if i % 2 == 0:  # half the busy sheets have the push trigger
                     client.post(f"/hook/{t.spreadsheet_id}/", json.dumps({"secret": t.hook_secret}),
                                 content_type="application/json")
-        keeping.start_due_pushes()
-        if clock() - last_poll >= INTERVAL:
-            keeping.poll_fast_lane()
-            last_poll = clock()
+        keeping.start_due_pushes()  # every second, as keeping_minute does: pushes, then the due polls
+        keeping.poll_fast_lane()
         if clock() - last_tick >= 60:
             keeping.tick()
             last_tick = clock()

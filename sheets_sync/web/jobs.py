@@ -224,6 +224,17 @@ def _summary(tournament: Tournament, report) -> dict:
             "tabs": len(report.patch.writes), "files": len(report.files), "advanced": report.advanced or ""}
 
 
+def _note_lane_fingerprint(tournament: Tournament, snapshot) -> None:
+    """A sheet in the fast lane: what this sync read is what the next poll compares with, so the
+    poll after a push's (or Drive's) sync does not start a second sync for the same edit."""
+    if snapshot is None or tournament.source != Tournament.GOOGLE:
+        return
+    from sheets_sync.keeper.plan import input_fingerprint
+
+    Tournament.objects.filter(pk=tournament.pk, fast_until__gt=timezone.now()).update(
+        poll_fingerprint=input_fingerprint(snapshot))
+
+
 @runner(SYNC)
 def _sync(tournament: Tournament, params: dict) -> dict:
     from functools import partial
@@ -242,6 +253,7 @@ def _sync(tournament: Tournament, params: dict) -> dict:
 
             note_refused_access(tournament)
         raise
+    _note_lane_fingerprint(tournament, report.snapshot)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,

@@ -17,8 +17,9 @@ around :mod:`sheets_sync.keeper`.
   fast lane and a debounced sync (:mod:`sheets_sync.keeper.hook`), started by
   :func:`start_due_pushes`.
 * **Periodic work** (:func:`keeping_minute`): Huey's periodic tasks run once a minute, so that one
-  task loops within its minute: the Drive feed and ``sync_due`` once, the due pushes every second
-  and the fast lane every ``INTERVAL`` — one consumer thread for the whole minute.
+  task loops within its minute: the Drive feed and ``sync_due`` once, every second the due pushes
+  and the fast lane's due sheets (each ``INTERVAL`` after its own last poll) — one consumer thread
+  for the whole minute.
 
 Idle sheets (not in the fast lane, no change in the feed) cost no Sheets request at all.
 """
@@ -43,7 +44,7 @@ from sheets_sync.backends.base import BackendError, PermissionDenied
 from sheets_sync.keeper.budget import READ, Budget, BudgetExhausted
 from sheets_sync.keeper.drive import DriveChanges, StalePageToken
 from sheets_sync.keeper.hook import next_due
-from sheets_sync.keeper.plan import INTERVAL, FastSheet, input_fingerprint, plan_polls
+from sheets_sync.keeper.plan import FastSheet, input_fingerprint, plan_polls
 from sheets_sync.web import jobs
 from sheets_sync.web.models import DriveCursor, ServiceAccount, Tournament
 from sheets_sync.web.shares import edit_access
@@ -229,14 +230,13 @@ def tick(moment: datetime | None = None) -> None:
 
 @db_periodic_task(crontab(minute="*"))
 def keeping_minute(seconds: float = 55.0) -> None:
-    """Huey runs this every minute; it loops within its minute (pushes every second, the fast lane
-    every ``INTERVAL``), so a push waits at most about a second beyond its debounce."""
+    """Huey runs this every minute; it loops within its minute, every second: the due pushes, and
+    the fast lane's sheets that are due (each ``INTERVAL`` after its own last poll). A poll its
+    account's full minute held back is so taken the first second a read frees, not a whole
+    interval later; and the polls spread over the interval instead of coming in one burst."""
     started = time.monotonic()
     tick()
-    last_poll = time.monotonic()
     while time.monotonic() - started < seconds:
         time.sleep(1.0)
         start_due_pushes()
-        if time.monotonic() - last_poll >= INTERVAL:
-            poll_fast_lane()
-            last_poll = time.monotonic()
+        poll_fast_lane()

@@ -13,6 +13,7 @@ import pytest
 from django.utils import timezone
 
 from sheets_sync.example import EXAMPLE_PATH
+from sheets_sync.keeper.plan import INTERVAL
 from sheets_sync.web import jobs, keeping, workbooks
 from sheets_sync.web.models import Job, ServiceAccount, Tournament
 from tests.google_support import SA_EMAIL, fake_server, private_key_pem, sa_key, upload_xlsx  # noqa: F401
@@ -343,3 +344,62 @@ def test_the_full_pass_after_an_expired_token_keeps_to_the_budget(fake_server, a
         clock.t += 61
         keeping.tick()
     assert sorted(ran) == sorted(t.pk for t in sheets) and not Tournament.objects.filter(needs_sync=True).exists()
+
+
+# -- the fast lane without push: no round skipped for long, no read spent twice ---------------------------
+class _Time:
+    """``time`` for :func:`keeping.keeping_minute` on the test's clock."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    def monotonic(self) -> float:
+        return self.clock.t
+
+    def sleep(self, seconds: float) -> None:
+        self.clock.t += seconds
+
+
+def test_a_poll_the_budget_skipped_runs_as_soon_as_a_read_frees_not_a_round_later(fake_server, account, clock,
+                                                                                  tmp_path, monkeypatch):
+    import math
+
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()  # the baseline
+    clock.t = 10 * math.ceil(clock.t / 10) + 40 + 8  # 8 s into a 10-s slice of the stored budget
+    start = clock.t
+    store = workbooks.budget_store()
+    while store.take(SA_EMAIL, "read", start - 61, 55) == 0:
+        pass  # other sheets' syncs used the minute up; their slice leaves the window 2 s after `start`
+    monkeypatch.setattr(keeping, "time", _Time(clock))
+    real_poll, polled = keeping.poll_fast_lane, []
+
+    def poll_fast_lane(moment=None):
+        chosen = real_poll(moment)
+        polled.extend(clock.t - start for _ in chosen)
+        return chosen
+
+    monkeypatch.setattr(keeping, "poll_fast_lane", poll_fast_lane)
+    keeping.keeping_minute(seconds=15)
+    assert polled and polled[0] <= 3, polled  # not at the next 10-second round
+    assert all(b - a >= INTERVAL - 1 for a, b in zip(polled, polled[1:]))  # and then every interval
+
+
+def test_a_sync_started_by_a_push_is_not_synced_again_by_the_next_poll(client, fake_server, account, clock, tmp_path):
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()  # the baseline (and its one sync)
+    secret = keeping.ensure_hook_secret(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    client.post(f"/hook/{t.spreadsheet_id}/", {"secret": secret})
+    clock.t += 3
+    assert keeping.start_due_pushes() == [t.pk] and _syncs(t) == 2
+    clock.t += 7
+    fake_server.reset_counts()
+    assert keeping.poll_fast_lane() == [t.pk]
+    assert _syncs(t) == 2  # the push's sync read the edit: the poll finds nothing new to sync
+    assert sum(fake_server.quota.file_reads.values()) <= 2
+
