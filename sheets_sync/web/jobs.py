@@ -239,13 +239,13 @@ def _note_lane_fingerprint(tournament: Tournament, snapshot) -> None:
 def _sync(tournament: Tournament, params: dict) -> dict:
     from functools import partial
 
-    from sheets_sync.sync import publish_files, sync_once
-    from sheets_sync.web.workbooks import open_tournament_backend
-
     from sheets_sync.backends.base import PermissionDenied
+    from sheets_sync.sync import publish_files, sync_once
+    from sheets_sync.web.workbooks import fresh_read, open_tournament_backend
 
-    try:
+    try:  # a fast-lane poll's fresh read of this sheet (this process) stands in for the sync's own
         report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
+                           snapshot=fresh_read(tournament) if tournament.source == Tournament.GOOGLE else None,
                            publish=partial(publish_files, link=public_link(tournament)))
     except PermissionDenied:
         if tournament.source == Tournament.GOOGLE:  # a share lowered to «Viewer», or taken away

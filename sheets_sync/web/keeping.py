@@ -200,7 +200,8 @@ def _poll(tournament: Tournament, moment: datetime) -> None:
         backend = _BACKENDS[tournament.pk] = open_google_backend(tournament.spreadsheet_id, tournament.account,
                                                                  max_wait=0.0)  # a full minute: skip this round
     try:
-        seen = input_fingerprint(backend.read())
+        snapshot = backend.read()
+        seen = input_fingerprint(snapshot)
     except PermissionDenied:  # a 403 before Drive says so: the share was revoked
         Tournament.objects.filter(pk=tournament.pk).update(share_lost=True)
         _BACKENDS.pop(tournament.pk, None)
@@ -210,6 +211,7 @@ def _poll(tournament: Tournament, moment: datetime) -> None:
         return
     Tournament.objects.filter(pk=tournament.pk).update(polled_at=moment, poll_fingerprint=seen)
     if seen != tournament.poll_fingerprint:
+        workbooks.remember_read(tournament, snapshot)  # the sync computes from this read: no second one
         jobs.request_sync(tournament, "poll")
 
 

@@ -49,6 +49,7 @@ def clock(fake_server, monkeypatch):
     monkeypatch.setattr(workbooks, "budget_sleep", c.sleep)
     keeping._BACKENDS.clear()
     workbooks._SYNC_BACKENDS.clear()
+    getattr(workbooks, "_FRESH_READS", {}).clear()  # a read a poll of another test left
     yield c
     import time
     fake_server.clock = time.time
@@ -403,3 +404,22 @@ def test_a_sync_started_by_a_push_is_not_synced_again_by_the_next_poll(client, f
     assert _syncs(t) == 2  # the push's sync read the edit: the poll finds nothing new to sync
     assert sum(fake_server.quota.file_reads.values()) <= 2
 
+
+
+@pytest.mark.parametrize("fresh_for, reads", [(5.0, 1), (0.0, 2)])
+def test_the_sync_a_poll_starts_computes_from_the_polls_read_while_it_is_fresh(fake_server, account, clock, tmp_path,
+                                                                             monkeypatch, fresh_for, reads):
+    monkeypatch.setattr(workbooks, "FRESH_FOR", fresh_for, raising=False)
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()  # the baseline
+    before = _total(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    clock.t += 10
+    fake_server.reset_counts()
+    assert keeping.poll_fast_lane() == [t.pk] and _syncs(t) == 2
+    # one values read for the poll and its sync together (a read older than FRESH_FOR: the sync reads again)
+    assert fake_server.quota.file_reads[t.spreadsheet_id] == reads
+    assert _total(t) == before + Decimal("0.4")
+    assert not getattr(workbooks, "_FRESH_READS", {})  # used once, or dropped
