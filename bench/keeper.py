@@ -119,7 +119,9 @@ def _run(fake, clock, args, busy, syncs):
         clock.t += 1.0
         for i, t in enumerate(busy):
             if clock() >= next_edit[t.pk]:
-                cell = f"I{10 + rng.randrange(10)}"
+                # the ten cells in turn: a cell is typed again only ten edits (≥ 30 s) later, so no edit
+                # undoes another before a sync (an edit undone is none to find, and had no latency)
+                cell = f"I{10 + len(edits[t.pk]) % 10}"
                 now_there = fake.cells(t.spreadsheet_id, EDIT_TAB).get(cell)
                 choices = [n for n in range(1, 6) if now_there is None or now_there.value != n / 10]
                 # always a real change: a value typed again as it was is no edit to find
@@ -238,9 +240,11 @@ def section(r: dict) -> str:
         "",
         "Syncs run inline on the simulated clock (Huey in immediate mode), so a request waiting for its",
         "account's budget moves the clock for every sheet; the latencies add each sync's real wall time.",
-        "Without push, the tail is the budget at work: with two busy sheets on an account its minute fills",
-        "(the 60–70 s window of the stored budget), a poll then skips its round rather than wait, and the",
-        "edit waits one more interval. More accounts per busy sheet, or the push trigger, remove it.",
+        "Judges type into ten cells in turn, so no edit is undone by the next before a sync could see it.",
+        "Without push an edit waits for its sheet's next poll (each 10 s after the last, checked every",
+        "second, so a poll a full minute held back runs as soon as a read frees) and the sync computes",
+        "from that poll's read. The backends' tab lists are cached for a minute of *real* time, which",
+        "runs faster than the simulated clock here: the bench reads them more often than a server would.",
         END,
     ])
 
