@@ -101,7 +101,6 @@ def _run(fake, clock, args, busy, syncs):
     """The simulated minutes: judges' saves, pushes, the keeper's second / ten seconds / minute."""
     from django.test import Client
 
-    from sheets_sync.keeper.plan import INTERVAL
     from sheets_sync.web import jobs, keeping
 
     client, rng = Client(), random.Random(35)
@@ -115,12 +114,14 @@ def _run(fake, clock, args, busy, syncs):
     # steady state: these tournaments are being played (the Drive feed or a push put them in the fast lane)
     Tournament.objects.filter(pk__in=[t.pk for t in busy]).update(fast_until=clock.now() + keeping.FAST_LANE)
     start = clock()
-    last_poll = last_tick = start
+    last_tick = start
     while clock() - start < args.minutes * 60:
         clock.t += 1.0
         for i, t in enumerate(busy):
             if clock() >= next_edit[t.pk]:
-                cell = f"I{10 + rng.randrange(10)}"
+                # the ten cells in turn: a cell is typed again only ten edits (≥ 30 s) later, so no edit
+                # undoes another before a sync (an edit undone is none to find, and had no latency)
+                cell = f"I{10 + len(edits[t.pk]) % 10}"
                 now_there = fake.cells(t.spreadsheet_id, EDIT_TAB).get(cell)
                 choices = [n for n in range(1, 6) if now_there is None or now_there.value != n / 10]
                 # always a real change: a value typed again as it was is no edit to find
@@ -130,10 +131,8 @@ def _run(fake, clock, args, busy, syncs):
                 if i % 2 == 0:  # half the busy sheets have the push trigger
                     client.post(f"/hook/{t.spreadsheet_id}/", json.dumps({"secret": t.hook_secret}),
                                 content_type="application/json")
-        keeping.start_due_pushes()
-        if clock() - last_poll >= INTERVAL:
-            keeping.poll_fast_lane()
-            last_poll = clock()
+        keeping.start_due_pushes()  # every second, as keeping_minute does: pushes, then the due polls
+        keeping.poll_fast_lane()
         if clock() - last_tick >= 60:
             keeping.tick()
             last_tick = clock()
@@ -241,9 +240,11 @@ def section(r: dict) -> str:
         "",
         "Syncs run inline on the simulated clock (Huey in immediate mode), so a request waiting for its",
         "account's budget moves the clock for every sheet; the latencies add each sync's real wall time.",
-        "Without push, the tail is the budget at work: with two busy sheets on an account its minute fills",
-        "(the 60–70 s window of the stored budget), a poll then skips its round rather than wait, and the",
-        "edit waits one more interval. More accounts per busy sheet, or the push trigger, remove it.",
+        "Judges type into ten cells in turn, so no edit is undone by the next before a sync could see it.",
+        "Without push an edit waits for its sheet's next poll (each 10 s after the last, checked every",
+        "second, so a poll a full minute held back runs as soon as a read frees) and the sync computes",
+        "from that poll's read. The backends' tab lists are cached for a minute of *real* time, which",
+        "runs faster than the simulated clock here: the bench reads them more often than a server would.",
         END,
     ])
 

@@ -20,7 +20,12 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
                                                    account (files shared with it; ``removed`` when its
                                                    permission is deleted), visible after
                                                    :attr:`FakeSheetsServer.drive_delay` seconds
-* ``GET|POST /drive/v3/files/{id}/permissions``, ``DELETE …/permissions/{permId}``  sharing
+  (a token made stale by :meth:`FakeSheetsServer.expire_page_tokens` answers 410 Gone)
+* ``GET|POST /drive/v3/files/{id}/permissions``, ``DELETE …/permissions/{permId}``  sharing; a
+                                                   permission's ``role`` is ``writer`` or ``reader``: a
+                                                   reader reads, and each of its writes answers 403
+* ``GET /drive/v3/files/{id}``                     the file (``fields`` mask honoured) with
+                                                   ``capabilities.canEdit`` for the caller
 
 Quotas: past 60 Sheets read requests or 60 write requests in a rolling minute per account (the
 account its bearer token was issued to) the answer is Google's 429 ``RESOURCE_EXHAUSTED`` with
@@ -138,6 +143,7 @@ STATUS_NAMES = {
     403: "PERMISSION_DENIED",
     404: "NOT_FOUND",
     408: "DEADLINE_EXCEEDED",
+    410: "GONE",
     429: "RESOURCE_EXHAUSTED",
     500: "INTERNAL",
     502: "UNAVAILABLE",
@@ -392,6 +398,7 @@ class _Spreadsheet:
         self.sheets: list[_Sheet] = []
         self.shared_with: set[str] | None = None  # None: everybody may edit
         self.permissions: list[dict] = []
+        self.readers: set[str] = set()  # shared as «Viewer» (role reader): may read, every write answers 403
         self.owner: str | None = None  # the account that created it: edits every protected range
         self.requester: str = "anonymous"  # who makes the request being handled
 
@@ -728,6 +735,7 @@ class DriveFeed:
         self.clock = clock
         self.delay = 0.0  # seconds before a change shows in the feed (Drive sees Sheets edits up to ~3 min late)
         self.changes: list[DriveChange] = []
+        self.expired_before = 0  # page tokens below this answer 410 Gone (:meth:`FakeSheetsServer.expire_page_tokens`)
 
     def record(self, file_id: str, user: str, removed_for: str | None = None) -> None:
         now = self.clock()
@@ -743,6 +751,8 @@ class DriveFeed:
             start = int(token)
         except ValueError:
             raise _bad(f"Invalid Value: pageToken {token!r}") from None
+        if start < self.expired_before:
+            raise ApiError(410, "The page token is no longer valid; start again from a new startPageToken.", "GONE")
         now = self.clock()
         end = next((c.seq for c in self.changes[start - 1:] if c.visible_at > now), len(self.changes) + 1)
         latest: dict[str, DriveChange] = {}
@@ -790,7 +800,8 @@ def _permission_list(book: _Spreadsheet) -> list[dict]:
     listed = {p.get("emailAddress") for p in out}
     for email in sorted(book.shared_with or ()):
         if email not in listed:
-            out.append({"id": _permission_id(email), "type": "user", "role": "writer", "emailAddress": email})
+            out.append({"id": _permission_id(email), "type": "user",
+                        "role": "reader" if email in book.readers else "writer", "emailAddress": email})
     return out
 
 
@@ -926,6 +937,13 @@ class FakeSheetsServer:
         message = quota_error("read")["error"]["message"] if status == 429 else None
         self.faults.append(Fault(status=status, times=count, match=match, message=message))
 
+    def expire_page_tokens(self) -> None:
+        """Every changes page token given so far answers 410 Gone (as Google's do when they go stale);
+        a new ``startPageToken`` works."""
+        with self.lock:
+            self.drive.record("", "google")  # an entry nobody sees: the fresh start token differs from every stale one
+            self.drive.expired_before = len(self.drive.changes) + 1
+
     def unshare(self, spreadsheet_id: str, email: str) -> None:
         """Delete ``email``'s permission, as the owner does in the Share dialog (the feed says ``removed``)."""
         with self.lock:
@@ -933,6 +951,7 @@ class FakeSheetsServer:
             if book.shared_with is not None:
                 book.shared_with.discard(email)
             book.permissions = [p for p in book.permissions if p.get("emailAddress") != email]
+            book.readers.discard(email)
             self.drive.record(spreadsheet_id, "owner@example.com", removed_for=email)
 
     def create_spreadsheet(
@@ -957,14 +976,19 @@ class FakeSheetsServer:
                 self.set_values(sid, name, rows)
         return sid
 
-    def share(self, spreadsheet_id: str, email: str | None) -> None:
-        """Restrict the spreadsheet to e-mails given here (None: open to everybody)."""
+    def share(self, spreadsheet_id: str, email: str | None, role: str = "writer") -> None:
+        """Restrict the spreadsheet to e-mails given here (None: open to everybody); ``role``
+        ``reader`` is the Share dialog's «Viewer» (sharing again with another role changes it)."""
         with self.lock:
             book = self.spreadsheets[spreadsheet_id]
             if email is None:
                 book.shared_with = None
             else:
                 book.shared_with = (book.shared_with or set()) | {email}
+                if role == "reader":
+                    book.readers.add(email)
+                else:
+                    book.readers.discard(email)
                 self.drive.record(spreadsheet_id, "owner@example.com")
 
     def set_values(
@@ -1180,6 +1204,8 @@ class FakeSheetsServer:
         with self.lock:
             book = self._book(sid, email)
             book.requester = email
+            if method == "POST" and op in ("/values:batchUpdate", ":batchUpdate") and email in book.readers:
+                raise ApiError(403, "The caller does not have permission", "PERMISSION_DENIED")
             if op is None and method == "GET":
                 return self._get(book, query)
             if op == "/values:batchGet" and method == "GET":
@@ -1208,6 +1234,9 @@ class FakeSheetsServer:
                 token = query.get("pageToken", [""])[0]
                 size = int(query.get("pageSize", ["100"])[0])
                 return 200, self.drive.page(self.spreadsheets, email, token, max(1, min(size, 1000)))
+            file_match = re.fullmatch(r"/drive/v3/files/([^/]+)", path)
+            if file_match is not None and method == "GET":
+                return 200, self._drive_file(self._book(file_match.group(1), email), email, query)
             m = re.fullmatch(r"/drive/v3/files/([^/]+)/permissions(?:/([^/]+))?", path)
             if m is None:
                 raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
@@ -1215,9 +1244,14 @@ class FakeSheetsServer:
             if m.group(2) is None and method == "GET":
                 return 200, {"kind": "drive#permissionList", "permissions": _permission_list(book)}
             if m.group(2) is None and method == "POST":
+                if email in book.readers:
+                    raise ApiError(403, "The user does not have sufficient permissions for this file.",
+                                   "PERMISSION_DENIED")
                 book.permissions.append(data)  # recorded as asked (tests compare it)
                 if book.shared_with is not None and data.get("emailAddress"):
                     book.shared_with.add(data["emailAddress"])
+                    if data.get("role") == "reader":
+                        book.readers.add(data["emailAddress"])
                 self.drive.record(book.id, email)
                 return 200, {"kind": "drive#permission", "id": _permission_id(data.get("emailAddress", "anyone")),
                              "type": data.get("type"), "role": data.get("role")}
@@ -1228,6 +1262,17 @@ class FakeSheetsServer:
                 self.unshare(book.id, found[0].get("emailAddress", ""))
                 return 204, None
         raise ApiError(404, f"Method not found: {method} {path}", "NOT_FOUND")
+
+    @staticmethod
+    def _drive_file(book: _Spreadsheet, email: str, query: dict) -> dict:
+        """Drive's ``files.get``: the file as ``email`` sees it (``capabilities`` are the caller's)."""
+        can_edit = email not in book.readers
+        meta = {"kind": "drive#file", "id": book.id, "name": book.props["title"],
+                "mimeType": "application/vnd.google-apps.spreadsheet",
+                "capabilities": {"canEdit": can_edit, "canComment": can_edit, "canShare": can_edit,
+                                 "canCopy": True, "canDownload": True}}
+        fields = query.get("fields", [""])[0].replace("/", ".")
+        return _select(meta, [p.split(".") for p in _parse_mask(fields)]) if fields else meta
 
     # endpoints ----------------------------------------------------------------------------
     def _create(self, data: dict, email: str) -> dict:

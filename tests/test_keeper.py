@@ -120,3 +120,18 @@ def test_past_max_wait_the_budget_gives_up():
     assert budget.left(READ) == 0 and budget.left(WRITE) == 2
     clock.t += 60
     budget.acquire(READ)
+
+
+@pytest.mark.parametrize("status, text, stale", [
+    (410, "", True),  # Google: a page token gone stale
+    (400, '{"error": {"message": "Invalid Value", "errors": [{"location": "pageToken"}]}}', True),
+    (400, "Invalid Value: page token '12'", True),
+    (400, "Invalid field selection changes(fileId,bogus)", False),  # our own bad request: no full pass each minute
+    (403, "pageToken", False),
+    (500, "", False),
+    (None, "", False),
+])
+def test_a_refused_page_token_is_told_from_other_errors(status, text, stale):
+    from sheets_sync.keeper.drive import is_stale_token_answer
+
+    assert is_stale_token_answer(status, text) is stale

@@ -10,6 +10,11 @@ from __future__ import annotations
 import os
 import tempfile
 
+# xdist's workers inherit the controller's environment, so a folder chosen there would be shared
+# (two workers' tournament 1 writing one sites/1/): each worker takes a folder of its own
+if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("SHEETS_SYNC_DATA_WORKER") != os.environ["PYTEST_XDIST_WORKER"]:
+    os.environ["SHEETS_SYNC_DATA"] = tempfile.mkdtemp(prefix=f"sheets-sync-web-test-{os.environ['PYTEST_XDIST_WORKER']}-")
+    os.environ["SHEETS_SYNC_DATA_WORKER"] = os.environ["PYTEST_XDIST_WORKER"]
 os.environ.setdefault("SHEETS_SYNC_DATA", tempfile.mkdtemp(prefix="sheets-sync-web-test-"))
 
 from sheets_sync.web.settings import *  # noqa: E402,F403 - the real settings, then the tests' changes

@@ -5,6 +5,8 @@ The page shows the signed-in organizer a code of their own (``SS-7KQ2-9XMD``); o
 can edit the sheet can type it into it. :func:`check_claim` reads the sheet as the service account
 and looks for *this* claim's code: another person's code never proves yours, a code expires after
 24 hours, and a sheet already registered cannot be claimed again (its owner invites co-organizers).
+A sheet shared with the service as «Viewer» is refused too (one Drive call tells it): the
+service could read the code but not write the standings.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from scoring.parse.settings import CLAIM_CODE_ALPHABET, read_settings
 from sheets_sync.backends.base import BackendError, PermissionDenied, WorkbookNotFound
 from sheets_sync.render.templates import slug as slug_of
 from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
+from sheets_sync.web.shares import edit_access
 from sheets_sync.web.workbooks import open_google_backend
 
 __all__ = ["CODE_LIFETIME", "CHECK_PAUSE", "ClaimRefused", "new_code", "claim_for", "check_claim", "register", "unique_slug",
@@ -83,6 +86,8 @@ def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object
         raise ClaimRefused("claim.unreadable", reason=str(exc)) from None
     finally:
         backend.close()
+    if edit_access(claim.account, claim.spreadsheet_id) is False:  # one Drive call; unknown: let the sync tell
+        raise ClaimRefused("claim.view_only", email=claim.account.email)
     name = find_tab(snapshot.tabs, "tournament") if tab == TOURNAMENT_TAB else (snapshot.order or (None,))[0]
     if name is None:
         raise ClaimRefused("claim.no_tournament_tab")

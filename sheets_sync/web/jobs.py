@@ -30,7 +30,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from huey.contrib.djhuey import db_task
 
@@ -89,18 +89,44 @@ def request_sync(tournament: Tournament, reason: str, *, user=None) -> Job | Non
     return job
 
 
+SYNC_READS = 2  # Sheets reads one sync costs at most (the tab list and the values, neither cached)
+
+
 def sync_due(now=None) -> list[int]:
     """Enqueue a sync for every tournament marked changed with no live lease and no sync waiting
-    (a killed worker's, a failed one's): the periodic task's sweep. Returns their ids."""
+    (a killed worker's, a failed one's, a full pass after a refused Drive page token): the periodic
+    task's sweep, longest waiting first. A Google sheet is started only while its account has reads
+    left this minute for it (:data:`SYNC_READS` each): a few hundred sheets marked at once are
+    synced over a few minutes instead of filling the queue with syncs that wait for the budget in
+    front of the sheets being played. Returns their ids."""
     now = now or timezone.now()
-    due = (Tournament.objects.filter(needs_sync=True, share_lost=False)
+    due = (Tournament.objects.filter(needs_sync=True, share_lost=False, share_view_only=False)
            .filter(Q(lease_until__isnull=True) | Q(lease_until__lt=now))
-           .exclude(jobs__action=SYNC, jobs__status=Job.QUEUED))
-    started = []
+           .exclude(jobs__action=SYNC, jobs__status=Job.QUEUED).select_related("account")
+           .order_by(F("changed_at").asc(nulls_first=True), "pk"))
+    started, room = [], {}
     for tournament in due:
+        if not _room_for_a_sync(tournament, room):
+            continue
         if request_sync(tournament, "due") is not None:
             started.append(tournament.pk)
     return started
+
+
+def _room_for_a_sync(tournament: Tournament, room: dict[int, int]) -> bool:
+    """Take one sync's reads from ``room`` (the syncs each account can still afford this minute)."""
+    if tournament.source != Tournament.GOOGLE or tournament.account is None:
+        return True
+    if tournament.account_id not in room:
+        from sheets_sync.keeper.budget import READ, Budget
+        from sheets_sync.web import workbooks
+
+        left = Budget(workbooks.budget_store(), tournament.account.email, clock=workbooks.budget_clock).left(READ)
+        room[tournament.account_id] = left // SYNC_READS
+    if room[tournament.account_id] <= 0:
+        return False
+    room[tournament.account_id] -= 1
+    return True
 
 
 def _take_lease(tournament: Tournament, now) -> bool:
@@ -198,17 +224,39 @@ def _summary(tournament: Tournament, report) -> dict:
             "tabs": len(report.patch.writes), "files": len(report.files), "advanced": report.advanced or ""}
 
 
+def _note_lane_fingerprint(tournament: Tournament, snapshot) -> None:
+    """A sheet in the fast lane: what this sync read is what the next poll compares with, so the
+    poll after a push's (or Drive's) sync does not start a second sync for the same edit."""
+    if snapshot is None or tournament.source != Tournament.GOOGLE:
+        return
+    from sheets_sync.keeper.plan import input_fingerprint
+
+    Tournament.objects.filter(pk=tournament.pk, fast_until__gt=timezone.now()).update(
+        poll_fingerprint=input_fingerprint(snapshot))
+
+
 @runner(SYNC)
 def _sync(tournament: Tournament, params: dict) -> dict:
     from functools import partial
 
+    from sheets_sync.backends.base import PermissionDenied
     from sheets_sync.sync import publish_files, sync_once
-    from sheets_sync.web.workbooks import open_tournament_backend
+    from sheets_sync.web.workbooks import fresh_read, open_tournament_backend
 
-    report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
-                       publish=partial(publish_files, link=public_link(tournament)))
+    try:  # a fast-lane poll's fresh read of this sheet (this process) stands in for the sync's own
+        report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
+                           snapshot=fresh_read(tournament) if tournament.source == Tournament.GOOGLE else None,
+                           publish=partial(publish_files, link=public_link(tournament)))
+    except PermissionDenied:
+        if tournament.source == Tournament.GOOGLE:  # a share lowered to «Viewer», or taken away
+            from sheets_sync.web.shares import note_refused_access
+
+            note_refused_access(tournament)
+        raise
+    _note_lane_fingerprint(tournament, report.snapshot)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
-                                                       title=str(summary.get("name") or tournament.title))
+                                                       title=str(summary.get("name") or tournament.title),
+                                                       share_view_only=False)  # it wrote what it had to
     return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}

@@ -7,7 +7,9 @@ around :mod:`sheets_sync.keeper`.
   that is only our own write → the fast lane for a few minutes, no sync (its polls compare the
   typed tabs, so a judge's edit hidden behind our write is still found); ``removed`` →
   ``share_lost``, as is a 403 to a fast-lane poll (nothing else stops; a later change seen
-  through the account shows access again and clears it).
+  through the account shows access again and clears it). A share lowered to «Viewer» is marked
+  by the sync its write was refused to (:mod:`sheets_sync.web.shares`); a change seen for it
+  then asks Drive (one call) whether the service edits again before syncing.
 * **Fast lane** (:func:`poll_fast_lane`): Drive is up to 3 minutes late, so sheets being played
   are read directly every :data:`~sheets_sync.keeper.plan.INTERVAL` seconds as the accounts'
   read budgets allow (:func:`~sheets_sync.keeper.plan.plan_polls`); a poll is one Sheets read.
@@ -15,8 +17,9 @@ around :mod:`sheets_sync.keeper`.
   fast lane and a debounced sync (:mod:`sheets_sync.keeper.hook`), started by
   :func:`start_due_pushes`.
 * **Periodic work** (:func:`keeping_minute`): Huey's periodic tasks run once a minute, so that one
-  task loops within its minute: the Drive feed and ``sync_due`` once, the due pushes every second
-  and the fast lane every ``INTERVAL`` — one consumer thread for the whole minute.
+  task loops within its minute: the Drive feed and ``sync_due`` once, every second the due pushes
+  and the fast lane's due sheets (each ``INTERVAL`` after its own last poll) — one consumer thread
+  for the whole minute.
 
 Idle sheets (not in the fast lane, no change in the feed) cost no Sheets request at all.
 """
@@ -39,11 +42,12 @@ from huey.contrib.djhuey import db_periodic_task
 
 from sheets_sync.backends.base import BackendError, PermissionDenied
 from sheets_sync.keeper.budget import READ, Budget, BudgetExhausted
-from sheets_sync.keeper.drive import DriveChanges
+from sheets_sync.keeper.drive import DriveChanges, StalePageToken
 from sheets_sync.keeper.hook import next_due
-from sheets_sync.keeper.plan import INTERVAL, FastSheet, input_fingerprint, plan_polls
+from sheets_sync.keeper.plan import FastSheet, input_fingerprint, plan_polls
 from sheets_sync.web import jobs
 from sheets_sync.web.models import DriveCursor, ServiceAccount, Tournament
+from sheets_sync.web.shares import edit_access
 from sheets_sync.web import workbooks
 from sheets_sync.web.workbooks import account_http, budget_store, open_google_backend
 
@@ -121,7 +125,10 @@ def read_drive(account: ServiceAccount, moment: datetime | None = None) -> int:
     if cursor is None:  # the first pass only sets the start: sheets are synced when registered
         DriveCursor.objects.create(account=account, page_token=feed.start_token())
         return 0
-    changes, token = feed.read(cursor.page_token)
+    try:
+        changes, token = feed.read(cursor.page_token)
+    except StalePageToken:
+        return _restart_feed(account, cursor, feed, moment)
     touched = 0
     by_file = {t.spreadsheet_id: t for t in account.tournaments.filter(source=Tournament.GOOGLE)}
     for change in changes:
@@ -134,6 +141,19 @@ def read_drive(account: ServiceAccount, moment: datetime | None = None) -> int:
     return touched
 
 
+def _restart_feed(account: ServiceAccount, cursor: DriveCursor, feed: DriveChanges, moment: datetime) -> int:
+    """Google refused the stored page token: take a fresh start token and mark every sheet of the
+    account changed — an edit made between the old token and the new one would be lost otherwise.
+    The sheets are not synced here: the sweep (:func:`~sheets_sync.web.jobs.sync_due`) starts them
+    as the account's read budget allows, a few each minute."""
+    DriveCursor.objects.filter(pk=cursor.pk).update(page_token=feed.start_token())
+    marked = (account.tournaments.filter(source=Tournament.GOOGLE, share_lost=False)
+              .update(needs_sync=True, changed_at=moment))
+    log.warning("Drive page token of %s refused by Google: started again from a fresh one; "
+                "%d sheets marked for a full pass", account.email, marked)
+    return marked
+
+
 def _apply_change(tournament: Tournament, removed: bool, ours: bool, moment: datetime) -> None:
     rows = Tournament.objects.filter(pk=tournament.pk)
     if removed:
@@ -144,7 +164,9 @@ def _apply_change(tournament: Tournament, removed: bool, ours: bool, moment: dat
         if not tournament.fast_until or tournament.fast_until < moment + OWN_WRITE_WATCH:
             rows.update(fast_until=moment + OWN_WRITE_WATCH)
         return
-    rows.update(share_lost=False, fast_until=moment + FAST_LANE)
+    if tournament.share_view_only and edit_access(tournament.account, tournament.spreadsheet_id) is not True:
+        return  # still a viewer (one Drive call): a sync would only be refused its write again
+    rows.update(share_lost=False, share_view_only=False, fast_until=moment + FAST_LANE)
     jobs.request_sync(tournament, "drive")
 
 
@@ -157,7 +179,8 @@ def poll_fast_lane(moment: datetime | None = None) -> list[int]:
     """Read the due sheets of the fast lane (as the budgets allow) and start a sync for each whose
     typed tabs changed since its last poll (or that had no poll yet). Returns the polled ids."""
     moment = moment or now()
-    lane = list(Tournament.objects.filter(source=Tournament.GOOGLE, share_lost=False, fast_until__gt=moment)
+    lane = list(Tournament.objects.filter(source=Tournament.GOOGLE, share_lost=False, share_view_only=False,
+                                          fast_until__gt=moment)
                 .select_related("account"))
     for pk in set(_BACKENDS) - {t.pk for t in lane}:
         _BACKENDS.pop(pk, None)
@@ -177,7 +200,8 @@ def _poll(tournament: Tournament, moment: datetime) -> None:
         backend = _BACKENDS[tournament.pk] = open_google_backend(tournament.spreadsheet_id, tournament.account,
                                                                  max_wait=0.0)  # a full minute: skip this round
     try:
-        seen = input_fingerprint(backend.read())
+        snapshot = backend.read()
+        seen = input_fingerprint(snapshot)
     except PermissionDenied:  # a 403 before Drive says so: the share was revoked
         Tournament.objects.filter(pk=tournament.pk).update(share_lost=True)
         _BACKENDS.pop(tournament.pk, None)
@@ -187,6 +211,7 @@ def _poll(tournament: Tournament, moment: datetime) -> None:
         return
     Tournament.objects.filter(pk=tournament.pk).update(polled_at=moment, poll_fingerprint=seen)
     if seen != tournament.poll_fingerprint:
+        workbooks.remember_read(tournament, snapshot)  # the sync computes from this read: no second one
         jobs.request_sync(tournament, "poll")
 
 
@@ -207,14 +232,13 @@ def tick(moment: datetime | None = None) -> None:
 
 @db_periodic_task(crontab(minute="*"))
 def keeping_minute(seconds: float = 55.0) -> None:
-    """Huey runs this every minute; it loops within its minute (pushes every second, the fast lane
-    every ``INTERVAL``), so a push waits at most about a second beyond its debounce."""
+    """Huey runs this every minute; it loops within its minute, every second: the due pushes, and
+    the fast lane's sheets that are due (each ``INTERVAL`` after its own last poll). A poll its
+    account's full minute held back is so taken the first second a read frees, not a whole
+    interval later; and the polls spread over the interval instead of coming in one burst."""
     started = time.monotonic()
     tick()
-    last_poll = time.monotonic()
     while time.monotonic() - started < seconds:
         time.sleep(1.0)
         start_due_pushes()
-        if time.monotonic() - last_poll >= INTERVAL:
-            poll_fast_lane()
-            last_poll = time.monotonic()
+        poll_fast_lane()

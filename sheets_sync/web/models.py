@@ -41,6 +41,8 @@ class Tournament(models.Model):
 
     # keeping it synced
     share_lost = models.BooleanField(default=False, help_text="the sheet is no longer shared with the service account")
+    share_view_only = models.BooleanField(default=False, help_text="shared with the service account as a viewer: "
+                                                                   "it may read, every write is refused")
     hook_secret = models.CharField(max_length=100, blank=True, help_text="the Apps Script push trigger's secret")
     needs_sync = models.BooleanField(default=True, help_text="set by a change; cleared only by a sync that finished")
     changed_at = models.DateTimeField(null=True, blank=True, help_text="the last change noticed (Drive feed, push, button)")

@@ -134,6 +134,7 @@ HTTPS = os.environ.get("SHEETS_SYNC_HTTPS") == "1"
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_FAILURE_VIEW = "sheets_sync.web.errors.csrf_failure"  # «the page went stale: reload» in the reader's language
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
 if HTTPS:

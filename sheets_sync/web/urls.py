@@ -2,7 +2,8 @@
 
 Each part keeps its own list in :mod:`sheets_sync.web.routes`: accounts (sign-up, sign-in, the
 tournament list, adding a sheet), organizer (a tournament's page and its buttons), public (the
-hosted site), keeping (the push webhook).
+hosted site), keeping (the push webhook). A missing page and a failure of the server's own get
+the site's pages in the reader's language (:mod:`sheets_sync.web.errors`).
 """
 
 from django.urls import include, path
@@ -13,3 +14,6 @@ urlpatterns: list = [
     path("", include("sheets_sync.web.routes.public")),
     path("", include("sheets_sync.web.routes.keeping")),
 ]
+
+handler404 = "sheets_sync.web.errors.not_found"
+handler500 = "sheets_sync.web.errors.server_error"

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from django.http import HttpRequest
 
-from sheets_sync.web.wording import accounts, keeping, organizer, public
+from sheets_sync.web.wording import access, accounts, keeping, organizer, public
 
 __all__ = ["WORDS", "word", "request_language", "web_words", "LANGUAGES"]
 
@@ -38,7 +38,8 @@ def _joined(*parts: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
     return joined
 
 
-WORDS: dict[str, tuple[str, str]] = _joined(_COMMON, accounts.WORDS, organizer.WORDS, public.WORDS, keeping.WORDS)
+WORDS: dict[str, tuple[str, str]] = _joined(_COMMON, accounts.WORDS, organizer.WORDS, public.WORDS, keeping.WORDS,
+                                            access.WORDS)
 
 
 def word(key: str, lang: str, **values: object) -> str:

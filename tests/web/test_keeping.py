@@ -13,6 +13,7 @@ import pytest
 from django.utils import timezone
 
 from sheets_sync.example import EXAMPLE_PATH
+from sheets_sync.keeper.plan import INTERVAL
 from sheets_sync.web import jobs, keeping, workbooks
 from sheets_sync.web.models import Job, ServiceAccount, Tournament
 from tests.google_support import SA_EMAIL, fake_server, private_key_pem, sa_key, upload_xlsx  # noqa: F401
@@ -48,6 +49,7 @@ def clock(fake_server, monkeypatch):
     monkeypatch.setattr(workbooks, "budget_sleep", c.sleep)
     keeping._BACKENDS.clear()
     workbooks._SYNC_BACKENDS.clear()
+    getattr(workbooks, "_FRESH_READS", {}).clear()  # a read a poll of another test left
     yield c
     import time
     fake_server.clock = time.time
@@ -290,3 +292,134 @@ def test_a_storm_longer_than_the_retries_fails_the_sync_and_the_sweep_finishes_i
     assert _total(t) == before + Decimal("0.4")
     tabs = fake_server.tabs(t.spreadsheet_id)
     assert len(tabs) == len(set(tabs))
+
+
+# -- an expired page token ------------------------------------------------------------------------
+def test_an_expired_page_token_restarts_the_feed_and_syncs_every_sheet_of_the_account(fake_server, account, clock,
+                                                                                    tmp_path, caplog):
+    from sheets_sync.web.models import DriveCursor
+
+    sheets = [_sheet(fake_server, account, tmp_path, f"cup{n}") for n in range(3)]
+    lost = _sheet(fake_server, account, tmp_path, "lost")
+    Tournament.objects.filter(pk=lost.pk).update(share_lost=True)
+    keeping.tick()  # the cursor
+    stale = DriveCursor.objects.get(account=account).page_token
+    fake_server.expire_page_tokens()  # Google forgets the token: 410 Gone from now on
+    caplog.set_level("WARNING", logger="sheets_sync.web.keeping")
+    clock.t += 61
+    keeping.tick()
+    cursor = DriveCursor.objects.get(account=account)
+    assert cursor.page_token != stale
+    # what changed between the old token and the new one is unknown: every shared sheet is synced
+    assert all(Job.objects.filter(tournament=t, action=jobs.SYNC, status=Job.DONE).exists() for t in sheets)
+    assert _syncs(lost) == 0  # a lost share stays unread
+    assert sum("page token" in r.getMessage() for r in caplog.records) == 1
+    # the feed works again from the fresh token: a judge's edit is seen the next minute
+    fake_server.set_values(sheets[0].spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    before = _syncs(sheets[0])
+    clock.t += 61
+    keeping.read_drive(account)
+    assert _syncs(sheets[0]) == before + 1
+    assert sum("page token" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_the_full_pass_after_an_expired_token_keeps_to_the_budget(fake_server, account, clock, tmp_path,
+                                                                   monkeypatch):
+    from sheets_sync.keeper.budget import LIMITS
+
+    ran = []
+    monkeypatch.setitem(jobs.RUNNERS, jobs.SYNC, lambda t, params: ran.append(t.pk) or {})
+    sheets = [Tournament.objects.create(slug=f"cup{n}", spreadsheet_id=f"sheet-{n}", account=account,
+                                        needs_sync=False, source=Tournament.GOOGLE) for n in range(80)]
+    for t in sheets:
+        fake_server.create_spreadsheet(t.slug, {"Турнир": [["Название", t.slug]]}, shared_with={SA_EMAIL},
+                                       spreadsheet_id=t.spreadsheet_id)
+    keeping.tick()
+    fake_server.expire_page_tokens()
+    clock.t += 61
+    keeping.tick()
+    # a sync reads a sheet at least once: no more syncs start in a minute than the account has reads
+    assert 0 < len(ran) <= LIMITS["read"]
+    assert Tournament.objects.filter(needs_sync=True).count() == len(sheets) - len(ran)
+    for _ in range(3):
+        clock.t += 61
+        keeping.tick()
+    assert sorted(ran) == sorted(t.pk for t in sheets) and not Tournament.objects.filter(needs_sync=True).exists()
+
+
+# -- the fast lane without push: no round skipped for long, no read spent twice ---------------------------
+class _Time:
+    """``time`` for :func:`keeping.keeping_minute` on the test's clock."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+
+    def monotonic(self) -> float:
+        return self.clock.t
+
+    def sleep(self, seconds: float) -> None:
+        self.clock.t += seconds
+
+
+def test_a_poll_the_budget_skipped_runs_as_soon_as_a_read_frees_not_a_round_later(fake_server, account, clock,
+                                                                                  tmp_path, monkeypatch):
+    import math
+
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()  # the baseline
+    clock.t = 10 * math.ceil(clock.t / 10) + 40 + 8  # 8 s into a 10-s slice of the stored budget
+    start = clock.t
+    store = workbooks.budget_store()
+    while store.take(SA_EMAIL, "read", start - 61, 55) == 0:
+        pass  # other sheets' syncs used the minute up; their slice leaves the window 2 s after `start`
+    monkeypatch.setattr(keeping, "time", _Time(clock))
+    real_poll, polled = keeping.poll_fast_lane, []
+
+    def poll_fast_lane(moment=None):
+        chosen = real_poll(moment)
+        polled.extend(clock.t - start for _ in chosen)
+        return chosen
+
+    monkeypatch.setattr(keeping, "poll_fast_lane", poll_fast_lane)
+    keeping.keeping_minute(seconds=15)
+    assert polled and polled[0] <= 3, polled  # not at the next 10-second round
+    assert all(b - a >= INTERVAL - 1 for a, b in zip(polled, polled[1:]))  # and then every interval
+
+
+def test_a_sync_started_by_a_push_is_not_synced_again_by_the_next_poll(client, fake_server, account, clock, tmp_path):
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()  # the baseline (and its one sync)
+    secret = keeping.ensure_hook_secret(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    client.post(f"/hook/{t.spreadsheet_id}/", {"secret": secret})
+    clock.t += 3
+    assert keeping.start_due_pushes() == [t.pk] and _syncs(t) == 2
+    clock.t += 7
+    fake_server.reset_counts()
+    assert keeping.poll_fast_lane() == [t.pk]
+    assert _syncs(t) == 2  # the push's sync read the edit: the poll finds nothing new to sync
+    assert sum(fake_server.quota.file_reads.values()) <= 2
+
+
+
+@pytest.mark.parametrize("fresh_for, reads", [(5.0, 1), (0.0, 2)])
+def test_the_sync_a_poll_starts_computes_from_the_polls_read_while_it_is_fresh(fake_server, account, clock, tmp_path,
+                                                                             monkeypatch, fresh_for, reads):
+    monkeypatch.setattr(workbooks, "FRESH_FOR", fresh_for, raising=False)
+    fake_server.drive_delay = 180
+    t = _sheet(fake_server, account, tmp_path, "cup")
+    Tournament.objects.filter(pk=t.pk).update(fast_until=clock.now() + timedelta(minutes=30))
+    keeping.poll_fast_lane()  # the baseline
+    before = _total(t)
+    fake_server.set_values(t.spreadsheet_id, EDIT_TAB, [["0,4"]], start=EDIT_CELL)
+    clock.t += 10
+    fake_server.reset_counts()
+    assert keeping.poll_fast_lane() == [t.pk] and _syncs(t) == 2
+    # one values read for the poll and its sync together (a read older than FRESH_FOR: the sync reads again)
+    assert fake_server.quota.file_reads[t.spreadsheet_id] == reads
+    assert _total(t) == before + Decimal("0.4")
+    assert not getattr(workbooks, "_FRESH_READS", {})  # used once, or dropped

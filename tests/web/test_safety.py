@@ -247,3 +247,50 @@ def test_the_private_key_is_in_no_page_dump_or_log_after_adding_a_sheet(settings
     for where, text in seen.items():
         assert "PRIVATE KEY" not in text and not [line for line in secret_lines if line in text], where
     assert '"private_key"' not in dump.getvalue()  # no JSON of a key stored anywhere
+
+
+# -- the error pages speak the organizer's language ------------------------------------------------------
+@pytest.mark.parametrize("lang, says", [("ru", "Страница устарела — обновите её и повторите"),
+                                        ("en", "The page is out of date: reload it and try again")])
+def test_a_post_without_its_token_gets_a_page_saying_to_reload_with_a_link_back(lang, says):
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en" if lang == "en" else "ru")
+    client.force_login(user("anna@club.ru"), backend="django.contrib.auth.backends.ModelBackend")
+    page = client.post("/add/", {"link": "x"}, HTTP_REFERER="http://testserver/add/?step=2")
+    text = page.content.decode()
+    assert page.status_code == 403 and says in text
+    assert 'href="/add/?step=2"' in text and "<header>" in text  # the site's own page (base.html), a way back
+    foreign = client.post("/add/", {"link": "x"}, HTTP_REFERER="https://evil.example/phish").content.decode()
+    assert "evil.example" not in foreign and 'href="/"' in foreign
+
+
+def test_an_unknown_address_gets_the_sites_404_page_in_russian():
+    page = Client().get("/no/such/page/")
+    assert page.status_code == 404
+    text = page.content.decode()
+    assert "Страница не найдена" in text and "<header>" in text
+    assert "Page not found" in Client(HTTP_ACCEPT_LANGUAGE="en").get("/no/such/page/").content.decode()
+
+
+def test_another_organizers_tournament_gets_the_same_404_page(two_organizers):
+    boris, annas, _ = two_organizers
+    page = boris.get(f"/o/{annas.slug}/")
+    assert page.status_code == 404 and "Страница не найдена" in page.content.decode()
+
+
+def test_a_failure_of_the_server_gets_a_500_page_in_russian_even_when_its_template_fails(monkeypatch):
+    from django.test import RequestFactory
+
+    from sheets_sync.web import errors
+
+    assert real_urls.handler500 == "sheets_sync.web.errors.server_error"
+    request = RequestFactory().get("/o/cup/")
+    page = errors.server_error(request)
+    assert page.status_code == 500 and "Ошибка на сервере" in page.content.decode()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database is gone")
+
+    monkeypatch.setattr(errors, "render_to_string", broken)
+    page = errors.server_error(request)
+    assert page.status_code == 500 and "Ошибка на сервере" in page.content.decode()
+    assert "Server error" in page.content.decode()  # the plain page says it in both languages
