@@ -125,6 +125,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # the sync's report
     "report.counted": ("засчитано игр: {games}; ошибок: {errors}, предупреждений: {warnings}",
                        "{games} games counted; {errors} errors, {warnings} warnings"),
+    "report.season_not_started": ("{title}: игр пока нет; игроков в списке: {players}",
+                                  "{title}: no game yet; {players} players on the list"),
     "report.more": ("  … и ещё {n} — на вкладке Проверка", "  … and {n} more on the Problems tab"),
     "report.workbook": ("таблица {state}: вкладок {tabs}, отметок поставлено {set}, снято {cleared} ({timing})",
                         "workbook {state}: {tabs} tabs, {set} marks set, {cleared} cleared ({timing})"),

@@ -196,6 +196,18 @@ def test_init_season_xlsx_tabs(tmp_path):
     assert [r[1] for r in standings if r[-1] == "ещё 4"] == ["Анна", "Борис"]
 
 
+def test_a_season_before_its_first_game_says_who_is_registered_not_an_empty_table(tmp_path):
+    """The console after init (and after an evening's tab is added) has no counted game: it says
+    the season has not started and how many players wait, instead of a table with no row."""
+    book = tmp_path / "club.xlsx"
+    said = _cli("init", str(book), "--season", "--players", str(_csv(tmp_path / "p.csv", ["Анна", "Борис", "Вера"])),
+                "--preset", str(PRESET), "--language", "ru")
+    assert "┏" not in said, said  # no empty box drawn
+    assert "Итоги — club: игр пока нет; игроков в списке: 3" in said, said
+    said = _cli("sync", str(book), "--language", "ru")
+    assert "┏" not in said and "игроков в списке: 3" in said, said
+
+
 # -- issue 34 §11: `evening --games N` makes N games (all tables together), and says so -------------------
 @pytest.mark.parametrize("games, tables, said, heads", [
     (6, 2, "игр 6 — туров 3 за 2 столами", [(g, t) for g in (1, 2, 3) for t in (1, 2)]),

@@ -86,11 +86,16 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
         from sheets_sync.render.season_text import season_console_rows  # loaded for a club season only
 
         main, rows = season_console_rows(results, top, lang)
+    if not rows and results.tournament.season:  # before the first game: no empty box, but who is on the list
+        listed = sum(1 for p in results.tournament.players if p.ranked)
+        console.print(text("report.season_not_started", lang, title=table.title, players=listed))
+        rows = None
     for col in (("Place", "Место"), ("Player", "Игрок"), main, ("Games", "Игр")):
         table.add_column(col[0] if en else col[1], justify="right" if col[0] != "Player" else "left")
-    for places, player, value, games in rows:
+    for places, player, value, games in rows or ():
         table.add_row(places, escape(player), value, games)
-    console.print(table)
+    if rows is not None:
+        console.print(table)
     _print_teams(results, console, top, en)
     errors = [p for p in o.problems if p.severity is Severity.ERROR]
     warnings = [p for p in o.problems if p.severity is Severity.WARNING]
