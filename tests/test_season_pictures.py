@@ -75,29 +75,35 @@ def test_season_site_pictures(width, page, name):
 
 
 @pytest.mark.libreoffice
-def test_season_itogi_as_libreoffice_prints_it(tmp_path):
-    from tests.test_libreoffice import PDFTOPPM, SOFFICE, _png, _print_tabs, _text
+@pytest.mark.parametrize("preset, picture", [("club-season", "season-itogi-print.png"),
+                                             ("club-season-rating", "season-rating-itogi-print.png")])
+def test_season_itogi_as_libreoffice_prints_it(tmp_path, preset, picture):
+    """Итоги of a season as LibreOffice prints the tab as the sync wrote it: the title, the header, the
+    provisional players — and no letter under 8 pt (the whole table fitted to one A4 width printed at
+    5.5 pt: the scheme's columns after the first that fit go on the screen only, as a tournament's)."""
+    from tests.test_libreoffice import PDFTOPPM, SMALLEST_PT, SOFFICE, _letters, _png, _print_as_written, _text
     from tests.test_season_cli import EVENINGS, PLAYERS, _cli, _csv, _evening, _sync
     from tests.judge import ExcelDesk
 
     if SOFFICE is None or PDFTOPPM is None:
         pytest.skip("LibreOffice or poppler not installed")
     book = tmp_path / "club.xlsx"
-    _cli("init", str(book), "--season", "--players", str(_csv(tmp_path / "p.csv", PLAYERS)), "--preset",
-         str(ROOT / "config" / "examples" / "club-season.toml"), "--name", "Клуб «Ночь»")
+    _cli("init", str(book), "--season", "--players", str(_csv(tmp_path / "p.csv", PLAYERS)), "--preset", preset,
+         "--name", "Клуб «Ночь»")
     desk = ExcelDesk(book)
     _evening(desk, *EVENINGS[0])
     desk.type({("Игроки", "A12"): "Лев"})  # the guest of the second evening
     for day, games in EVENINGS[1:]:
         _evening(desk, day, games)
     _sync(desk, tmp_path / "out")
-    pdf = _print_tabs(book, ["Итоги"], tmp_path / "pdf", tmp_path / "profile")["Итоги"]
+    pdf = _print_as_written(book, ["Итоги"], tmp_path / "pdf", tmp_path / "profile")["Итоги"]
     lines = [line.strip() for line in _text(pdf, 1).splitlines() if line.strip()]
     assert lines[0].startswith("Клуб «Ночь» — Рейтинг сезона")
     assert any(line.startswith("Место") for line in lines[1:5])
-    assert any("(10)" in line and "Кира" in line for line in lines)
-    _png(pdf, "season-itogi-print.png", resolution=70)
-
+    assert any("Кира" in line for line in lines)
+    smallest = min(size for page in _letters(pdf) for size, *_ in page["letters"])
+    assert smallest >= SMALLEST_PT, f"Итоги prints at {smallest:.1f} pt"
+    _png(pdf, picture, resolution=70)
 
 STICKY_PROBE = """<script>
 window.addEventListener("load", function () {

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from sheets_sync.backends.base import PageSetup
 
-__all__ = ["SMALLEST_PT", "LINE_PT", "UNIT_PT", "printable", "text_lines", "paper_page"]
+__all__ = ["SMALLEST_PT", "LINE_PT", "UNIT_PT", "printable", "text_lines", "paper_page", "columns_on_paper"]
 
 SMALLEST_PT = 8.0  # the least font size a printed page may show
 DEFAULT_FONT_PT = 11.0  # the workbook's own font: the cells' text
@@ -74,3 +74,16 @@ def paper_page(widths: Sequence[float], heights: Sequence[float], *, smallest_fo
     if across >= least:
         return PageSetup(fit_width=True, **common)
     return PageSetup(fit_width=False, scale=math.ceil(least * 100), **common)
+
+
+def columns_on_paper(widths: Sequence[float], *, smallest_font: float = DEFAULT_FONT_PT, landscape: bool = True) -> int:
+    """How many of the leading columns (``widths`` in units, in the table's order) one page width
+    holds with every letter at least 8 pt (``smallest_font``: the table's smallest text); at least
+    one. A tab whose columns are a scheme's list prints those and keeps the rest for the screen."""
+    room = printable(landscape)[0] / (UNIT_PT * SMALLEST_PT / smallest_font * _ROOM)
+    used, count = 0.0, 0
+    for width in widths:
+        if used + width > room:
+            break
+        used, count = used + width, count + 1
+    return max(count, 1)

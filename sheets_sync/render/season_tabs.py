@@ -17,7 +17,8 @@ from scoring.cells import column_letter
 from scoring.problems import Problem
 from scoring.season import Season, SeasonStanding, season
 from scoring.standings import Results
-from sheets_sync.backends.base import Style, TabWrite
+from sheets_sync.backends.base import PageSetup, Style, TabWrite
+from sheets_sync.render.paper import LINE_PT, columns_on_paper, paper_page
 from sheets_sync.render.progress_text import season_headline
 from sheets_sync.render.season_text import (
     NUMBER_COLUMNS,
@@ -102,9 +103,22 @@ def season_standings_tab(results: Results, language: str) -> TabWrite:
     return TabWrite(title=L.tab("standings", language), rows=tuple(rows), column_widths=widths, frozen_rows=TOP_ROWS,
                     frozen_cols=3, bold_rows=(0, HEADER_ROW, *(players_end + i for i in side.bold)),
                     row_heights=HEADER_HEIGHT,
-                    styles=(*header_styles(len(header)), *number_styles(numbers, TOP_ROWS, players_end - 1),
+                    styles=(*header_styles(len(header), size=HEADER_PT), *number_styles(numbers, TOP_ROWS, players_end - 1),
                             *number_styles([2], players_end, len(rows) - 1), *_right(columns, players_end)),
-                    page=TABLE_PAGE)
+                    page=_season_page(widths, len(rows)))
+
+
+HEADER_PT = 9  # the header row's small bold type (header_styles' own), the table's smallest text
+
+
+def _season_page(widths: Sequence[float], rows: int) -> PageSetup:
+    """Итоги on A4 at 8 pt or more: the place, the name, the main number and as many of the scheme's
+    columns, in its order, as one landscape width holds so (the print area); the others stay on the
+    screen. The whole table fitted to the width printed at 5.5 pt (4.5 pt with a rating's columns)."""
+    shown = columns_on_paper(widths, smallest_font=HEADER_PT)
+    heights = [h if h is not None else LINE_PT for h in HEADER_HEIGHT] + [LINE_PT] * max(rows - len(HEADER_HEIGHT), 0)
+    return paper_page(widths[:shown], heights, smallest_font=HEADER_PT, landscape=True, repeat_rows=TOP_ROWS,
+                      area=f"A1:{column_letter(shown - 1)}{rows}")
 
 
 def _right(columns: Sequence[str], count: int) -> tuple[Style, ...]:
@@ -117,7 +131,7 @@ def _right(columns: Sequence[str], count: int) -> tuple[Style, ...]:
 _RIGHT = frozenset({"movement", "win_rate", "civilian", "sheriff", "mafia", "don", "last_evening"})
 _WIDTHS = {"movement": 6, "games": 5, "evenings": 7, "wins": 6, "first_killed": 4, "best_move": 6, "last_evening": 12,
            "club": 16, "tiebreak": 40, "civilian": 8, "sheriff": 7, "mafia": 7, "don": 6, "rating": 8,
-           "rating_change": 8, "rating_red": 8, "rating_black": 8, "rated_games": 7}
+           "rating_change": 8, "rating_red": 8, "rating_black": 8, "rated_games": 9}
 
 
 def evenings_tab(results: Results, language: str) -> TabWrite:
