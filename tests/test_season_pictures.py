@@ -101,6 +101,8 @@ def test_season_itogi_as_libreoffice_prints_it(tmp_path, preset, picture):
     assert lines[0].startswith("Клуб «Ночь» — Рейтинг сезона")
     assert any(line.startswith("Место") for line in lines[1:5])
     assert any("Кира" in line for line in lines)
+    if preset == "club-season-rating":  # the last evening's change signed, two places, as on the site
+        assert "+1.99" in _text(pdf, 1) and "-1.50" in _text(pdf, 1)
     smallest = min(size for page in _letters(pdf) for size, *_ in page["letters"])
     assert smallest >= SMALLEST_PT, f"Итоги prints at {smallest:.1f} pt"
     _png(pdf, picture, resolution=70)

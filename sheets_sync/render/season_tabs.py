@@ -104,10 +104,13 @@ def season_standings_tab(results: Results, language: str) -> TabWrite:
                     frozen_cols=3, bold_rows=(0, HEADER_ROW, *(players_end + i for i in side.bold)),
                     row_heights=HEADER_HEIGHT,
                     styles=(*header_styles(len(header), size=HEADER_PT), *number_styles(numbers, TOP_ROWS, players_end - 1),
-                            *number_styles([2], players_end, len(rows) - 1), *_right(columns, players_end)),
+                            *number_styles([2], players_end, len(rows) - 1), *_right(columns, players_end),
+                            *number_styles([3 + i for i, key in enumerate(columns) if key == "rating_change"], TOP_ROWS,
+                                           players_end - 1, CHANGE_FORMAT)),
                     page=_season_page(widths, len(rows)))
 
 
+CHANGE_FORMAT = "+0.00;-0.00;0.00"  # a rating's change as the site shows it: +2.00, -1.50
 HEADER_PT = 9  # the header row's small bold type (header_styles' own), the table's smallest text
 
 
