@@ -60,7 +60,7 @@ class Refusal:
     tied: tuple[str, ...] = ()
 
     def message(self, language: str) -> str:
-        return self.text.en if language == "en" else self.text.ru
+        return self.text.said(language)
 
 
 def next_stage(results: Results) -> str | None:

@@ -400,10 +400,14 @@ class Text:
     def __str__(self) -> str:
         return self.ru
 
+    def said(self, language: str) -> str:
+        """The text in ``language`` (en, else ru)."""
+        return self.en if language == "en" else self.ru
+
 
 def _display(value: object, language: str = "ru") -> str:
     if isinstance(value, Text):
-        return value.en if language == "en" else value.ru
+        return value.said(language)
     if isinstance(value, (list, tuple, set, frozenset)):
         return ", ".join(_display(v, language) for v in value)
     return str(value)

@@ -105,10 +105,6 @@ class LeagueFile:
         return str(self.base_dir / event.workbook)
 
 
-def _problem(key: str, en: str, ru: str) -> FileProblem:
-    return FileProblem(key, en, ru)
-
-
 def _whole(value: Any, low: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= low
 
@@ -116,22 +112,22 @@ def _whole(value: Any, low: int) -> bool:
 def _event(raw: Any, i: int, errors: list[FileProblem]) -> LeagueEvent | None:
     where = f"event[{i}]"
     if not isinstance(raw, Mapping):
-        errors.append(_problem(where, "must be a table ([[event]])", "должно быть таблицей ([[event]])"))
+        errors.append(FileProblem(where, "must be a table ([[event]])", "должно быть таблицей ([[event]])"))
         return None
     known = ", ".join(sorted(_EVENT_KEYS))
-    errors += [_problem(f"{where}.{k}", f"unknown key (one of: {known})", f"неизвестный ключ (допустимы: {known})")
+    errors += [FileProblem(f"{where}.{k}", f"unknown key (one of: {known})", f"неизвестный ключ (допустимы: {known})")
                for k in raw if k not in _EVENT_KEYS]
     workbook, kind, stars, name = raw.get("workbook"), raw.get("kind", "tournament"), raw.get("stars"), raw.get("name", "")
     if not isinstance(workbook, str) or not workbook.strip():
-        errors.append(_problem(f"{where}.workbook", "missing (an .xlsx path or a Google Sheets link)",
+        errors.append(FileProblem(f"{where}.workbook", "missing (an .xlsx path or a Google Sheets link)",
                                "не указан (путь к .xlsx или ссылка на Google-таблицу)"))
     if kind not in EVENT_KINDS:
         kinds = ", ".join(EVENT_KINDS)
-        errors.append(_problem(f"{where}.kind", f"{kind!r} is not one of {kinds}", f"«{kind}» — не один из видов: {kinds}"))
+        errors.append(FileProblem(f"{where}.kind", f"{kind!r} is not one of {kinds}", f"«{kind}» — не один из видов: {kinds}"))
     if stars is not None and not _whole(stars, 1):
-        errors.append(_problem(f"{where}.stars", "must be a whole number from 1", "должно быть целым числом от 1"))
+        errors.append(FileProblem(f"{where}.stars", "must be a whole number from 1", "должно быть целым числом от 1"))
     if not isinstance(name, str):
-        errors.append(_problem(f"{where}.name", "must be text", "должно быть текстом"))
+        errors.append(FileProblem(f"{where}.name", "must be text", "должно быть текстом"))
     if not isinstance(workbook, str) or not workbook.strip():
         return None
     return LeagueEvent(workbook.strip(), str(kind), stars if isinstance(stars, int) else None, str(name))
@@ -139,15 +135,15 @@ def _event(raw: Any, i: int, errors: list[FileProblem]) -> LeagueEvent | None:
 
 def _top_problems(data: Mapping[str, Any]) -> list[FileProblem]:
     known = ", ".join(sorted(_TOP_KEYS))
-    errors = [_problem(k, f"unknown key (one of: {known})", f"неизвестный ключ (допустимы: {known})")
+    errors = [FileProblem(k, f"unknown key (one of: {known})", f"неизвестный ключ (допустимы: {known})")
               for k in data if k not in _TOP_KEYS]
-    errors += [_problem(key, "must be text", "должно быть текстом")
+    errors += [FileProblem(key, "must be text", "должно быть текстом")
                for key in ("name", "language", "rating", "series", "output") if key in data and not isinstance(data[key], str)]
     language = data.get("language", "ru")
     if language not in ("ru", "en"):
-        errors.append(_problem("language", f"{language!r} is not ru or en", f"«{language}» — не ru и не en"))
+        errors.append(FileProblem("language", f"{language!r} is not ru or en", f"«{language}» — не ru и не en"))
     if not _whole(data.get("best_n", 0), 0):
-        errors.append(_problem("best_n", "must be a whole number (0 = every event)",
+        errors.append(FileProblem("best_n", "must be a whole number (0 = every event)",
                                "должно быть целым числом (0 — все турниры)"))
     return errors
 
@@ -156,10 +152,10 @@ def _event_problems(data: Mapping[str, Any], events: Sequence[LeagueEvent]) -> l
     errors, seen = [], set()
     for i, e in enumerate(events, 1):
         if e.workbook in seen:
-            errors.append(_problem(f"event[{i}].workbook", f"{e.workbook} is listed twice", f"{e.workbook} указан дважды"))
+            errors.append(FileProblem(f"event[{i}].workbook", f"{e.workbook} is listed twice", f"{e.workbook} указан дважды"))
         seen.add(e.workbook)
     if data.get("series"):
-        errors += [_problem(f"event[{i}].stars", "missing (the series needs each event's stars)",
+        errors += [FileProblem(f"event[{i}].stars", "missing (the series needs each event's stars)",
                             "не указано (серии нужны звёзды каждого турнира)")
                    for i, e in enumerate(events, 1) if e.stars is None]
     return errors
@@ -172,7 +168,7 @@ def parse_league(data: Mapping[str, Any], *, source: str, base_dir: Path) -> Lea
     errors = _top_problems(data)
     raw_events = data.get("event", [])
     if not isinstance(raw_events, list) or not raw_events:
-        errors.append(_problem("event", "at least one [[event]] with a workbook", "нужен хотя бы один турнир ([[event]])"))
+        errors.append(FileProblem("event", "at least one [[event]] with a workbook", "нужен хотя бы один турнир ([[event]])"))
         raw_events = []
     events = [e for i, raw in enumerate(raw_events, 1) if (e := _event(raw, i, errors))]
     errors += _event_problems(data, events)

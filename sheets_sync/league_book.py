@@ -123,7 +123,7 @@ def _read_settings(grid: Grid, end: int, reading: _Reading) -> None:
         if key == "language" and isinstance(value, str):
             value = _LANGUAGE_WORDS.get(L.norm(value), value)
         if value is not None:
-            reading.data[key] = str(value) if key not in ("best_n",) else value
+            reading.data[key] = value if key == "best_n" else str(value)
 
 
 def _columns(header: Sequence[object], r: int, reading: _Reading) -> dict[str, int]:
@@ -153,8 +153,7 @@ def _read_events(grid: Grid, header: int, reading: _Reading) -> None:
         event: dict[str, Any] = {k: v for k, v in values.items() if v is not None}
         if isinstance(event.get("kind"), str):
             event["kind"] = KIND_WORDS.get(L.norm(event["kind"]), event["kind"])
-        if "workbook" in event or "name" in event:
-            event = {k: str(v) if k in ("workbook", "name") else v for k, v in event.items()}
+        event = {k: str(v) if k in ("workbook", "name") else v for k, v in event.items()}
         events.append(event)
         i = len(events)
         for key, c in columns.items():
@@ -171,9 +170,8 @@ def _in_cells(problem: FileProblem, reading: _Reading, header: int | None) -> Fi
     if problem.key == "event":
         where = reading.cell(header, 0) if header is not None else f"«{reading.tab}»"
         titles = " | ".join(s[0] for s in EVENT_COLUMNS.values())
-        ru_titles = titles
         return FileProblem(where, f"no events: list them in rows under a header «{titles}»",
-                           f"нет турниров: перечислите их строками под заголовком «{ru_titles}»")
+                           f"нет турниров: перечислите их строками под заголовком «{titles}»")
     cell = reading.places.get(problem.key)
     if cell is None:  # a setting never typed (its default was fine) cannot be wrong: keep the key
         return problem
@@ -262,8 +260,8 @@ def init_league_book(ref: str, *, language: str = "ru", credentials: str | None 
     exists = is_google_ref(ref) or Path(ref).exists()
     backend = open_backend(ref, credentials=credentials, must_exist=False)
     snapshot = backend.read() if exists else None
-    if snapshot is not None and _league_tab(snapshot.tabs) is not None:
-        raise LeagueFileError.of(ref, [FileProblem("", f"already has the tab «{_league_tab(snapshot.tabs)}»",
-                                                   f"уже есть вкладка «{_league_tab(snapshot.tabs)}»")])
+    there = None if snapshot is None else _league_tab(snapshot.tabs)
+    if there is not None:
+        raise LeagueFileError.of(ref, [FileProblem("", f"already has the tab «{there}»", f"уже есть вкладка «{there}»")])
     backend.apply(Patch(writes=(league_book_tab(language),)), base=snapshot)
     return ref

@@ -217,7 +217,7 @@ def _stage_patch(outcome: Outcome, stage: str, entries: Sequence[SeatingEntry], 
         writes.append(protocol_tab(title=protocol_title(preset, e.stage, e.round, e.table, language),
                                    stage_name=preset.stage(e.stage).name(language), round_no=e.round, table=e.table,
                                    players=e.players, language=language, preset=preset))
-    notes = () if notice is None else ((notice.en if language == "en" else notice.ru),)
+    notes = () if notice is None else (notice.said(language),)
     writes.append(draw_report_tab(draw.report, stage_name=preset.stage(stage).name(language), language=language,
                                   tournament=outcome.results.tournament.name, notes=notes))
     return Patch(writes=tuple(writes))
@@ -359,5 +359,5 @@ def auto_advance(outcome: Outcome, *, seed: int = 1) -> tuple[Patch | None, str 
     entries = seating_from_draw(draw, stage)
     line = text("advance.auto_seated", outcome.language, stage=name, players=len(plan.players))
     if teams.notice is not None:
-        line += "\n" + (teams.notice.en if outcome.language == "en" else teams.notice.ru)
+        line += "\n" + teams.notice.said(outcome.language)
     return _stage_patch(outcome, stage, entries, draw, replace_stage=True, notice=teams.notice), line

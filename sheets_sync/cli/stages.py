@@ -75,7 +75,7 @@ def advance(workbook: str, stage: str | None, seed: int, force: bool, credential
     console.print(escape(text("advance.seated", speaking(result.language), stage=result.stage, players=len(players),
                               games=len(result.entries), names=", ".join(players))), soft_wrap=True)
     if result.notice is not None:  # a team rule the field broke: said, never silently
-        console.print(escape(result.notice.en if speaking(result.language) == "en" else result.notice.ru), soft_wrap=True)
+        console.print(escape(result.notice.said(speaking(result.language))), soft_wrap=True)
 
 
 @click.command("replace", cls=Command)
@@ -92,4 +92,4 @@ def replace(workbook: str, player: str, stage: str | None, credentials: str | No
     console.print(escape(text("replace.done", speaking(result.language), stage=result.stage, old=player, new=newcomer,
                               games=len(result.entries))), soft_wrap=True)
     if result.notice is not None:  # the swap seats two of one team at a game: said, never silently
-        console.print(escape(result.notice.en if speaking(result.language) == "en" else result.notice.ru), soft_wrap=True)
+        console.print(escape(result.notice.said(speaking(result.language))), soft_wrap=True)

@@ -104,8 +104,7 @@ def run_advance(tournament: Tournament, params: dict) -> dict:
                                force=bool(params.get("force")), stage=params.get("stage") or None)
     jobs.request_sync(tournament, ADVANCE)
     # a team rule the field broke is shown as the page's warning (never silently)
-    warnings = {lang: [outcome.notice.en if lang == "en" else outcome.notice.ru] if outcome.notice else []
-                for lang in ("ru", "en")}
+    warnings = {lang: [outcome.notice.said(lang)] if outcome.notice else [] for lang in ("ru", "en")}
     return {**_draw_result(outcome, outcome.language), "players": _seated(outcome), "warnings": warnings}
 
 
@@ -119,8 +118,7 @@ def run_replace(tournament: Tournament, params: dict) -> dict:
     newcomer, outcome = replace_player(open_tournament_backend(tournament), player=player,
                                        stage=params.get("stage") or None)
     jobs.request_sync(tournament, REPLACE)
-    warnings = {lang: [outcome.notice.en if lang == "en" else outcome.notice.ru] if outcome.notice else []
-                for lang in ("ru", "en")}
+    warnings = {lang: [outcome.notice.said(lang)] if outcome.notice else [] for lang in ("ru", "en")}
     return {"stage": outcome.stage, "old": player, "new": newcomer, "games": len(outcome.entries), "warnings": warnings}
 
 
