@@ -48,6 +48,18 @@ def points(value: Decimal) -> str:
     return f"{whole}.{frac.ljust(2, '0')}"
 
 
+def rating_text(value) -> str:
+    """A rating as text: «1023» (to the scheme's decimals), "" for none."""
+    return format(value, "f") if isinstance(value, Decimal) else str(value)
+
+
+def change_text(value) -> str:
+    """A rating change as text, signed: «+2.13», «-1.50», «0.00»; "" for none."""
+    if not isinstance(value, Decimal):
+        return str(value)
+    return f"+{value:f}" if value > 0 else format(value, "f")
+
+
 def _nomination(n: Nomination, language: str) -> dict:
     return {"key": n.key, "name": n.name(language), "role": n.role, "min_games": n.min_games,
             "formula": list(n.formula), "winners": list(n.winners), "shared": n.shared,
@@ -187,10 +199,6 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
     } | _sides(sides_of(results), standings, language) | _rating(results)
 
 
-def _shown(value: Decimal) -> str:
-    return format(value, "f")
-
-
 def _rating(results: Results) -> dict:
     """``rating``, only when the preset has a ``[rating]`` (a document without one is the one it
     always was): every player's rating before and after the workbook's games, as the scheme shows
@@ -205,12 +213,12 @@ def _rating(results: Results) -> dict:
         listed = found.listed(name)
         players.append({
             "player": name, "listed": listed, "games": line.games,
-            "before": _shown(scheme.shown(line.before)),
-            "rating": _shown(scheme.shown(line.overall)) if listed else None,
-            "red": _shown(scheme.shown(line.red)) if listed else None,
-            "black": _shown(scheme.shown(line.black)) if listed else None,
-            "change": _shown(scheme.shown_change(line.change)),
-            "last_evening_change": None if line.last_evening is None else _shown(scheme.shown_change(line.last_evening)),
+            "before": rating_text(scheme.shown(line.before)),
+            "rating": rating_text(scheme.shown(line.overall)) if listed else None,
+            "red": rating_text(scheme.shown(line.red)) if listed else None,
+            "black": rating_text(scheme.shown(line.black)) if listed else None,
+            "change": rating_text(scheme.shown_change(line.change)),
+            "last_evening_change": None if line.last_evening is None else rating_text(scheme.shown_change(line.last_evening)),
             "exact": {"before": line.before, "rating": line.overall, "red": line.red, "black": line.black}})
     return {"rating": {"scheme": scheme.id, "name": scheme.name, "kind": results.preset.rating.kind,  # type: ignore[union-attr]
                        "min_games": scheme.min_games, "offset": scheme.offset, "last_evening": found.last_evening or None,

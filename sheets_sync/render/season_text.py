@@ -6,11 +6,9 @@ covers.  Pure functions of :mod:`scoring.season`'s objects.
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from scoring.preset_settings import RATING_COLUMNS
 from scoring.season import Evening, Season, SeasonStanding, season
-from sheets_sync.render.json_out import points
+from sheets_sync.render.json_out import change_text, points, rating_text
 from sheets_sync.render.progress_text import evening_date
 from sheets_sync.render.words import ru_en
 
@@ -36,18 +34,6 @@ def main_word(s: Season, language: str) -> str:
     if s.ranking == "rating":
         return ru_en("Рейтинг", "Rating", language)
     return ru_en("Среднее", "Average", language) if s.ranking == "average" else ru_en("Сумма", "Total", language)
-
-
-def rating_text(value) -> str:
-    """A rating cell as text: «1023» (to the scheme's decimals), "" for none."""
-    return format(value, "f") if isinstance(value, Decimal) else str(value)
-
-
-def change_text(value) -> str:
-    """A rating change as text, signed: «+2.13», «-1.50», «0.00»; "" for none."""
-    if not isinstance(value, Decimal):
-        return str(value)
-    return f"+{value:f}" if value > 0 else format(value, "f")
 
 
 def movement_text(e: SeasonStanding, language: str) -> str:

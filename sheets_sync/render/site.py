@@ -37,7 +37,7 @@ from scoring.standings import Results, Standing, game_states
 from scoring.teams import Classification, sides
 from sheets_sync.files import reuse_output, write_text_atomic
 from sheets_sync.render import race as race_view
-from sheets_sync.render.json_out import points
+from sheets_sync.render.json_out import change_text, points, rating_text
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.seating import Round, SeatingViews
@@ -400,11 +400,10 @@ class _Site:
         if line is None:
             return None
         scheme = found.scheme  # type: ignore[union-attr]
-        shown = [(ui("rating_before", self.lang), format(scheme.shown(line.before), "f"))]
+        shown = [(ui("rating_before", self.lang), rating_text(scheme.shown(line.before)))]
         if line.games:
-            change = scheme.shown_change(line.change)
-            shown += [(ui("rating_after", self.lang), format(scheme.shown(line.overall), "f")),
-                      (ui("rating_change", self.lang), f"+{change:f}" if change > 0 else format(change, "f"))]
+            shown += [(ui("rating_after", self.lang), rating_text(scheme.shown(line.overall))),
+                      (ui("rating_change", self.lang), change_text(scheme.shown_change(line.change)))]
         return shown
 
     def sparkline(self, nickname: str) -> dict | None:

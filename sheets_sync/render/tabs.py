@@ -169,9 +169,8 @@ def _rating_columns(results: Results, language: str) -> list[_Column]:
         line = lines.get(st.stats.player)
         if line is None or (what != "before" and not line.games):
             return None
-        value = {"before": scheme.shown(line.before), "after": scheme.shown(line.overall),
-                 "change": scheme.shown_change(line.change)}[what]
-        return value
+        return {"before": scheme.shown(line.before), "after": scheme.shown(line.overall),
+                "change": scheme.shown_change(line.change)}[what]
 
     return [_Column(ru_en(ru, en, language), 9, lambda st, k=key: cell(st, k))
             for key, ru, en in (("before", "Рейтинг до", "Rating before"), ("after", "Рейтинг после", "Rating after"),
