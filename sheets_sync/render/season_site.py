@@ -26,6 +26,7 @@ from sheets_sync.render.season_text import (
     RATING_VALUES,
     cell_text,
     change_text,
+    rating_text,
     column_header,
     column_title,
     column_value,
@@ -257,7 +258,7 @@ class SeasonPages:
             return None
         after = [(p.date, rating.after(p.date).get(nickname)) for p in self.season.race]
         return [{"date": evening_date(day), "href": "../" + evening_file(day),
-                 "rating": "—" if value is None else format(rating.scheme.shown(value), "f")} for day, value in after]
+                 "rating": "—" if value is None else rating_text(rating.scheme.shown(value))} for day, value in after]
 
     def pages(self) -> Iterator[tuple[str, Any]]:
         """The season's own pages: the table, the evenings, the players' pages."""
