@@ -19,9 +19,9 @@ from pathlib import Path
 from scoring.model import Player
 from scoring.simulate import simulate_game
 from sheets_sync.backends.base import Patch
-from sheets_sync.layout import protocol_title
+from sheets_sync.workbook.layout import protocol_title
 from sheets_sync.presets import load_preset
-from sheets_sync.tournament_setup import simple_seating, workbook_patch
+from sheets_sync.workbook.tournament_setup import simple_seating, workbook_patch
 
 __all__ = ["generate_patch", "generate_workbook", "player_names"]
 

@@ -18,8 +18,8 @@ from scoring.rules import validate
 from scoring.standings import Results, compute
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.outcome import compute as compute_outcome
-from sheets_sync.outcome import read_workbook
+from sheets_sync.loop.outcome import compute as compute_outcome
+from sheets_sync.loop.outcome import read_workbook
 
 
 @dataclass(frozen=True, slots=True)

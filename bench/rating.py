@@ -27,7 +27,7 @@ import time
 
 from bench.run import DOC, cpu_model, write_marked_section
 from scoring.rating import BLACK, RED, RatedGame, Seat, replay
-from sheets_sync.ratings import load_rating_scheme
+from sheets_sync.league.ratings import load_rating_scheme
 
 __all__ = ["synthetic_games", "measure"]
 

@@ -56,7 +56,7 @@ def _case_excel(kind: str, players: int, rounds: int, workdir: Path, book: Path)
 
     t_import = time.perf_counter()
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.sync import sync_once
+    from sheets_sync.loop.sync import sync_once
     import_s = time.perf_counter() - t_import
     timed = workdir / f"{kind}-timed.xlsx"
     shutil.copyfile(book, timed)
@@ -90,7 +90,7 @@ def _case_google(workdir: Path) -> dict:
     from sheets_sync.backends.google import GoogleBackend
     from sheets_sync.example import EXAMPLE_PATH
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.sync import sync_once
+    from sheets_sync.loop.sync import sync_once
     from tests.fake_sheets import FakeSheetsServer
     from tests.google_support import write_key_file
     from tests.test_injection import google_tabs
@@ -129,7 +129,7 @@ def _case_watch(workdir: Path, source: Path, saves: int = 7) -> dict:
 
     from rich.console import Console
 
-    from sheets_sync import watch
+    from sheets_sync.loop import watch
     from sheets_sync.backends.excel import ExcelBackend
 
     book = workdir / "watched.xlsx"
@@ -398,7 +398,7 @@ def markdown(results: list[dict], google: dict | None, draw: str | None, method:
               "shared machine these pairs are steadier than the seconds): " + "; ".join(
                   f"{r['case']} " + ", ".join(f"{f / b:.2f}×" for b, f in zip(r["whole"]["bare_all"], r["whole"]["first_all"]))
                   for r in results) + "."]
-    lines += ["", "Imports of `sheets_sync.sync` and the Excel backend, measured in the in-process case: "
+    lines += ["", "Imports of `sheets_sync.loop.sync` and the Excel backend, measured in the in-process case: "
               + ", ".join(f"{r['case']} {fmt_ms(r['import_s'])}" for r in results) + "."]
     verdict = []
     for r in results:

@@ -54,9 +54,9 @@ def season_patch(*, players: int, evenings: int, games: int, tables: int, seed: 
     from scoring.simulate import simulate_game
     from scoring.model import Player
     from sheets_sync.backends.base import Patch
-    from sheets_sync.layout import evening_tab
+    from sheets_sync.workbook.layout import evening_tab
     from sheets_sync.presets import load_preset
-    from sheets_sync.tournament_setup import workbook_patch
+    from sheets_sync.workbook.tournament_setup import workbook_patch
 
     preset, _ = load_preset(str(PRESET))
     rng = random.Random(seed)
@@ -154,7 +154,7 @@ def _case(book: Path) -> dict:
     import resource
 
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.sync import sync_once
+    from sheets_sync.loop.sync import sync_once
 
     out = book.parent / "out"
     t = time.perf_counter()
@@ -189,7 +189,7 @@ def _google(book: Path) -> dict:
     from scoring.cells import a1
     from sheets_sync.backends.excel import ExcelBackend
     from sheets_sync.backends.google import GoogleBackend
-    from sheets_sync.sync import sync_once
+    from sheets_sync.loop.sync import sync_once
     from tests.fake_sheets import FakeSheetsServer
     from tests.google_support import write_key_file
 

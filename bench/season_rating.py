@@ -53,7 +53,7 @@ def _snapshot(size: dict, preset_file: str):
 def _round(snapshot) -> dict[str, float]:
     from scoring.rating.club import workbook_rating
     from scoring.season import season
-    from sheets_sync.outcome import compute
+    from sheets_sync.loop.outcome import compute
     from sheets_sync.render.json_out import standings_document
     from sheets_sync.render.season_tabs import season_standings_tab
     from sheets_sync.render.site import site_files

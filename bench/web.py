@@ -81,7 +81,7 @@ def _example_site() -> Path:
     """The bundled example synced once: its public site, as a sync writes it."""
     from sheets_sync.backends.excel import ExcelBackend
     from sheets_sync.example import EXAMPLE_PATH
-    from sheets_sync.sync import sync_once
+    from sheets_sync.loop.sync import sync_once
 
     folder = Path(tempfile.mkdtemp(prefix="web-bench-example-"))
     workbook = folder / "example.xlsx"

@@ -20,7 +20,7 @@ from sheets_sync.example import EXAMPLE_PATH, build_example, example_mid_qualify
 from sheets_sync.actions.export import write_workbook_seating_post, write_workbook_seating_print
 from sheets_sync.files import output_folder
 from sheets_sync.messages import system_language, text
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 
 
 def main() -> None:

@@ -17,10 +17,10 @@ from scoring.preset import Preset
 from scoring.simulate import simulate_game
 from sheets_sync.backends.base import Patch
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.layout import protocol_title
+from sheets_sync.workbook.layout import protocol_title
 from sheets_sync.presets import load_preset
-from sheets_sync.sync import compute
-from sheets_sync.tournament_setup import workbook_patch
+from sheets_sync.loop.sync import compute
+from sheets_sync.workbook.tournament_setup import workbook_patch
 
 __all__ = ["NICKNAMES", "example_players", "build_example", "EXAMPLE_PATH"]
 
@@ -69,7 +69,7 @@ def _seat_stage(players: list[str], preset: Preset, stage: str, seed: int) -> li
             d = draw_stage(players, tables=len(players) // 10, games=rule.games, seed=seed)
         return [SeatingEntry(stage=stage, round=r + 1, table=t + 1, players=tuple(s))
                 for r, tables in enumerate(d.rounds) for t, s in enumerate(tables)]
-    from sheets_sync.tournament_setup import simple_seating
+    from sheets_sync.workbook.tournament_setup import simple_seating
 
     return simple_seating(players, stage, rule.games)
 

@@ -67,7 +67,7 @@ def output_folder(ref: str) -> Path:
 
 def legacy_output_folder(ref: str) -> Path:
     """Where the outputs went before each workbook had its own folder: beside the workbook, or
-    ``sheets-sync-output/`` in the current folder (:func:`sheets_sync.sync_memory.move_old_outputs`)."""
+    ``sheets-sync-output/`` in the current folder (:func:`sheets_sync.loop.sync_memory.move_old_outputs`)."""
     return workbook_folder(ref) or Path.cwd() / GOOGLE_OUTPUT_FOLDER
 
 

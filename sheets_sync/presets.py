@@ -29,7 +29,7 @@ from scoring.preset import Preset, PresetError, apply_overrides
 from scoring.rating.scheme import RatingSchemeError
 from scoring.preset_settings import with_settings_table
 from sheets_sync.messages import text
-from sheets_sync.ratings import load_rating_scheme
+from sheets_sync.league.ratings import load_rating_scheme
 from sheets_sync.resources import REPO_ROOT, shipped
 
 __all__ = ["CONFIG_DIR", "SETTINGS_DOC", "known_presets", "shipped_presets", "shipped_id", "read_preset_dict", "load_preset", "write_settings_docs",

@@ -9,9 +9,9 @@ from pathlib import Path
 from scoring.model import Player, Protocol, Role, SeatingEntry, SeatRecord, Team
 from sheets_sync.backends.base import Patch, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.layout import protocol_title
+from sheets_sync.workbook.layout import protocol_title
 from sheets_sync.presets import load_preset
-from sheets_sync.tournament_setup import workbook_patch
+from sheets_sync.workbook.tournament_setup import workbook_patch
 
 PLAYERS = [f"Игрок {i}" for i in range(10)]
 

@@ -8,10 +8,10 @@ from scoring.model import Player, PlayerStatus
 from scoring.simulate import simulate_game
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.actions.draw import CommandRefused, advance_workbook, replace_player
-from sheets_sync.layout import protocol_tab, protocol_title
+from sheets_sync.workbook.layout import protocol_tab, protocol_title
 from sheets_sync.presets import load_preset
-from sheets_sync.sync import compute, sync_once
-from sheets_sync.tournament_setup import simple_seating, workbook_patch
+from sheets_sync.loop.sync import compute, sync_once
+from sheets_sync.workbook.tournament_setup import simple_seating, workbook_patch
 
 PRESET, _ = load_preset("gmo-2016")
 NAMES = [f"Игрок {i:02d}" for i in range(40)]

@@ -18,9 +18,9 @@ from scoring.preset import TeamRule
 from scoring.problems import Text
 from sheets_sync.actions.draw import advance_workbook, replace_player
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.layout import draw_report_tab
-from sheets_sync.sync import compute, sync_once
-from sheets_sync.tournament_setup import simple_seating, workbook_patch
+from sheets_sync.workbook.layout import draw_report_tab
+from sheets_sync.loop.sync import compute, sync_once
+from sheets_sync.workbook.tournament_setup import simple_seating, workbook_patch
 from tests.helpers import examples
 from tests.test_advance import NAMES, PRESET, _play
 

@@ -23,7 +23,7 @@ from sheets_sync.backends.base import MARK_COLOURS
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
 from sheets_sync.presets import load_preset
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.helpers import FIRST_ROW
 from tests.judge import ExcelDesk, seated_players, typed_protocol
 from tests.rulebook import NAMES as TEN, protocol_grid

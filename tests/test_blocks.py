@@ -25,10 +25,10 @@ from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.cli import main
 from sheets_sync.actions.draw import CommandRefused
 from sheets_sync.actions.evening import add_evening
-from sheets_sync.layout import EVENING_BLOCK_ROWS, EVENING_FIRST_BLOCK, EVENING_HEADER, evening_columns, evening_tab
-from sheets_sync.outcome import compute
+from sheets_sync.workbook.layout import EVENING_BLOCK_ROWS, EVENING_FIRST_BLOCK, EVENING_HEADER, evening_columns, evening_tab
+from sheets_sync.loop.outcome import compute
 from sheets_sync.presets import load_preset
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.google_support import google_backend, norm_rows, upload_tabs
 from tests.helpers import FIRST_ROW
 

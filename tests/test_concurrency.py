@@ -22,8 +22,8 @@ import pytest
 from rich.console import Console
 
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.sync import sync_once
-from sheets_sync.watch import Watcher
+from sheets_sync.loop.sync import sync_once
+from sheets_sync.loop.watch import Watcher
 
 ROOT = Path(__file__).resolve().parent.parent
 EDITS = 10

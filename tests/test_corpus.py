@@ -35,8 +35,8 @@ from scoring import labels as L
 from sheets_sync.backends.base import MARK_COLOURS, NOTE_AUTHOR
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.excel_read import read_values, worksheet_parts
-from sheets_sync.outcome import owned_tab_titles
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.outcome import owned_tab_titles
+from sheets_sync.loop.sync import sync_once
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 _MORE = os.environ.get("SHEETS_SYNC_MORE_CORPUS")

@@ -23,7 +23,7 @@ OWNED = {"Итоги", "Отбор", "Полуфинал", "Финал", "Ста
 def writer(path: Path) -> None:
     """Sync forever, forcing a full write each time (owned tabs hidden from the comparison)."""
     from sheets_sync.backends.base import Snapshot
-    from sheets_sync.sync import build_patch, compute
+    from sheets_sync.loop.sync import build_patch, compute
 
     backend = ExcelBackend(path, backups=2)
     n = 0
@@ -63,7 +63,7 @@ def test_sigkill_during_writes_never_corrupts(example, tmp_path):
     # temp files of killed syncs are cleaned up by the next write
     leftovers = [p for p in tmp_path.iterdir() if ".sheets-sync-tmp" in p.name]
     backend = ExcelBackend(book)
-    from sheets_sync.sync import sync_once
+    from sheets_sync.loop.sync import sync_once
 
     sync_once(backend, out_dir=None)
     assert not [p for p in tmp_path.iterdir() if ".sheets-sync-tmp" in p.name], leftovers

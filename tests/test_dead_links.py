@@ -23,7 +23,7 @@ from scoring.standings import compute
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import EXAMPLE_PATH, example_mid_qualifying
 from sheets_sync.render.site import write_site
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.helpers import tournament
 from tests.test_season import CLUB, GAMES, PRESET
 

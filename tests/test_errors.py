@@ -14,11 +14,11 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-import sheets_sync.outcome
+import sheets_sync.loop.outcome
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import EXIT_INTERNAL_ERROR, EXIT_USER_ERROR, main
 from sheets_sync.crashlog import LOG_NAME
-from sheets_sync.watch import Watcher
+from sheets_sync.loop.watch import Watcher
 from tests.helpers import FIRST_ROW
 
 
@@ -31,8 +31,8 @@ def _explode(*_args, **_kwargs):
 
 
 @pytest.mark.parametrize("command, options, target", [
-    ("sync", [], "sheets_sync.outcome.compute_standings"),
-    ("export site", [], "sheets_sync.outcome.compute_standings"),
+    ("sync", [], "sheets_sync.loop.outcome.compute_standings"),
+    ("export site", [], "sheets_sync.loop.outcome.compute_standings"),
     ("advance", ["--stage", "semifinal"], "sheets_sync.actions.draw.draw_plan"),
     ("print-protocols", ["--round", "1", "--no-pdf"], "sheets_sync.actions.export.blanks_html"),
 ])
@@ -73,14 +73,14 @@ def _type(path, tab: str, cell: str, value) -> None:
 
 
 def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(example, monkeypatch):
-    real = sheets_sync.outcome.compute_standings
+    real = sheets_sync.loop.outcome.compute_standings
     calls = []
 
     def failing(*_args, **_kw):
         calls.append(1)
         raise Boom("forced failure inside the pipeline")
 
-    monkeypatch.setattr(sheets_sync.outcome, "compute_standings", failing)
+    monkeypatch.setattr(sheets_sync.loop.outcome, "compute_standings", failing)
     said: list[str] = []
     watcher = Watcher(ExcelBackend(example), out_dir=None, say=said.append, workbook=str(example))
     for _ in range(3):
@@ -93,7 +93,7 @@ def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(example, m
     assert log.count("Traceback (most recent call last)") == 1
 
     # the bug is fixed (here: the real pipeline is back) and a judge edits a protocol: all is well again
-    monkeypatch.setattr(sheets_sync.outcome, "compute_standings", real)
+    monkeypatch.setattr(sheets_sync.loop.outcome, "compute_standings", real)
     _type(example, "Тур 1 Стол 1", "K10", "комментарий")
     report = watcher.poll()
     assert report is not None and report.written
@@ -102,7 +102,7 @@ def test_watch_survives_a_bug_says_it_once_and_recovers_after_an_edit(example, m
 
 
 def test_watch_command_keeps_running_through_a_bug(example, monkeypatch):
-    monkeypatch.setattr("sheets_sync.outcome.compute_standings", _explode)
+    monkeypatch.setattr("sheets_sync.loop.outcome.compute_standings", _explode)
     result = CliRunner().invoke(main, ["watch", str(example), "--interval", "0", "--cycles", "3"])
     assert result.exit_code == 0, result.output
     assert result.output.count("внутренняя ошибка") == 1 and "Traceback" not in result.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import example_mid_qualifying
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 
 
 def test_the_mid_qualifying_copy_is_the_example_after_three_rounds(tmp_path):

@@ -23,7 +23,7 @@ import pytest
 from sheets_sync.backends.base import STATE_TAB
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's, with python3-uno
 HARNESS = Path(__file__).with_name("lo_protection.py")

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.excel_read import read_values, trimmed
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from sheets_sync.example import EXAMPLE_PATH
 
 

@@ -13,8 +13,8 @@ from openpyxl.styles import Font, PatternFill
 from scoring.draw import evaluate
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
-from sheets_sync.sync import sync_once
-from sheets_sync.tournament_setup import CsvError, read_players_csv
+from sheets_sync.loop.sync import sync_once
+from sheets_sync.workbook.tournament_setup import CsvError, read_players_csv
 from tests.helpers import FIRST_ROW, table
 
 NAMES = [f"Игрок {i:02d}" for i in range(1, 41)]
@@ -198,7 +198,7 @@ def test_english_tournament_end_to_end(tmp_path):
     import random
 
     from scoring.simulate import simulate_game
-    from sheets_sync.layout import protocol_tab
+    from sheets_sync.workbook.layout import protocol_tab
     from sheets_sync.presets import load_preset
 
     csv_path = tmp_path / "players.csv"

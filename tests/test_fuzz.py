@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from scoring.problems import Severity
 from sheets_sync.backends.base import MARK_COLOURS, Snapshot
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.sync import compute, sync_once
+from sheets_sync.loop.sync import compute, sync_once
 from tests.helpers import examples
 
 # cells whose content the reader checks: header values and the seat table (not judge/comment)

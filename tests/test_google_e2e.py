@@ -20,11 +20,11 @@ from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.layout import protocol_title
+from sheets_sync.workbook.layout import protocol_title
 from sheets_sync.presets import load_preset
-from sheets_sync.sync import sync_once
-from sheets_sync.tournament_setup import simple_seating, workbook_patch
-from sheets_sync.watch import Watcher
+from sheets_sync.loop.sync import sync_once
+from sheets_sync.workbook.tournament_setup import simple_seating, workbook_patch
+from sheets_sync.loop.watch import Watcher
 from tests.google_support import OWNED, GoogleBook, google_backend, norm_rows, upload_tabs, upload_xlsx
 
 
@@ -164,7 +164,7 @@ def test_init_new_spreadsheet_matches_excel(fake_server, sa_key, players_csv, tm
         if ws.title in OWNED and ws.title != STATE_TAB:
             continue
         google = g.values(ws.title)
-        if ws.title == STATE_TAB:  # only a Google Sheet's state remembers its protected ranges (sheets_sync.protection)
+        if ws.title == STATE_TAB:  # only a Google Sheet's state remembers its protected ranges (sheets_sync.workbook.protection)
             google = [row for row in google if row[:1] != ("§protected",)]
         assert google == norm_rows([c.value for c in row] for row in ws.iter_rows()), ws.title
     assert _google_layout(fake_server, sid) == _excel_layout(xlsx)

@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from sheets_sync.cli import main
 from sheets_sync.render.screen import SCREEN_ROWS, next_round, screen_files
 from sheets_sync.render.site import site_files
-from sheets_sync.serve import serve_site
+from sheets_sync.loop.serve import serve_site
 from tests.test_site import check_golden, example_outcome
 
 

@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.file_events import file_events
-from sheets_sync.outcome import compute
-from sheets_sync.publish import publish_files
-from sheets_sync.sync import sync_once
-from sheets_sync.sync_memory import RECORD
-from sheets_sync.watch import Watcher
+from sheets_sync.loop.file_events import file_events
+from sheets_sync.loop.outcome import compute
+from sheets_sync.loop.publish import publish_files
+from sheets_sync.loop.sync import sync_once
+from sheets_sync.loop.sync_memory import RECORD
+from sheets_sync.loop.watch import Watcher
 from tests.helpers import examples, table
 from tests.judge import ExcelDesk, _table
 
@@ -127,7 +127,7 @@ def test_unchanged_sync_through_the_cli_says_so_and_touches_nothing(book):
 def test_what_makes_the_next_sync_run_in_full(book, tmp_path, monkeypatch, change):
     """Whatever the outputs depend on but the workbook — a template, the preset file, an
     output somebody deleted — makes the next sync compute and render again."""
-    from sheets_sync import sync_memory
+    from sheets_sync.loop import sync_memory
 
     out = tmp_path / "out"
     sync_once(ExcelBackend(book, backups=0), out_dir=out)

@@ -25,7 +25,7 @@ from bench.generate import generate_patch, player_names
 from sheets_sync.backends.base import Link, Patch, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.fake_sheets import FakeSheetsServer
 from tests.google_support import google_backend
 

@@ -33,7 +33,7 @@ import pytest
 
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.site import game_file, player_file, stage_file, write_site
-from sheets_sync.sync import compute
+from sheets_sync.loop.sync import compute
 from tests.test_browser import A4_CONTENT_PX, ARTIFACTS, CHROMIUM, _run, measured
 from tests.test_site import _snapshot
 

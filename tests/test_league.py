@@ -22,8 +22,8 @@ from scoring.rating import BLACK, RED, RatedGame, Seat, replay
 from sheets_sync.actions.league import LeagueOutputRefused, run_league
 from sheets_sync.backends.base import Patch, TabWrite
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.league import LeagueFileError, build_league, load_league, parse_league
-from sheets_sync.ratings import load_rating_scheme
+from sheets_sync.league.league_file import LeagueFileError, build_league, load_league, parse_league
+from sheets_sync.league.ratings import load_rating_scheme
 from sheets_sync.render.league_site import league_document, league_json, league_site_files
 from sheets_sync.render.site import player_file
 from tests.league_support import PLAYERS, game, type_starts, write_tournament

@@ -21,8 +21,8 @@ from sheets_sync.backends.base import Patch
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.cli import main
-from sheets_sync.league import LeagueFileError, load_league
-from sheets_sync.league_book import league_book_tab, league_from_grid
+from sheets_sync.league.league_file import LeagueFileError, load_league
+from sheets_sync.league.book import league_book_tab, league_from_grid
 from sheets_sync.render.league_site import league_json
 from tests.google_support import fake_server, google_backend, sa_key, upload_tabs, upload_xlsx  # noqa: F401 - fixtures
 from tests.helpers import examples
@@ -252,7 +252,7 @@ def league_folder(tmp_path_factory):
 @given(st.permutations(range(4)), st.permutations([0, 1]), st.integers(0, 2))
 def test_the_tab_s_arrangement_changes_nothing(league_folder, columns, rows, blanks):
     """Columns in any order, events in any order, blank rows anywhere among them: the same league."""
-    from sheets_sync.league import build_league
+    from sheets_sync.league.league_file import build_league
 
     header = [HEADER[c] for c in columns]
     events = [tuple(EVENTS[r][c] for c in columns) for r in rows]

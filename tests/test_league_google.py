@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sheets_sync.backends.google import ENDPOINT_ENV
-from sheets_sync.league import build_league, parse_league
+from sheets_sync.league.league_file import build_league, parse_league
 from tests.google_support import fake_server, sa_key, upload_xlsx  # noqa: F401 - fixtures
 from tests.league_support import write_tournament
 from tests.test_league import A_GAMES, B_GAMES

@@ -18,7 +18,7 @@ from sheets_sync.backends.excel import ExcelBackend
 from scoring.liveness import ASK, given_or_current
 from sheets_sync.render.race import cut_line
 from sheets_sync.render.tabs import standings_tab
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.test_excel_read import assert_same
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
@@ -385,7 +385,7 @@ def test_shown_notes_of_an_evening_print_beside_its_blocks(tmp_path):
     LibreOffice: a note's box was printed over its block's cells (and block 2's on block 1's page);
     now every box stands past the printed columns, so no page shows one over the table."""
     from sheets_sync.actions.evening import add_evening
-    from sheets_sync.layout import EVENING_HEADER
+    from sheets_sync.workbook.layout import EVENING_HEADER
     from scoring.cells import column_letter
     from tests.test_blocks import EVENING, NIGHT, _club_xlsx, _col, _columns, _top, evening_rows
 

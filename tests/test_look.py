@@ -24,11 +24,11 @@ from sheets_sync.backends.google import ENDPOINT_ENV
 from sheets_sync.backends.google.metadata import SpreadsheetMetadata, TabProperties
 from sheets_sync.backends.google.planner import plan_batch_update
 from sheets_sync.cli import main
-from sheets_sync.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_TABLE_ROW, protocol_legend, protocol_tab
+from sheets_sync.workbook.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_TABLE_ROW, protocol_legend, protocol_tab
 from sheets_sync.presets import load_preset
 from sheets_sync.render.protocols import blanks_html
 from sheets_sync.render.tabs import HEADER_ROW, POINTS_FORMAT, TOP_ROWS, number_styles, standings_tab
-from sheets_sync.sync import compute, sync_once
+from sheets_sync.loop.sync import compute, sync_once
 from tests.google_support import google_backend
 
 GMO, _ = load_preset("gmo-2016")
@@ -459,7 +459,7 @@ def test_an_owned_tab_whose_look_is_unchanged_keeps_it_and_reads_as_if_drawn_ane
 def test_an_owned_tab_whose_look_changed_is_drawn_again(tmp_path):
     """One more player in Итоги is one more row of frame and shading: the look key differs, the
     look is drawn again (and remembered)."""
-    from sheets_sync.sync import look_key
+    from sheets_sync.loop.sync import look_key
 
     path = tmp_path / "look.xlsx"
     rows = (("Итого",), (Decimal("6.70"),))

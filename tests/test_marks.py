@@ -14,7 +14,7 @@ from scoring.problems import Problem
 from sheets_sync.backends.base import MARK_COLOURS, STATE_TAB, Link
 from sheets_sync.backends.excel import NOTE_AUTHOR, ExcelBackend
 from sheets_sync.backends.memory import MemoryBackend
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.helpers import FIRST_ROW, substitute_cells, table
 
 ERROR, WARNING = MARK_COLOURS["error"], MARK_COLOURS["warning"]
@@ -71,7 +71,7 @@ def test_marks_set_listed_and_cleared_when_fixed(memory):
     sync_once(memory, out_dir=None)
     assert ("Тур 2 Стол 1", "B11") not in memory.marks and ("Тур 3 Стол 1", "D12") not in memory.marks
     assert ("Тур 4 Стол 2", "B6") in memory.marks
-    state = {(r[0], r[1]) for r in memory.tabs[STATE_TAB][1:] if not str(r[0]).startswith("§")}  # marks; § rows: sheets_sync.changelog
+    state = {(r[0], r[1]) for r in memory.tabs[STATE_TAB][1:] if not str(r[0]).startswith("§")}  # marks; § rows: sheets_sync.workbook.changelog
     assert state == set(memory.marks)
 
     # nothing changed: nothing written

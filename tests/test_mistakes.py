@@ -170,7 +170,7 @@ def test_watch_keeps_retrying_the_workbook_write_while_it_is_open(example, monke
         if len(polls) == 3:
             lock.unlink()  # Excel closed
 
-    monkeypatch.setattr("sheets_sync.watch.time.sleep", sleep)
+    monkeypatch.setattr("sheets_sync.loop.watch.time.sleep", sleep)
     out = run("watch", example, "--interval", "0", "--cycles", "5", code=0)
     assert out.count("открыта в Excel или LibreOffice") == 1  # said once, retried quietly
     assert (example.parent / "cup.sheets-sync" / "standings.json").is_file()  # the files did not wait for Excel

@@ -290,7 +290,7 @@ def test_make_demo_prints_the_paths_where_its_files_are(tmp_path, monkeypatch, c
 
 def test_watch_serves_the_site_of_its_own_workbook(two_workbooks, monkeypatch):
     """`watch --serve` without --out serves the workbook's own site, not a folder another shares."""
-    from sheets_sync import serve
+    from sheets_sync.loop import serve
 
     cup, _club = two_workbooks
     served = []
@@ -309,7 +309,7 @@ def test_watch_serves_the_site_of_its_own_workbook(two_workbooks, monkeypatch):
 def test_a_google_spreadsheets_old_outputs_move_to_its_own_folder_and_only_its_own(tmp_path, monkeypatch):
     """The old layout of a Google spreadsheet: ``sheets-sync-output/`` in the current folder,
     shared by every spreadsheet synced from there; the record says whose it is."""
-    from sheets_sync.sync_memory import move_old_outputs
+    from sheets_sync.loop.sync_memory import move_old_outputs
 
     ours, theirs = "1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "9ZyXwVuTsRqPoNmLkJiHgFeDcBa9876543210"
     monkeypatch.chdir(tmp_path)

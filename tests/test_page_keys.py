@@ -17,7 +17,7 @@ from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render import page_keys
 from sheets_sync.render.page_keys import Words, page_key
 from sheets_sync.render.words import ui
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,7 +103,7 @@ import json, sys
 from pathlib import Path
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.outcome import compute, read_workbook
+from sheets_sync.loop.outcome import compute, read_workbook
 from sheets_sync.render.site import Page, _Site
 
 outcome = compute(read_workbook(ExcelBackend(EXAMPLE_PATH, backups=0)), base_dir=EXAMPLE_PATH.parent)

@@ -17,7 +17,7 @@ import pytest
 from scoring.cells import parse_a1
 from scoring.model import Team
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.google_support import ExcelBook, GoogleBook, google_backend, upload_tabs
 from tests.judge import ExcelDesk, GoogleDesk, table_tournament, write_xlsx
 from tests.rulebook import BLACK_GAME, parse, problems_in, run, workbook

@@ -16,7 +16,7 @@ import pytest
 
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.json_out import dumps, standings_document
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.google_support import ExcelBook, GoogleBook, upload_xlsx
 from tests.helpers import substitute_cells, table
 

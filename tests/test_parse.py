@@ -167,7 +167,7 @@ def test_value_readers_never_raise(raw):
 def test_the_preset_typed_keeps_its_case(typed, tmp_path):
     """A preset file's path is read as typed (folders with capitals exist); a shipped id still
     loads whatever its case."""
-    from sheets_sync.layout import tournament_tab
+    from sheets_sync.workbook.layout import tournament_tab
     from sheets_sync.presets import CONFIG_DIR, preset_path
 
     tab = tournament_tab(name="Кубок", preset_id=typed, language="ru")

@@ -13,7 +13,7 @@ from scoring.standings import compute, hidden_stages, published
 from sheets_sync.backends.memory import MemoryBackend
 from sheets_sync.presets import known_presets, load_preset
 from sheets_sync.render.json_out import standings_document
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.helpers import protocol, table, tournament
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gmo-2016-example.xlsx"

@@ -26,7 +26,7 @@ from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.cli import main
 from sheets_sync.clock import ENV
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.outcome import compute
+from sheets_sync.loop.outcome import compute
 from tests.test_site import check_golden
 from tests.helpers import FIRST_ROW
 

@@ -17,8 +17,8 @@ from gspread.exceptions import APIError
 from scoring.problems import Severity
 from sheets_sync.backends.base import STATE_TAB, Protection
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.protection import protection_changes, restored_problems
-from sheets_sync.sync import sync_once
+from sheets_sync.workbook.protection import protection_changes, restored_problems
+from sheets_sync.loop.sync import sync_once
 from tests.fake_sheets import PROTECTED_MESSAGE
 from tests.google_support import OWNED, SA_EMAIL, fake_http_client, google_backend, upload_xlsx, write_key_file
 

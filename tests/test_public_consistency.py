@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from scoring.model import Dispute
 from scoring.progress import Phase
 from scoring.standings import compute as compute_standings
-from sheets_sync.outcome import Outcome, compute
-from sheets_sync.publish import PublicResults
+from sheets_sync.loop.outcome import Outcome, compute
+from sheets_sync.loop.publish import PublicResults
 from sheets_sync.render.json_out import standings_document
 from sheets_sync.render.progress_text import games_line, headline
 from sheets_sync.render.site import site_files

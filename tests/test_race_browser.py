@@ -78,7 +78,7 @@ window.addEventListener("load", function () {
 def _round_one_site(root: Path) -> Path:
     """Round 1 typed into a real .xlsx, two tables with the same game: every player tied with another."""
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.outcome import compute, read_workbook
+    from sheets_sync.loop.outcome import compute, read_workbook
     from tests.judge import table_tournament, write_xlsx
 
     book = write_xlsx(root / "cup.xlsx", table_tournament(2))

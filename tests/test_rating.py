@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from scoring.rating import (BLACK, RED, EventResult, RatedGame, RatingInputError, RatingScheme, RatingSchemeError,
                             Seat, SeriesEvent, SeriesScheme, StartRating, replay, series_points, series_standings)
-from sheets_sync.ratings import RATINGS_DIR, known_schemes, load_rating_scheme, load_series_scheme, read_scheme_dict
+from sheets_sync.league.ratings import RATINGS_DIR, known_schemes, load_rating_scheme, load_series_scheme, read_scheme_dict
 from tests.helpers import examples
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,8 +25,8 @@ from sheets_sync.backends.excel import (
     workbook_lock,
 )
 from sheets_sync.cli import main
-from sheets_sync.sync import sync_once
-from sheets_sync.watch import run_watch
+from sheets_sync.loop.sync import sync_once
+from sheets_sync.loop.watch import run_watch
 
 OWNED = ("Итоги", "Отбор", "Полуфинал", "Финал", "Статистика", "Проверка", "_sheets_sync", "Жеребьёвка", "Журнал")
 

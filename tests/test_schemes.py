@@ -301,7 +301,7 @@ def test_defaults_reproduce_the_shipped_presets(preset_id):
 def test_defaults_score_the_example_workbook_as_before(example_snapshot):
     """gmo-2016's example tournament: the game lines hold exactly the items they held before
     (no loss or role item occurs), so the golden site pages and VK post stay the same."""
-    from sheets_sync.outcome import compute as outcome
+    from sheets_sync.loop.outcome import compute as outcome
 
     results = outcome(example_snapshot).results
     assert {k for ln in results.lines for k in ln.items} <= {"win", "extra", "best_move", "removal"}

@@ -33,7 +33,7 @@ from scoring.cells import a1
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.render.protocols import CHROMIUM_FLAGS
 from sheets_sync.render.screen import SCREEN_ROWS, SCREEN_SECONDS
-from sheets_sync.sync import compute
+from sheets_sync.loop.sync import compute
 from tests.judge import ExcelDesk, _table
 from tests.test_browser import ARTIFACTS, CHROMIUM
 

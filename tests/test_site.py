@@ -17,7 +17,7 @@ import pytest
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.site import game_file, player_file, site_files, slug, write_site
-from sheets_sync.sync import Outcome, compute, publish_files
+from sheets_sync.loop.sync import Outcome, compute, publish_files
 
 GOLDEN = Path(__file__).parent / "golden"
 XSS = "<script>alert(1)</script>"

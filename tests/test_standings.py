@@ -17,7 +17,7 @@ from scoring.model import (
 )
 from scoring.rules import validate
 from scoring.standings import compute, rank
-from sheets_sync.outcome import compute as outcome_of
+from sheets_sync.loop.outcome import compute as outcome_of
 from tests.helpers import examples, preset, protocol, seating_of, tournament
 
 P = preset()

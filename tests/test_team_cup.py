@@ -184,7 +184,7 @@ def test_team_cup_goldens(tmp_path):
     from sheets_sync.render.site import classification_file, site_files
     from sheets_sync.render.tabs import owned_tabs
     from sheets_sync.render.vk import post_text
-    from sheets_sync.sync import compute
+    from sheets_sync.loop.sync import compute
     from tests.test_site import check_golden
 
     runner = CliRunner()

@@ -19,7 +19,7 @@ from scoring.model import Protocol, Team
 from scoring.trust import confirmations, second_judge
 from sheets_sync.backends.base import Snapshot
 from sheets_sync.backends.google import ENDPOINT_ENV
-from sheets_sync.changelog import Change, log_tab
+from sheets_sync.workbook.changelog import Change, log_tab
 from sheets_sync.cli import main
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.render.site import game_file
@@ -254,7 +254,7 @@ def test_remembered_values_are_one_state_row_per_tab_and_read_back_unchanged(tmp
     one row per cell, is still read."""
     from sheets_sync.backends.base import STATE_TAB, Patch, TabWrite
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.changelog import CHUNK, previous_values, state_rows
+    from sheets_sync.workbook.changelog import CHUNK, previous_values, state_rows
 
     long_note = "«Лёва» = " + "x" * (CHUNK + 5000) + " ="  # more than one cell's worth, '=' at the cut
     values = {"Тур 1 Стол 1": {"B3": "Иван", "I10": "0,5", "B4": "=1+1"},

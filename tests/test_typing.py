@@ -24,7 +24,7 @@ from scoring.model import Removal, Team
 from scoring.parse import seat_readings
 from scoring.rule_names import rule_name
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.sync import sync_once
+from sheets_sync.loop.sync import sync_once
 from tests.google_support import ExcelBook, GoogleBook, google_backend, upload_tabs
 from tests.fake_sheets import _user_entered
 from tests.judge import ExcelDesk, GoogleDesk, excel_ru_entered, table_tournament, write_xlsx

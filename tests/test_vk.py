@@ -129,7 +129,7 @@ def test_the_post_after_round_one_lists_who_played_and_ends_with_the_tab_link(tm
 def test_a_long_table_counts_only_who_played(tmp_path):
     """top=5 of twenty who played: «первые 5 из 20», «и ещё 15», never the thirty on the Players tab."""
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.outcome import compute, read_workbook
+    from sheets_sync.loop.outcome import compute, read_workbook
 
     book = _round_one_xlsx(tmp_path / "cup.xlsx")
     outcome = compute(read_workbook(ExcelBackend(book)), base_dir=tmp_path)
@@ -145,7 +145,7 @@ def test_export_vk_link_goes_before_the_tab_link_and_watch_uses_the_tab_link(tmp
 
     from sheets_sync.backends.excel import ExcelBackend
     from sheets_sync.cli import main
-    from sheets_sync.watch import run_watch
+    from sheets_sync.loop.watch import run_watch
 
     book = _round_one_xlsx(tmp_path / "cup.xlsx", link=SITE)
     run_watch(ExcelBackend(book), out_dir=tmp_path / "watched", interval=0, cycles=1, sleep=lambda _s: None)
@@ -157,7 +157,7 @@ def test_export_vk_link_goes_before_the_tab_link_and_watch_uses_the_tab_link(tmp
 
 
 def test_init_writes_the_link_row_empty_with_a_hint(tmp_path):
-    from sheets_sync.layout import tournament_tab
+    from sheets_sync.workbook.layout import tournament_tab
     from scoring.parse import read_settings
 
     tab = tournament_tab(name="Кубок", preset_id="gmo-2016", language="ru")
@@ -179,7 +179,7 @@ def test_a_finished_tournament_has_nobody_still_to_play(tmp_path):
 
     from sheets_sync.backends.excel import ExcelBackend
     from sheets_sync.example import EXAMPLE_PATH
-    from sheets_sync.outcome import compute, read_workbook
+    from sheets_sync.loop.outcome import compute, read_workbook
 
     book = tmp_path / "cup.xlsx"
     shutil.copyfile(EXAMPLE_PATH, book)

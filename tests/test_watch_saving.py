@@ -22,7 +22,7 @@ from rich.console import Console
 
 from sheets_sync.backends.base import WorkbookUnreadable
 from sheets_sync.backends.excel import ExcelBackend
-from sheets_sync.watch import SAVE_GRACE, SAVE_NOTE_AFTER, Watcher, run_watch
+from sheets_sync.loop.watch import SAVE_GRACE, SAVE_NOTE_AFTER, Watcher, run_watch
 from tests.helpers import ROOT
 from tests.test_safety import edit
 

@@ -7,7 +7,7 @@
 - :mod:`scoring.rating.series` — :func:`series_points` (the Mafia World Tour's table) and
   :func:`series_standings` over each player's best events.
 
-Reading the TOML files is the edges' business (:mod:`sheets_sync.ratings`).
+Reading the TOML files is the edges' business (:mod:`sheets_sync.league.ratings`).
 """
 
 from scoring.rating.games import (BLACK, RED, GameChange, PlayerRating, RatedGame, RatingInputError, Ratings,

@@ -1,6 +1,6 @@
 """Rating schemes: the numbers of a player rating, loaded from data and checked.
 
-A scheme is a TOML file in ``config/ratings/`` (read by the edges, :mod:`sheets_sync.ratings`)
+A scheme is a TOML file in ``config/ratings/`` (read by the edges, :mod:`sheets_sync.league.ratings`)
 turned into a frozen :class:`RatingScheme` by :meth:`RatingScheme.from_dict`.  Two kinds:
 
 - ``elo-sides`` — the mafiaratings.com rating since its 2025 rework: a red and a black side

@@ -30,10 +30,10 @@ from scoring.preset import StageRule, TeamRule
 from scoring.problems import Text
 from scoring.preset_settings import STAGE_KEY_ALIASES
 from sheets_sync.backends.base import STATE_TAB, Backend, Patch, Snapshot, TabWrite
-from sheets_sync.changelog import previous_values, state_with_values, written_values
-from sheets_sync.layout import draw_report_tab, protocol_tab, protocol_title, seating_tab
+from sheets_sync.workbook.changelog import previous_values, state_with_values, written_values
+from sheets_sync.workbook.layout import draw_report_tab, protocol_tab, protocol_title, seating_tab
 from sheets_sync.messages import fail, text
-from sheets_sync.outcome import Outcome, compute, read_workbook
+from sheets_sync.loop.outcome import Outcome, compute, read_workbook
 from sheets_sync.refs import workbook_folder
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ def prefilled_values(values: Mapping[str, Mapping[str, str]], patch: Patch, exis
     """The typed values the state tab should remember once a stage ``patch`` is written: its
     Seating tab and pre-filled protocols as written (the draw report is no tab people type
     into), so that the next sync's Журнал shows none of the draw's names — only what people
-    type afterwards (:func:`sheets_sync.changelog.written_values`)."""
+    type afterwards (:func:`sheets_sync.workbook.changelog.written_values`)."""
     report = L.norm(L.tab("draw_report", language))
     prefilled = [w for w in patch.writes if L.norm(w.title) != report and w.title != STATE_TAB]
     return written_values(values, prefilled, existing=existing, deleted=patch.delete_tabs)

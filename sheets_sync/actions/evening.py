@@ -1,7 +1,7 @@
 """`evening`: adding an evening of a club season to the workbook — one tab, its protocol blocks.
 
 The tab is titled by the evening's date («05.12.2026») and holds ``games`` empty protocol blocks
-stacked one under another (:func:`sheets_sync.layout.evening_tab`); the reader finds them by
+stacked one under another (:func:`sheets_sync.workbook.layout.evening_tab`); the reader finds them by
 their labels (:mod:`scoring.parse`).  One read, one write through the backend (an .xlsx or a
 Google Sheet alike); nothing is written when the evening is already there.
 """
@@ -15,8 +15,8 @@ from scoring import labels as L
 from scoring.parse import evening_of
 from sheets_sync.backends.base import Backend, Patch
 from sheets_sync.actions.draw import CommandRefused
-from sheets_sync.layout import evening_block_games, evening_tab, evening_title
-from sheets_sync.outcome import compute, read_workbook
+from sheets_sync.workbook.layout import evening_block_games, evening_tab, evening_title
+from sheets_sync.loop.outcome import compute, read_workbook
 from sheets_sync.refs import workbook_folder
 
 __all__ = ["EveningAdded", "add_evening"]

@@ -2,7 +2,7 @@
 `print-seating` do, kept apart from argument parsing.
 
 They read the workbook and compute the standings like `sync`, but write nothing into it.
-The site and the post show the public results (:class:`~sheets_sync.publish.PublicResults`);
+The site and the post show the public results (:class:`~sheets_sync.loop.publish.PublicResults`);
 the protocol blanks and the seating (printed or posted) show the seating as it is.  The MWT files
 are the published counted games too: a hidden final leaves the workbook only when it is released.
 """
@@ -16,13 +16,13 @@ from sheets_sync import clock
 from sheets_sync.backends import open_backend
 from sheets_sync.files import out_dir_for, write_text_atomic
 from sheets_sync.render.mwt import MwtGame, MwtWarning, dumps as mwt_dumps, is_game_filename, mwt_games
-from sheets_sync.publish import PublicResults, write_public_site, write_vk_post
+from sheets_sync.loop.publish import PublicResults, write_public_site, write_vk_post
 from sheets_sync.messages import text
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
 from sheets_sync.render.seating import SeatingViews, seating_filename, seating_html
 from sheets_sync.render.vk_seating import seating_post_names, write_seating_post
-from sheets_sync.outcome import Outcome, compute, read_workbook
+from sheets_sync.loop.outcome import Outcome, compute, read_workbook
 
 __all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_workbook_blanks", "write_workbook_mwt",
            "mwt_warning_lines",

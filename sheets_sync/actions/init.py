@@ -34,8 +34,8 @@ from sheets_sync.actions.draw import (
 from sheets_sync.messages import fail, text
 from sheets_sync.presets import is_preset_file, load_preset, shipped_id
 from sheets_sync.refs import is_google_ref, workbook_folder
-from sheets_sync.sync import sync_once
-from sheets_sync.tournament_setup import read_players_csv, workbook_patch
+from sheets_sync.loop.sync import sync_once
+from sheets_sync.workbook.tournament_setup import read_players_csv, workbook_patch
 
 __all__ = ["init_workbook", "QualifyingRequest", "is_new_spreadsheet_ref"]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from scoring.errors import SheetsSyncError
 from sheets_sync.backends.base import Grid, Patch, TabWrite
-from sheets_sync.league import League, LeagueFile, build_league, load_league
+from sheets_sync.league.league_file import League, LeagueFile, build_league, load_league
 from sheets_sync.refs import is_google_ref
 
 __all__ = ["LeagueRun", "LeagueOutputRefused", "run_league", "rating_tab", "series_tab", "TAB_TITLES", "HEADER",
@@ -99,7 +99,7 @@ def _write_output(league: League, ref: str, credentials: str | None) -> tuple[st
 def load_any_league(path: str | Path, *, credentials: str | None = None) -> LeagueFile:
     """The league of FILE: a TOML file, or a «Лига» workbook (.xlsx or a Google sheet) — two
     readers, one validated :class:`LeagueFile`."""
-    from sheets_sync.league_book import is_league_book, read_league_book
+    from sheets_sync.league.book import is_league_book, read_league_book
 
     ref = str(path)
     if is_league_book(ref):
@@ -110,8 +110,8 @@ def load_any_league(path: str | Path, *, credentials: str | None = None) -> Leag
 def init_league(path: str | Path, *, language: str = "ru", credentials: str | None = None) -> str:
     """A new, empty league FILE: a workbook with the «Лига» tab, or a commented TOML file
     (refused when the TOML file or the workbook's «Лига» tab is already there)."""
-    from sheets_sync.league import FileProblem, LeagueFileError
-    from sheets_sync.league_book import init_league_book, is_league_book
+    from sheets_sync.league.league_file import FileProblem, LeagueFileError
+    from sheets_sync.league.book import init_league_book, is_league_book
 
     ref = str(path)
     if is_league_book(ref):

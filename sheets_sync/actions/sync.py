@@ -11,8 +11,8 @@ from scoring.problems import Severity
 from sheets_sync.backends import open_backend
 from sheets_sync.messages import shell_word, text
 from sheets_sync.refs import is_google_ref
-from sheets_sync.sync import SyncReport, sync_once
-from sheets_sync.sync_memory import skipped_line
+from sheets_sync.loop.sync import SyncReport, sync_once
+from sheets_sync.loop.sync_memory import skipped_line
 
 if TYPE_CHECKING:
     from rich.console import Console

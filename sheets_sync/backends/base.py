@@ -119,7 +119,7 @@ class Snapshot:
     source: str = ""  # human-readable name of the workbook (path or URL)
     token: object = None  # backend-private: what apply() needs to detect a concurrent change
     # ``--output``: the separate workbook the owned tabs are written to, as read; the sync takes
-    # the owned tabs from it (:func:`sheets_sync.sync.workbook_view`).  None: they live in ``tabs``.
+    # the owned tabs from it (:func:`sheets_sync.loop.sync.workbook_view`).  None: they live in ``tabs``.
     results_workbook: Snapshot | None = None
     # the whole workbook as read, as one string (an .xlsx: the SHA-256 of its bytes); None: unknown
     fingerprint: str | None = None
@@ -210,7 +210,7 @@ class TabWrite:
     styles: tuple[Style, ...] = ()
     page: PageSetup | None = None
     # the look is the one the last sync gave this tab (the same look key in the state tab,
-    # sheets_sync.sync): a backend may write only the values and leave the look as it is
+    # sheets_sync.loop.sync): a backend may write only the values and leave the look as it is
     look_kept: bool = False
 
 

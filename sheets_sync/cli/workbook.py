@@ -120,7 +120,7 @@ def _out_dir(workbook: str, out: str | None, *, dry_run: bool = False) -> Path:
     had a folder of its own are moved into it first, saying so in one line (not by a dry run)."""
     if out is None and not dry_run:
         from sheets_sync.messages import text
-        from sheets_sync.sync_memory import move_old_outputs
+        from sheets_sync.loop.sync_memory import move_old_outputs
 
         moved = move_old_outputs(workbook)
         if moved is not None:
@@ -187,13 +187,13 @@ def watch(workbook: str, interval: float, out: str | None, cycles: int | None, p
     tabs is retried until the file is closed.  A workbook that is not there at the start ends the watch.
     With --serve the site is served on the local network (the hall's screen: /screen.html)."""
     from sheets_sync.messages import text
-    from sheets_sync.watch import run_watch
+    from sheets_sync.loop.watch import run_watch
 
     out_dir = _out_dir(workbook, out)
     server = None
     try:
         if port is not None:
-            from sheets_sync.serve import serve_site
+            from sheets_sync.loop.serve import serve_site
 
             server = serve_site(out_dir / "site", port=port, bind=bind, language=speaking(None))
             console.print(text("serve.url", speaking(None), url=server.url), markup=False)

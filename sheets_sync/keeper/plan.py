@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from scoring import labels as L
 from sheets_sync.backends.base import STATE_TAB, Snapshot
-from sheets_sync.outcome import owned_tab_titles
+from sheets_sync.loop.outcome import owned_tab_titles
 
 __all__ = ["INTERVAL", "RESERVE", "FastSheet", "plan_polls", "input_fingerprint"]
 

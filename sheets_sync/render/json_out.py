@@ -125,7 +125,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
                        live: Liveness | None | Ask = ASK) -> dict:
     """The document; ``public`` (default) hides an unreleased hidden final and its problems.
     ``public=False``: the results are shown as given (already public ones, e.g.
-    :class:`sheets_sync.publish.PublicResults`, still list their hidden stages).  ``live``: who can
+    :class:`sheets_sync.loop.publish.PublicResults`, still list their hidden stages).  ``live``: who can
     still qualify in the results shown (worked out here when not given)."""
     if progress is None:
         progress = progress_of(results, public=public)  # of the full results, before published() below

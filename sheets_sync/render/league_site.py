@@ -15,7 +15,7 @@ from typing import Any
 
 from scoring.collation import name_key
 from scoring.rating.scheme import RatingScheme
-from sheets_sync.league import League
+from sheets_sync.league.league_file import League
 from sheets_sync.render.site import player_file
 from sheets_sync.render.templates import TEMPLATES, environment
 

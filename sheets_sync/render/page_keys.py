@@ -4,7 +4,7 @@ pages whose inputs changed.
 A page of the site is a template and the values it is given (its *context*).  Their hash, salted
 with the version of everything that turns them into text (the templates, this package's
 rendering modules, Jinja2), is the page's key; the sync remembers each file's key beside its
-content hash (:mod:`sheets_sync.sync_memory`), and a page whose key is the one of the file on
+content hash (:mod:`sheets_sync.loop.sync_memory`), and a page whose key is the one of the file on
 disk is not rendered again (:func:`sheets_sync.files.reuse_output`).
 
 The hash must see everything the template can see, so it is strict about what it accepts:

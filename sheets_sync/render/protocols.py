@@ -1,7 +1,7 @@
 """Printable protocol blanks: one A4 page per table of a round, laid out like the FIIM paper protocol.
 
 The blank is the protocol tab on paper: the same header block, the same legend and the same
-seat table (columns, words and proportions come from :mod:`sheets_sync.layout`), so what a
+seat table (columns, words and proportions come from :mod:`sheets_sync.workbook.layout`), so what a
 judge writes on paper goes into the tab field by field.  Tournament, stage, round, table and
 the seated players (from the Seating tab) are filled in; everything the judge writes during
 the game is left blank.  HTML with print CSS (landscape A4, like the tab's print settings); a
@@ -20,7 +20,7 @@ from scoring.errors import SheetsSyncError
 from scoring import labels as L
 from scoring.model import SeatingEntry, Tournament
 from scoring.preset import Preset
-from sheets_sync.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_WIDTHS, protocol_columns, protocol_legend
+from sheets_sync.workbook.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_WIDTHS, protocol_columns, protocol_legend
 from sheets_sync.render.templates import environment, slug
 from sheets_sync.render.words import ui
 

@@ -1,5 +1,5 @@
 """The tabs the sync owns: Standings, one tab per stage, Statistics, Problems (and the heading the
-Log tab of :mod:`sheets_sync.changelog` shares with them).
+Log tab of :mod:`sheets_sync.workbook.changelog` shares with them).
 
 Pure functions from results to :class:`TabWrite`; numbers are written as numbers, everything
 people typed (nicknames, clubs) as text.  Each tab opens with its title and status line, as the

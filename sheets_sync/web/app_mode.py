@@ -97,7 +97,7 @@ class FolderWatch:
     saves while one waits add none, :func:`request_sync`)."""
 
     def __init__(self, tournaments: list[Tournament]) -> None:
-        from sheets_sync.file_events import file_events
+        from sheets_sync.loop.file_events import file_events
 
         self._stop = threading.Event()
         self._threads = []

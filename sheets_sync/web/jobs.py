@@ -213,7 +213,7 @@ def _summary(tournament: Tournament, report) -> dict:
     if report.outcome is None:
         return {**tournament.last_sync, **report.summary, "skipped": True}
     from scoring.progress import progress
-    from sheets_sync.sync import sync_summary
+    from sheets_sync.loop.sync import sync_summary
 
     outcome = report.outcome
     done = progress(outcome.results)
@@ -240,7 +240,7 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     from functools import partial
 
     from sheets_sync.backends.base import PermissionDenied
-    from sheets_sync.sync import publish_files, sync_once
+    from sheets_sync.loop.sync import publish_files, sync_once
     from sheets_sync.web.workbooks import fresh_read, open_tournament_backend
 
     try:  # a fast-lane poll's fresh read of this sheet (this process) stands in for the sync's own

@@ -1,6 +1,6 @@
 """The hosted public site of each tournament at ``/t/<slug>/``: the files its syncs wrote.
 
-A sync writes the site into ``jobs.site_dir(t)`` through :class:`sheets_sync.publish.PublicResults`
+A sync writes the site into ``jobs.site_dir(t)`` through :class:`sheets_sync.loop.publish.PublicResults`
 — the public filter is applied there, once (a hidden final stays hidden). This view only serves
 those files read-only: GET and HEAD, nothing outside the folder (the path is resolved, links
 followed, and must still be inside), a folder's ``index.html`` and never a listing, the content

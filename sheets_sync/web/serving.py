@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from sheets_sync.serve import stop_waitress
+from sheets_sync.loop.serve import stop_waitress
 
 __all__ = ["prepare", "WebServer", "start_web", "make_consumer", "run_until_stopped", "SETTINGS"]
 

@@ -83,9 +83,9 @@ def qualified_workbook(path: Path, players: int = 40, seed: int = 1) -> Path:
     from scoring.model import Player
     from scoring.simulate import simulate_game
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.layout import protocol_title
+    from sheets_sync.workbook.layout import protocol_title
     from sheets_sync.presets import load_preset
-    from sheets_sync.tournament_setup import simple_seating, workbook_patch
+    from sheets_sync.workbook.tournament_setup import simple_seating, workbook_patch
 
     preset, _ = load_preset("gmo-2016")
     names = [f"Игрок {i:02d}" for i in range(1, players + 1)]

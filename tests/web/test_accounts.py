@@ -266,7 +266,7 @@ def test_add_a_sheet_shows_the_account_then_a_code_and_the_typed_code_registers_
 
 
 def test_the_code_in_the_tab_adds_no_warning_to_the_sync(google, example_sheet):
-    from sheets_sync.sync import sync_once
+    from sheets_sync.loop.sync import sync_once
     from sheets_sync.web.workbooks import open_google_backend
 
     account = ServiceAccount.objects.get()

@@ -23,9 +23,9 @@ def _workbook(path: Path, team_of: dict[str, str]) -> Path:
     from scoring.model import Player
     from scoring.simulate import simulate_game
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.layout import protocol_title
+    from sheets_sync.workbook.layout import protocol_title
     from sheets_sync.presets import load_preset
-    from sheets_sync.tournament_setup import simple_seating, workbook_patch
+    from sheets_sync.workbook.tournament_setup import simple_seating, workbook_patch
 
     preset, _ = load_preset("gmo-2016")
     names = [f"Игрок {i:02d}" for i in range(1, 41)]
@@ -44,7 +44,7 @@ def _workbook(path: Path, team_of: dict[str, str]) -> Path:
 
 def test_advance_says_which_team_the_semifinal_cannot_split(tmp_path, organizer, signed_in):
     from sheets_sync.backends.excel import ExcelBackend
-    from sheets_sync.outcome import compute
+    from sheets_sync.loop.outcome import compute
 
     path = _workbook(tmp_path / "teams.xlsx", {})
     cut = compute(ExcelBackend(path).read()).results.cuts["semifinal"].players

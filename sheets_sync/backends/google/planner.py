@@ -319,7 +319,7 @@ class _Planner:
         sid = tab.sheet_id
         out = self.content
         if w.owned and not new and w.look_kept:
-            # the look the last sync drew is the one wanted (sheets_sync.sync.look_key): the values
+            # the look the last sync drew is the one wanted (sheets_sync.loop.sync.look_key): the values
             # only, the formats, widths and panes left as they are — a fraction of the request
             out.append({"updateCells": {"range": {"sheetId": sid}, "fields": _CLEAR_VALUES}})
             if w.rows:

@@ -4,7 +4,7 @@ loop { if the workbook's fingerprint changed: read; if the values' hash changed 
 write what differs → one line per change }.  Transient errors (quota, network, a judge saving
 at the same moment) are reported and retried on the next poll; Ctrl-C stops cleanly between
 cycles.  For a local file the backend's cheap fingerprint (its bytes' hash) decides whether to
-read at all, and file events (:mod:`sheets_sync.file_events`: inotify, FSEvents,
+read at all, and file events (:mod:`sheets_sync.loop.file_events`: inotify, FSEvents,
 ReadDirectoryChangesW) wake the loop as soon as it is saved — the interval is then only the
 longest wait; elsewhere the loop polls every interval.  Our own save wakes it too, but the
 fingerprint the write returned is the file's now, so one save is one cycle.
@@ -43,8 +43,8 @@ from sheets_sync.backends.base import (
     WorkbookUnreadable,
 )
 from sheets_sync.messages import system_language, text
-from sheets_sync.outcome import read_workbook
-from sheets_sync.sync import (
+from sheets_sync.loop.outcome import read_workbook
+from sheets_sync.loop.sync import (
     SyncReport,
     input_fingerprint,
     internal_error_patch,
@@ -254,7 +254,7 @@ def run_watch(backend: Backend, *, out_dir: Path | None, interval: float = 10.0,
     watcher.intro = (str(backend.source), interval)
     events = None
     if sleep is None:  # tests that pass their own sleep drive the loop by polls
-        from sheets_sync.file_events import file_events
+        from sheets_sync.loop.file_events import file_events
 
         local = Path(str(backend.source))  # a local workbook (not Google, not in memory) has events
         events = file_events(local) if local.is_file() else None

@@ -27,7 +27,7 @@ from sheets_sync.render.site import write_site
 from sheets_sync.render.vk import FontNotFound, post_text, write_vk
 
 if TYPE_CHECKING:
-    from sheets_sync.outcome import Outcome
+    from sheets_sync.loop.outcome import Outcome
 
 __all__ = ["PublicResults", "publish_files", "write_standings_json", "write_public_site", "write_vk_post"]
 

@@ -28,11 +28,11 @@ from scoring.rules import validate
 from scoring.standings import Results, compute as compute_standings
 from scoring.trust import Remembered, confirmations, dispute_problems
 from sheets_sync.backends.base import Backend, Snapshot
-from sheets_sync.changelog import (Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered,
+from sheets_sync.workbook.changelog import (Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered,
                                    typed_cells)
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
-from sheets_sync.protection import restored_problems
+from sheets_sync.workbook.protection import restored_problems
 from sheets_sync.refs import workbook_folder
 
 __all__ = ["Outcome", "compute", "DEFAULT_PRESET", "owned_tab_titles", "workbook_view", "read_workbook",

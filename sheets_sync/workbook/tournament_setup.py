@@ -16,7 +16,7 @@ from scoring.parse import _header_map  # the same header matching as the workboo
 from scoring.parse.players import split_classifications
 from scoring.preset import Preset
 from sheets_sync.backends.base import Patch, TabWrite
-from sheets_sync.layout import penalties_tab, players_tab, protocol_tab, protocol_title, seating_tab, tournament_tab
+from sheets_sync.workbook.layout import penalties_tab, players_tab, protocol_tab, protocol_title, seating_tab, tournament_tab
 from sheets_sync.messages import fail
 from sheets_sync.messages import text as words
 

@@ -10,7 +10,7 @@ A sync that wrote its files into an output folder records, in ``<out>/.sheets-sy
 
 The next sync whose key is the same and whose outputs are all still there with their sizes
 has nothing to do: it asks the backend for the workbook's fingerprint (an .xlsx: a hash of its
-bytes, no read of its values), sees that, and stops (:func:`sheets_sync.sync.sync_once`).
+bytes, no read of its values), sees that, and stops (:func:`sheets_sync.loop.sync.sync_once`).
 Nothing here knows which outputs exist: every file written through
 :func:`sheets_sync.files.write_bytes_atomic` inside :meth:`SyncMemory.recording` is listed,
 whatever renderer produced it; the same list lets the writer skip a file whose content hash

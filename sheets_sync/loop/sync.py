@@ -1,19 +1,19 @@
 """One sync cycle: read → compute → write → publish.
 
 The data flows one way.  :func:`sync_once` reads the workbook (``backend.read()``), computes
-(:func:`sheets_sync.outcome.compute`, pure given a snapshot and preset files, then
+(:func:`sheets_sync.loop.outcome.compute`, pure given a snapshot and preset files, then
 :func:`build_patch`: a :class:`Patch` of owned tabs and marks), writes the patch
-(``backend.apply``) and publishes the files into its output folder (:mod:`sheets_sync.publish`);
+(``backend.apply``) and publishes the files into its output folder (:mod:`sheets_sync.loop.publish`);
 when the workbook changed under it between the read and the write, it starts over from a
 fresh read.  Before all that it asks the backend for the workbook's fingerprint: a workbook
-as the last sync left it (:mod:`sheets_sync.sync_memory`) is not computed again.
+as the last sync left it (:mod:`sheets_sync.loop.sync_memory`) is not computed again.
 
 Two refusals are not failures of the whole cycle:
 
 * a workbook open in Excel or LibreOffice (a lock file beside it) is read and computed as
   usual and its files are written; only the workbook's own tabs wait (the report's
   ``locked``) until the file is closed — ``watch`` keeps trying;
-* a preset that cannot be loaded stops the cycle (:class:`~sheets_sync.outcome.PresetUnavailable`):
+* a preset that cannot be loaded stops the cycle (:class:`~sheets_sync.loop.outcome.PresetUnavailable`):
   only the Problems tab is written, saying so, and nothing is published.
 """
 
@@ -46,8 +46,8 @@ from sheets_sync.backends.base import (
     WorkbookLocked,
     values_fingerprint,
 )
-from sheets_sync.changelog import append_jsonl, is_trust_row, log_tab, state_rows as trust_state_rows
-from sheets_sync.outcome import (
+from sheets_sync.workbook.changelog import append_jsonl, is_trust_row, log_tab, state_rows as trust_state_rows
+from sheets_sync.loop.outcome import (
     DEFAULT_PRESET,
     Outcome,
     PresetUnavailable,
@@ -56,11 +56,11 @@ from sheets_sync.outcome import (
     workbook_view,
 )
 from sheets_sync.files import remove_stale_temps
-from sheets_sync.protection import protection_changes, state_rows as protection_state_rows, wanted_protections
+from sheets_sync.workbook.protection import protection_changes, state_rows as protection_state_rows, wanted_protections
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
-from sheets_sync.sync_memory import SyncKey, SyncMemory, file_version
+from sheets_sync.loop.sync_memory import SyncKey, SyncMemory, file_version
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "sync_summary", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
            "problems_patch", "input_fingerprint", "tabs_fingerprint"]
@@ -102,7 +102,7 @@ def _previous_marks(snapshot: Snapshot) -> dict[tuple[str, str], tuple[str, str]
     grid = snapshot.tabs.get(STATE_TAB, ())
     marks = {}
     for row in grid[1:]:
-        if is_trust_row(row):  # confirmations and typed values (sheets_sync.changelog)
+        if is_trust_row(row):  # confirmations and typed values (sheets_sync.workbook.changelog)
             continue
         if len(row) >= 2 and row[0] and row[1]:
             marks[(str(row[0]), str(row[1]))] = (str(row[2]) if len(row) > 2 and row[2] else "", str(row[3]) if len(row) > 3 and row[3] else "")
@@ -114,7 +114,7 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     """Owned tabs in full, marks to set and to clear, the Log tab with the changes since the last
     sync (stamped ``when``, default now), the state tab that remembers marks, confirmations,
     typed values and protections, and the protections the workbook lacks (``account``: the
-    sync's own e-mail, an editor of every protection; :mod:`sheets_sync.protection`)."""
+    sync's own e-mail, an editor of every protection; :mod:`sheets_sync.workbook.protection`)."""
     language = outcome.language
     if outcome.results.tournament.season:  # a club season: its own tabs (their module loads only then)
         from sheets_sync.render.season_tabs import owned_season_tabs
@@ -316,11 +316,11 @@ def sync_summary(outcome: Outcome) -> dict[str, object]:
 
 def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
                   link: str | None = None) -> list[Path]:
-    """:func:`sheets_sync.publish.publish_files`, imported when first called: the renderers' modules
+    """:func:`sheets_sync.loop.publish.publish_files`, imported when first called: the renderers' modules
     (Jinja2 and Pillow among them) load only in a sync that has files to write (a dry run, a sync
     with nothing changed and the tests of the core do without them).  ``link``: the VK post's
     link (the server's hosted site) before the Tournament tab's «Ссылка»."""
-    from sheets_sync.publish import publish_files as publish
+    from sheets_sync.loop.publish import publish_files as publish
 
     return publish(outcome, out_dir, updated=updated, link=link)
 
@@ -418,7 +418,7 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
 
     With ``out_dir`` (and ``remember``), a workbook that is exactly as the last sync into that
     folder left it — same fingerprint, preset, templates and package — is not computed again
-    (:mod:`sheets_sync.sync_memory`): the report says ``skipped`` and nothing is written.  A
+    (:mod:`sheets_sync.loop.sync_memory`): the report says ``skipped`` and nothing is written.  A
     ``snapshot`` the caller read (watch) has been found changed already: it is computed.
     ``compute_outcome`` and ``publish`` are the two expensive steps, injectable so that tests
     can count what a sync really recomputes and renders."""

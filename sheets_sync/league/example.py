@@ -2,7 +2,7 @@
 40 players with other seeds, a few weeks apart, and the league file that rates them with a
 series over them — as ``league.toml`` and as the same league in a «Лига» workbook
 (``league.xlsx``, whose «Рейтинг»/«Серия» tabs go into itself).  Regenerate with
-``python -m sheets_sync.league_example``."""
+``python -m sheets_sync.league.example``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from sheets_sync.example import build_example
 __all__ = ["EXAMPLE_LEAGUE", "STAGES", "build_example_league", "write_example_league_book", "LEAGUE_FILE",
            "LEAGUE_SETTINGS"]
 
-EXAMPLE_LEAGUE = Path(__file__).resolve().parent.parent / "examples" / "league"
+EXAMPLE_LEAGUE = Path(__file__).resolve().parents[2] / "examples" / "league"
 # (file, the tournament's name, its date, the simulator's seed, kind, stars)
 STAGES = (("stage-1.xlsx", "Кубок Рейна, этап 1", "14.03.2026", 2101, "tournament", 2),
           ("stage-2.xlsx", "Кубок Рейна, этап 2", "11.04.2026", 2102, "tournament", 2),
@@ -38,7 +38,7 @@ LEAGUE_SETTINGS = {"name": "Кубок Рейна 2026", "language": "ru", "rati
 
 def write_example_league_book(folder: Path = EXAMPLE_LEAGUE) -> Path:
     """``league.xlsx``: the example league as a «Лига» workbook (the workbooks must be in ``folder``)."""
-    from sheets_sync.league_book import league_book_tab
+    from sheets_sync.league.book import league_book_tab
 
     path = folder / "league.xlsx"
     if path.exists():

@@ -32,7 +32,7 @@ from scoring.rating import (EventResult, RatedGame, Ratings, RatingScheme, Seat,
                             SeriesScheme, StartRating, replay, series_standings)
 from scoring.rating.league import (EVENT_KINDS, EventLine, event_date, event_lines, first_starts, one_spelling,
                                    rated_games, typed_starts)
-from sheets_sync.ratings import DEFAULT_RATING, load_rating_scheme, load_series_scheme
+from sheets_sync.league.ratings import DEFAULT_RATING, load_rating_scheme, load_series_scheme
 from sheets_sync.refs import is_google_ref
 
 __all__ = ["FileProblem", "LeagueFileError", "LeagueEvent", "LeagueFile", "EventData", "League", "load_league", "read_event",
@@ -164,7 +164,7 @@ def _event_problems(data: Mapping[str, Any], events: Sequence[LeagueEvent]) -> l
 def parse_league(data: Mapping[str, Any], *, source: str, base_dir: Path) -> LeagueFile:
     """The league file's dict checked: every problem at once (:class:`LeagueFileError`, each
     :class:`FileProblem` naming its key).  The one validator of both readers: the TOML file and
-    the «Лига» workbook (:mod:`sheets_sync.league_book`)."""
+    the «Лига» workbook (:mod:`sheets_sync.league.book`)."""
     errors = _top_problems(data)
     raw_events = data.get("event", [])
     if not isinstance(raw_events, list) or not raw_events:
@@ -264,7 +264,7 @@ def _cached(cache: Path | None, event: LeagueEvent) -> dict[str, Any] | None:
 
 
 def _computed(event: LeagueEvent, snapshot: Any) -> EventData:
-    from sheets_sync.outcome import compute
+    from sheets_sync.loop.outcome import compute
     from sheets_sync.refs import workbook_folder
 
     outcome = compute(snapshot, base_dir=workbook_folder(snapshot.source))
@@ -278,7 +278,7 @@ def _fresh(event: LeagueEvent, backend: Any, remembered: dict[str, Any] | None) 
     """The event's data from its workbook, or from the cache when the workbook is as remembered:
     the backend's cheap fingerprint when it has one (an .xlsx), else one read of the values (a
     Google sheet: Drive cannot tell cheaply) compared before anything is computed."""
-    from sheets_sync.outcome import read_workbook
+    from sheets_sync.loop.outcome import read_workbook
 
     known = remembered["data"].get("fingerprint") if remembered is not None else None
     cheap = backend.fingerprint()

@@ -6,7 +6,7 @@ The tab «Лига» (en "League") holds the league-wide settings as label | val
 header row «Турнир/сезон | Вид | Звёзд | Название» and one row an event — every key of a TOML
 ``[[event]]``, columns in any order, labels in either language.  The reader turns the tab into
 the very dict a TOML league file loads to and hands it to the one validator,
-:func:`sheets_sync.league.parse_league`; what the validator finds wrong is said naming the
+:func:`sheets_sync.league.league_file.parse_league`; what the validator finds wrong is said naming the
 tab and cell («Лига»!B9) instead of the key.
 
 «Вывод» left empty writes the «Рейтинг»/«Серия» tabs into the league workbook itself (TOML
@@ -25,7 +25,7 @@ from typing import Any
 from scoring import labels as L
 from scoring.cells import a1
 from sheets_sync.backends.base import Grid, PageSetup, Patch, Style, TabWrite
-from sheets_sync.league import FileProblem, LeagueFile, LeagueFileError, parse_league
+from sheets_sync.league.league_file import FileProblem, LeagueFile, LeagueFileError, parse_league
 from sheets_sync.refs import is_google_ref
 
 __all__ = ["LEAGUE_TABS", "SETTING_LABELS", "EVENT_COLUMNS", "KIND_WORDS", "is_league_book", "read_league_book",
