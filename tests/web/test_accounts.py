@@ -28,14 +28,6 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "Korova-2026-mafia"
 
 
-@pytest.fixture(autouse=True)
-def no_recent_checks():
-    """The pause between one organizer's claim checks lives in the cache, which outlives a test."""
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 def signed_in(email: str) -> tuple[Client, object]:
     user = get_user_model().objects.create_user(username=email, email=email, password=PASSWORD)
     client = Client()

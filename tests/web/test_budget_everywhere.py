@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from sheets_sync.example import EXAMPLE_PATH
-from sheets_sync.web import jobs, keeping, workbooks
+from sheets_sync.web import jobs, keeping, throttle, workbooks
 from sheets_sync.web.models import Job, RequestTally, Tournament
 from sheets_sync.web.organizer.buttons import BUTTONS
 from tests.fake_sheets import sheets_request_kind
@@ -53,6 +53,7 @@ def walk(google, monkeypatch):
     clock = Moving(time.time())
     monkeypatch.setattr(workbooks, "budget_clock", clock)
     monkeypatch.setattr(workbooks, "budget_sleep", clock.sleep)
+    monkeypatch.setattr(throttle, "clock", clock)
     monkeypatch.setenv("SHEETS_SYNC_GOOGLE_ENDPOINT", google.url)  # where a client of its own would go
     workbooks._SYNC_BACKENDS.clear()
     keeping._BACKENDS.clear()

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from sheets_sync.web import throttle
 from sheets_sync.web.access import is_owner, tournament_for
 from sheets_sync.web.models import Invitation, Membership, Tournament
 from sheets_sync.web.words import request_language, word
@@ -36,6 +37,10 @@ def _invite(request: HttpRequest, tournament: Tournament, lang: str) -> Invitati
     form = InviteForm(request.POST)
     if not form.is_valid():
         messages.error(request, word("members.bad_email", lang))
+        return None
+    wait = throttle.take(throttle.INVITATIONS, request.user.pk)  # each invitation is a letter
+    if wait:
+        messages.error(request, word("members.too_many", lang, wait=throttle.wait_words(wait, lang)))
         return None
     invitation = Invitation.objects.create(tournament=tournament, email=form.cleaned_data["email"].lower(),
                                            token=secrets.token_urlsafe(24), invited_by=request.user)

@@ -53,6 +53,20 @@ WORDS: dict[str, tuple[str, str]] = {
     "reset.bad.link": ("Ссылка устарела или уже использована. Попросите новую.",
                        "The link is out of date or used already. Ask for a new one."),
     "reset.complete": ("Пароль изменён. Теперь можно войти.", "The password is changed. You can sign in now."),
+    # rate limits (sheets_sync.web.throttle): how long to wait, said as «через {wait}»
+    "wait.second.one": ("секунду", "second"),
+    "wait.second.few": ("секунды", "seconds"),
+    "wait.second.many": ("секунд", "seconds"),
+    "wait.minute.one": ("минуту", "minute"),
+    "wait.minute.few": ("минуты", "minutes"),
+    "wait.minute.many": ("минут", "minutes"),
+    "reset.too_many_address": ("Письмо для нового пароля на этот адрес уже отправлялось несколько раз за последний "
+                               "час. Проверьте папку «Спам»; следующее письмо можно попросить через {wait}.",
+                               "A reset letter to this address was sent several times in the last hour. Check the "
+                               "spam folder; you can ask for the next one in {wait}."),
+    "reset.too_many_client": ("С вашего адреса в сети слишком часто просят восстановить пароль. Попробуйте снова "
+                              "через {wait}.",
+                              "Too many password resets asked from your network address. Try again in {wait}."),
     # the tournament list
     "list.title": ("Мои турниры", "My tournaments"),
     "list.add": ("Добавить таблицу", "Add a sheet"),
@@ -110,8 +124,13 @@ WORDS: dict[str, tuple[str, str]] = {
                          "editor, then press «Check» again."),
     "claim.not_found": ("Таблица не найдена: проверьте ссылку и что таблица открыта для {email} (редактор).",
                         "The sheet was not found: check the link, and that it is shared with {email} (editor)."),
-    "claim.too_fast": ("Проверка только что была — подождите {seconds} секунд и нажмите «Проверить» снова.",
-                       "Checked just now — wait {seconds} seconds and press «Check» again."),
+    "claim.too_fast": ("Проверка только что была — подождите {wait} и нажмите «Проверить» снова.",
+                       "Checked just now — wait {wait} and press «Check» again."),
+    "claim.too_many_codes": ("За последний час вы получили много новых кодов. Следующий новый код можно получить "
+                             "через {wait}; код таблицы, которую вы уже начали добавлять, показывается снова "
+                             "в любое время.",
+                             "You were given many new codes in the last hour. You can get the next new code in "
+                             "{wait}; the code of a sheet you already started adding is shown again at any time."),
     "claim.unreadable": ("Не удалось прочитать таблицу: {reason}. Попробуйте ещё раз через минуту.",
                          "Could not read the sheet: {reason}. Try again in a minute."),
     "claim.no_tournament_tab": ("В таблице нет вкладки «Турнир» (Tournament). Если таблица пустая, выберите "
@@ -172,6 +191,8 @@ WORDS: dict[str, tuple[str, str]] = {
                           "The invitation link (copy it and send it, e.g. in VK):"),
     "members.invitation_ready": ("Приглашение для {email} готово: ссылка ниже, письмо отправлено.",
                                  "The invitation for {email} is ready: the link is below, and it is mailed."),
+    "members.too_many": ("За последний час вы отправили много приглашений. Следующее можно отправить через {wait}.",
+                         "You sent many invitations in the last hour. You can send the next one in {wait}."),
     "members.bad_email": ("Это не похоже на адрес почты.", "This does not look like an e-mail address."),
     "members.removed": ("{email} больше не соорганизатор.", "{email} is no longer a co-organizer."),
     "members.mail_subject": ("Приглашение: {title}", "Invitation: {title}"),
