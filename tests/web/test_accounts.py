@@ -439,7 +439,7 @@ def owned() -> tuple[Client, Tournament]:
     return client, tournament
 
 
-def test_an_invitation_link_is_shown_mailed_and_works_once_for_whoever_opens_it(owned, log_mail, caplog):
+def test_an_invitation_link_is_shown_mailed_and_works_once_for_the_invited_address(owned, log_mail, caplog):
     owner, tournament = owned
     with caplog.at_level(logging.INFO, logger="sheets_sync.web.mail"):
         owner.post(reverse("members", args=["kubok"]), {"action": "invite", "email": "Boris@Club.ru"})
@@ -447,12 +447,13 @@ def test_an_invitation_link_is_shown_mailed_and_works_once_for_whoever_opens_it(
     assert "Приглашение для boris@club.ru готово" in page and "приглашён, ещё не принял" in page
     link = re.search(r'id="invite-link">http://testserver(/invite/[^<]+/)<', page).group(1)
     assert link in caplog.text and "boris@club.ru" in caplog.text
-    guest, guest_user = signed_in("boris.other@mail.ru")  # another e-mail: the link is the proof
+    other, other_user = signed_in("boris.other@mail.ru")  # another e-mail: a forwarded link is no proof
+    assert other.post(link).status_code == 403 and not Membership.objects.filter(user=other_user).exists()
+    guest, guest_user = signed_in("boris@club.ru")
     assert guest.get(link).status_code == 200 and not Membership.objects.filter(user=guest_user).exists()
     assert guest.post(link)["Location"] == reverse("tournament", args=["kubok"])
     assert Membership.objects.get(user=guest_user).role == Membership.CO_ORGANIZER
-    third, _ = signed_in("third@club.ru")
-    assert third.post(link).status_code == 410  # used once
+    assert guest.post(link).status_code == 410  # used once
     assert Invitation.objects.get().accepted_at is not None
 
 

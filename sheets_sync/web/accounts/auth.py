@@ -17,6 +17,7 @@ from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 
 from sheets_sync.web import throttle
@@ -28,16 +29,24 @@ __all__ = ["signup", "SignIn", "SignOut", "Reset", "ResetSent", "ResetConfirm", 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    goal = _next(request)
     if request.user.is_authenticated:
-        return redirect("tournaments")
+        return redirect(goal or "tournaments")
     lang = request_language(request)
-    form = SignupForm(request.POST or None, lang=lang)
+    form = SignupForm(request.POST or None, lang=lang, initial={"email": request.GET.get("email", "")})
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, word("signup.welcome", lang))
-        return redirect("tournaments")
-    return render(request, "accounts/signup.html", {"form": form})
+        return redirect(goal or "tournaments")
+    return render(request, "accounts/signup.html", {"form": form, "next": goal})
+
+
+def _next(request: HttpRequest) -> str:
+    """Where sign-up goes on to (an invitation opened signed out): an address of this site only."""
+    goal = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(goal, allowed_hosts={request.get_host()}, require_https=request.is_secure())
+    return goal if safe else ""
 
 
 class SignIn(auth_views.LoginView):

@@ -182,10 +182,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "members.remove": ("Убрать", "Remove"),
     "members.cancel": ("Отменить приглашение", "Cancel the invitation"),
     "members.invite.label": ("Пригласить соорганизатора (почта)", "Invite a co-organizer (e-mail)"),
-    "members.invite.help": ("Мы покажем ссылку-приглашение и отправим её письмом. Кто откроет её, войдя в свою "
-                            "учётную запись, станет соорганизатором; ссылка работает один раз.",
-                            "We show the invitation link and mail it. Whoever opens it signed in becomes a "
-                            "co-organizer; the link works once."),
+    "members.invite.help": ("Мы покажем ссылку-приглашение и отправим её письмом. Принять его сможет только "
+                            "учётная запись с этой почтой, один раз и в течение 7 дней.",
+                            "We show the invitation link and mail it. Only the account with this e-mail can accept "
+                            "it, once, within 7 days."),
+    "members.until": ("до", "until"),
+    "members.expired": ("срок истёк — пригласите снова", "expired — invite again"),
     "members.invite": ("Пригласить", "Invite"),
     "members.copy.link": ("Ссылка-приглашение (скопируйте и отправьте, например, в VK):",
                           "The invitation link (copy it and send it, e.g. in VK):"),
@@ -197,9 +199,11 @@ WORDS: dict[str, tuple[str, str]] = {
     "members.removed": ("{email} больше не соорганизатор.", "{email} is no longer a co-organizer."),
     "members.mail_subject": ("Приглашение: {title}", "Invitation: {title}"),
     "members.mail_body": ("{who} приглашает вас соорганизатором турнира «{title}» в sheets-sync.\n"
-                          "Откройте ссылку, войдя в свою учётную запись (или зарегистрировавшись):\n{link}\n",
+                          "Откройте ссылку и войдите с почтой {email} (или зарегистрируйтесь с ней):\n{link}\n"
+                          "Приглашение действует до {until}.\n",
                           "{who} invites you to co-organize «{title}» on sheets-sync.\n"
-                          "Open the link signed in (or sign up first):\n{link}\n"),
+                          "Open the link and sign in with {email} (or sign up with it):\n{link}\n"
+                          "The invitation is valid until {until}.\n"),
     "members.unregister": ("Убрать турнир с сервера", "Unregister the tournament"),
     "members.unregister.help": ("Сервис перестанет обновлять таблицу и удалит свой сайт турнира. Сама "
                                 "Google-таблица останется как есть.",
@@ -215,5 +219,17 @@ WORDS: dict[str, tuple[str, str]] = {
     "invite.accept": ("Принять", "Accept"),
     "invite.used": ("Это приглашение уже использовано или отменено. Попросите владельца турнира прислать новое.",
                     "This invitation is used or cancelled. Ask the tournament's owner for a new one."),
+    "invite.for": ("Приглашение для", "The invitation is for"),
+    "invite.until": ("Действует до", "Valid until"),
+    "invite.expired": ("Срок этого приглашения истёк", "This invitation expired on"),
+    "invite.expired.ask": ("Попросите владельца турнира прислать новое.", "Ask the tournament's owner for a new one."),
+    "invite.someone.else": ("Это приглашение не для вашей учётной записи: вы вошли как",
+                            "This invitation is not for your account: you are signed in as"),
+    "invite.sign.in.as": ("Чтобы принять его, войдите как", "To accept it, sign in as"),
+    "invite.switch": ("Выйти и войти с другой почтой", "Sign out and sign in with another e-mail"),
+    "invite.signed.out": ("Чтобы принять приглашение, войдите с почтой", "To accept it, sign in with"),
+    "invite.come.back": ("Если учётной записи ещё нет, зарегистрируйтесь с этой почтой. После входа или "
+                         "регистрации вы вернётесь на эту страницу.",
+                         "No account yet? Sign up with this e-mail. Either way you come back to this page."),
     "invite.accepted": ("Вы соорганизатор турнира «{title}».", "You co-organize «{title}»."),
 }
