@@ -26,10 +26,10 @@ from scoring.parse.grid import find_tab
 from scoring.parse.settings import CLAIM_CODE_ALPHABET, read_settings
 from sheets_sync.backends.base import BackendError, PermissionDenied, WorkbookNotFound
 from sheets_sync.render.templates import slug as slug_of
-from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
-from sheets_sync.web.words import word
 from sheets_sync.web import throttle
+from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
 from sheets_sync.web.shares import edit_access
+from sheets_sync.web.words import word
 from sheets_sync.web.workbooks import open_google_backend
 
 __all__ = ["CODE_LIFETIME", "CHECK_PAUSE", "ClaimRefused", "new_code", "claim_for", "check_claim", "register", "unique_slug",
