@@ -1,7 +1,10 @@
 """What `export site`, `export vk` (also `--seating N`), `export mwt`, `print-protocols` and
 `print-seating` do, kept apart from argument parsing.
 
-They read the workbook and compute the standings like `sync`, but write nothing into it.
+They read the workbook and compute the standings like `sync`, but write nothing into it.  Each
+takes WORKBOOK as typed and, optionally, the workbook already opened (``backend=``): the server
+passes its own, whose every Google request is counted against the service account's budget
+(:mod:`sheets_sync.web.workbooks`); the command line passes none and the reference is opened here.
 The site and the post show the public results (:class:`~sheets_sync.loop.publish.PublicResults`);
 the protocol blanks and the seating (printed or posted) show the seating as it is.  The MWT files
 are the published counted games too: a hidden final leaves the workbook only when it is released.
@@ -14,6 +17,7 @@ from pathlib import Path
 
 from sheets_sync import clock
 from sheets_sync.backends import open_backend
+from sheets_sync.backends.base import Backend
 from sheets_sync.files import out_dir_for, write_text_atomic
 from sheets_sync.render.mwt import MwtGame, MwtWarning, dumps as mwt_dumps, is_game_filename, mwt_games
 from sheets_sync.loop.publish import PublicResults, write_public_site, write_vk_post
@@ -30,9 +34,11 @@ __all__ = ["read_outcome", "write_workbook_site", "write_workbook_post", "write_
            "write_workbook_seating_post"]
 
 
-def read_outcome(workbook: str, *, credentials: str | None = None) -> Outcome:
-    """Read WORKBOOK once and compute everything the sync knows about it."""
-    backend = open_backend(workbook, credentials=credentials)
+def read_outcome(workbook: str, *, credentials: str | None = None, backend: Backend | None = None) -> Outcome:
+    """Read WORKBOOK once and compute everything the sync knows about it (``backend``: WORKBOOK
+    already opened; None: opened here with ``credentials``)."""
+    if backend is None:
+        backend = open_backend(workbook, credentials=credentials)
     return compute(read_workbook(backend), base_dir=workbook_folder(backend.source))
 
 
@@ -45,17 +51,19 @@ class Written:
     language: str
 
 
-def write_workbook_site(workbook: str, *, out: str | None, credentials: str | None = None) -> Written:
+def write_workbook_site(workbook: str, *, out: str | None, credentials: str | None = None,
+                        backend: Backend | None = None) -> Written:
     """The site in ``out`` (default: ``site/`` in the workbook's output folder)."""
-    outcome = read_outcome(workbook, credentials=credentials)
+    outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     folder = Path(out) if out else out_dir_for(workbook, None) / "site"
     public = PublicResults.of(outcome, updated=clock.now())
     return Written(folder, tuple(write_public_site(public, folder)), outcome.language)
 
 
-def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None) -> Written:
+def write_workbook_post(workbook: str, *, out: str | None, link: str | None, credentials: str | None = None,
+                        backend: Backend | None = None) -> Written:
     """vk-post.txt and vk-post.png in ``out`` (default: in the workbook's output folder)."""
-    outcome = read_outcome(workbook, credentials=credentials)
+    outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     folder = out_dir_for(workbook, out)
     write_vk_post(PublicResults.of(outcome, updated=clock.now()), folder, link=link)
     return Written(folder, (), outcome.language)
@@ -71,10 +79,10 @@ class Blanks:
 
 
 def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, out: str | None,
-                 credentials: str | None = None) -> Blanks:
+                          credentials: str | None = None, backend: Backend | None = None) -> Blanks:
     """The blanks of a round as HTML in ``out`` (default: ``protocols/`` in the workbook's output folder);
     ``stage`` by key or name, by default the latest stage seated for the round."""
-    outcome = read_outcome(workbook, credentials=credentials)
+    outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     tournament, preset, language = outcome.results.tournament, outcome.preset, outcome.language
     stage_key = stage_for(tournament, preset, round_no, stage)
     html = blanks_html(tournament, preset, round_no=round_no, stage=stage_key, language=language)
@@ -96,11 +104,12 @@ class MwtExport:
     language: str
 
 
-def write_workbook_mwt(workbook: str, *, out: str | None, credentials: str | None = None) -> MwtExport:
+def write_workbook_mwt(workbook: str, *, out: str | None, credentials: str | None = None,
+                       backend: Backend | None = None) -> MwtExport:
     """One JSON per counted (published) game in ``out`` (default: ``mwt/`` in the workbook's output folder).
     Files of an earlier export whose game no longer counts are removed, so the folder is what
     the federation may take."""
-    outcome = read_outcome(workbook, credentials=credentials)
+    outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     public = PublicResults.of(outcome)
     games, warnings = mwt_games(public.results)
     folder = Path(out) if out else out_dir_for(workbook, None) / "mwt"
@@ -132,9 +141,9 @@ def _seating_round(outcome: Outcome, round_no: int, stage: str | None):
 
 
 def write_workbook_seating_print(workbook: str, *, round_no: int, stage: str | None, out: str | None,
-                                 credentials: str | None = None) -> SeatingWritten:
+                                 credentials: str | None = None, backend: Backend | None = None) -> SeatingWritten:
     """The printable seating of a round as HTML in ``out`` (default: ``protocols/`` in the workbook's output folder)."""
-    outcome = read_outcome(workbook, credentials=credentials)
+    outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     rnd = _seating_round(outcome, round_no, stage)
     t = outcome.results.tournament
     html = seating_html(rnd, tournament=t.name, date=t.date, language=outcome.language)
@@ -145,9 +154,9 @@ def write_workbook_seating_print(workbook: str, *, round_no: int, stage: str | N
 
 
 def write_workbook_seating_post(workbook: str, *, round_no: int, stage: str | None, out: str | None,
-                                credentials: str | None = None) -> SeatingWritten:
+                                credentials: str | None = None, backend: Backend | None = None) -> SeatingWritten:
     """``vk-seating-<stage>-<round>.txt`` and ``.png`` in ``out`` (default: in the workbook's output folder)."""
-    outcome = read_outcome(workbook, credentials=credentials)
+    outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     rnd = _seating_round(outcome, round_no, stage)
     folder = out_dir_for(workbook, out)
     write_seating_post(rnd, folder, tournament=outcome.results.tournament.name, language=outcome.language)

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -101,12 +102,15 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
                   seed: int = 1, force: bool = False, credentials: str | None = None,
                   share_with: Sequence[str] = (), console: Console | None = None,
                   qualifying: QualifyingRequest = QualifyingRequest(), organizers: Sequence[str] = (),
-                  season: bool = False, protect_password: str | None = None) -> Backend:
+                  season: bool = False, protect_password: str | None = None, http_client: Any = None) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
     with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL).
     ``organizers`` go to the Tournament tab's «Организаторы»: with the sync, the only editors of
     its tabs in a Google Sheet (a new spreadsheet is shared with them too).  ``protect_password``:
-    an .xlsx's sheet-protection password for the tabs the sync writes.
+    an .xlsx's sheet-protection password for the tabs the sync writes.  ``http_client``: the
+    transport to Google (a gspread ``HTTPClient``) — the server passes its budgeted one, so creating,
+    sharing, filling and the first sync are counted against the service account's minute; None
+    (the command line): one is built from ``credentials``.
 
     ``season``: a club season instead (Tournament with «Формат: сезон», Players, Penalties): no
     draw, no seating, no protocol tabs; each evening's tab is added later (``evening``)."""
@@ -128,7 +132,7 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
         patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=(), date=date,
                                preset_ref=_preset_reference(preset_ref, ref), season=True, organizers=organizers)
         return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
-                       force=force, console=console, protect_password=protect_password,
+                       force=force, console=console, protect_password=protect_password, http_client=http_client,
                        created=lambda source: text("init.season_created", language, source=source,
                                                    players=len(players), preset=_preset_reference(preset_ref, ref)))
     first = preset.stages[0]
@@ -154,16 +158,18 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
 
     return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
                    force=force, console=console, created=created, protect_password=protect_password,
+                   http_client=http_client,
                    preset_note=text("init.preset_ref", language, ref=reference) if is_preset_file(reference) else "")
 
 
 def _create(ref: str, patch: Patch, *, title: str, language: str, credentials: str | None, share_with: Sequence[str],
             force: bool, console: Console | None, created: Callable[[str], str], preset_note: str = "",
-            protect_password: str | None = None) -> Backend:
+            protect_password: str | None = None, http_client: Any = None) -> Backend:
     """Write ``patch`` into the new workbook (or the Google spreadsheet ``init`` fills), sync once, report."""
     if is_google_ref(ref):
         backend, patch = _google_target(ref, title=title, language=language, credentials=credentials,
-                                        share_with=share_with, force=force, patch=patch, console=console)
+                                        share_with=share_with, force=force, patch=patch, console=console,
+                                        http_client=http_client)
     else:
         if Path(ref).exists():
             Path(ref).unlink()
@@ -183,7 +189,7 @@ def is_new_spreadsheet_ref(ref: str) -> bool:
 
 
 def _google_target(ref: str, *, title: str, language: str, credentials: str | None, share_with: Sequence[str],
-                   force: bool, patch: Patch, console: Console | None) -> tuple[Backend, Patch]:
+                   force: bool, patch: Patch, console: Console | None, http_client: Any = None) -> tuple[Backend, Patch]:
     """The Google spreadsheet ``init`` fills, with the patch to write into it.
 
     ``gsheet:new``: create one, share it with ``share_with`` as editors, and drop its
@@ -197,7 +203,7 @@ def _google_target(ref: str, *, title: str, language: str, credentials: str | No
     written = {w.title for w in patch.writes}
     if is_new_spreadsheet_ref(ref):
         backend = GoogleBackend.create_spreadsheet(title, credentials=credentials, locale=locale,
-                                                   share_with=tuple(share_with))
+                                                   share_with=tuple(share_with), http_client=http_client)
         blank = backend.read().order  # the new spreadsheet's default tab ("Sheet1", "Лист1")
         if console is not None:
             who = ", ".join(share_with)
@@ -207,7 +213,7 @@ def _google_target(ref: str, *, title: str, language: str, credentials: str | No
                 console.print(f"[yellow]{escape(text('init.owner_note', language, email=backend.account_email))}"
                               "[/yellow]")
         return backend, replace(patch, delete_tabs=tuple(t for t in blank if t not in written))
-    backend = GoogleBackend(ref, credentials=credentials)
+    backend = GoogleBackend(ref, credentials=credentials, http_client=http_client)
     snapshot = backend.read()
     filled = [t for t in snapshot.order if any(any(v not in (None, "") for v in row) for row in snapshot.tabs[t])]
     if filled and not force:

@@ -7,6 +7,11 @@ and looks for *this* claim's code: another person's code never proves yours, a c
 24 hours, and a sheet already registered cannot be claimed again (its owner invites co-organizers).
 A sheet shared with the service as «Viewer» is refused too (one Drive call tells it): the
 service could read the code but not write the standings.
+
+Both steps are limited per organizer (:mod:`sheets_sync.web.throttle`, shared by every web
+process): new codes (:data:`~sheets_sync.web.throttle.CLAIM_CODES` an hour — a live code shown
+again is no new one) and checks (:data:`~sheets_sync.web.throttle.CHECK_PAUSE` seconds apart: each
+costs the service account Sheets reads).
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -22,15 +26,17 @@ from scoring.parse.grid import find_tab
 from scoring.parse.settings import CLAIM_CODE_ALPHABET, read_settings
 from sheets_sync.backends.base import BackendError, PermissionDenied, WorkbookNotFound
 from sheets_sync.render.templates import slug as slug_of
+from sheets_sync.web import throttle
 from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
 from sheets_sync.web.shares import edit_access
+from sheets_sync.web.words import word
 from sheets_sync.web.workbooks import open_google_backend
 
 __all__ = ["CODE_LIFETIME", "CHECK_PAUSE", "ClaimRefused", "new_code", "claim_for", "check_claim", "register", "unique_slug",
            "already_registered"]
 
 CODE_LIFETIME = timedelta(hours=24)
-CHECK_PAUSE = 5  # seconds between one organizer's checks: each costs the service account two Sheets reads
+CHECK_PAUSE = throttle.CHECK_PAUSE
 TOURNAMENT_TAB, FIRST_TAB = "tournament", "first"
 
 
@@ -40,6 +46,11 @@ class ClaimRefused(Exception):
     def __init__(self, key: str, **values: object) -> None:
         super().__init__(key)
         self.key, self.values = key, values
+
+    def said(self, lang: str) -> str:
+        """The refusal in ``lang`` (a ``wait`` in seconds said as «5 секунд», «20 minutes»)."""
+        values = {k: throttle.wait_words(v, lang) if k == "wait" else v for k, v in self.values.items()}
+        return word(self.key, lang, **values)
 
 
 def new_code() -> str:
@@ -57,7 +68,12 @@ def claim_for(user, spreadsheet_id: str, account: ServiceAccount) -> Claim:
         raise ClaimRefused("claim.taken")
     live = (Claim.objects.filter(user=user, spreadsheet_id=spreadsheet_id, proved_at__isnull=True,
                                  created_at__gte=timezone.now() - CODE_LIFETIME).order_by("-created_at").first())
-    return live or Claim.objects.create(user=user, spreadsheet_id=spreadsheet_id, account=account, code=new_code())
+    if live is not None:
+        return live
+    wait = throttle.take(throttle.CLAIM_CODES, user.pk)
+    if wait:
+        raise ClaimRefused("claim.too_many_codes", wait=wait)
+    return Claim.objects.create(user=user, spreadsheet_id=spreadsheet_id, account=account, code=new_code())
 
 
 def _cells(grid) -> list[str]:
@@ -71,8 +87,9 @@ def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object
         raise ClaimRefused("claim.expired")
     if already_registered(claim.spreadsheet_id):
         raise ClaimRefused("claim.taken")
-    if not cache.add(f"sheets-sync:claim-check:{claim.user_id}", True, timeout=CHECK_PAUSE):
-        raise ClaimRefused("claim.too_fast", seconds=CHECK_PAUSE)  # a held-down button must not spend the quota
+    wait = throttle.take(throttle.CLAIM_CHECKS, claim.user_id)
+    if wait:
+        raise ClaimRefused("claim.too_fast", wait=wait)  # a held-down button must not spend the quota
     backend = open_google_backend(claim.spreadsheet_id, claim.account)
     try:
         snapshot = backend.read()

@@ -7,6 +7,8 @@ e-mail and the path, never the key.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 
@@ -78,7 +80,10 @@ class Membership(models.Model):
 
 
 class Invitation(models.Model):
-    """A co-organizer invited by e-mail; the link with ``token`` makes the signed-in person one."""
+    """A co-organizer invited by e-mail: the link with ``token`` makes the account with that e-mail
+    one, until :attr:`expires_at` (:data:`LIFETIME` after it was made)."""
+
+    LIFETIME = timedelta(days=7)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
     email = models.EmailField()
@@ -86,6 +91,20 @@ class Invitation(models.Model):
     invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     accepted_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def expires_at(self):
+        return self.created_at + self.LIFETIME
+
+
+class Throttle(models.Model):
+    """One rate limit's bucket for one organizer or address (:mod:`sheets_sync.web.throttle`): in the
+    database, so every web process takes from the same allowance."""
+
+    key = models.CharField(max_length=100, unique=True, help_text="the limit's name and a hash of who")
+    tokens = models.FloatField(help_text="actions left at `stamp`")
+    stamp = models.FloatField(help_text="unix seconds of the last action taken")
+    version = models.IntegerField(default=0, help_text="bumped by every take: a conditional update's guard")
 
 
 class Claim(models.Model):

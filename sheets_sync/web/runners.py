@@ -2,9 +2,11 @@
 command line (:mod:`sheets_sync.actions`) and returns what the CLI would print, as JSON the job
 page shows.
 
-Commands that write into the workbook (draw, advance, replace, evening) open it through
-:func:`sheets_sync.web.workbooks.open_tournament_backend` and then ask for a sync, so the
-standings, the site and the post follow.  Exports that make files (the VK post, the MWT files, the
+Every runner opens the workbook through :func:`sheets_sync.web.workbooks.open_tournament_backend`
+and hands the action that backend, so each Google request is counted against the service
+account's budget (the exports too: the action never builds a client of its own from the key
+file). Commands that write into the workbook (draw, advance, replace, evening) then ask for a
+sync, so the standings, the site and the post follow.  Exports that make files (the VK post, the MWT files, the
 printable protocols and seating) write into ``jobs.out_dir(t)/exports/<kind>/``; the page offers
 them through a view that finds the tournament by its members (never a static address).  A refused
 command raises :class:`scoring.errors.SheetsSyncError`: the job fails with the message in both
@@ -64,10 +66,6 @@ def _int(params: dict, key: str, default: int | None = None, *, low: int = 0) ->
         raise BadParameter(f"{key}: a whole number from {low} is needed, not {value!r}",
                            ru=f"{key}: нужно целое число от {low}, а не «{value}»")
     return number
-
-
-def _credentials(tournament: Tournament) -> str | None:
-    return tournament.account.key_file if tournament.account is not None else None
 
 
 def _draw_result(outcome, language: str) -> dict:
@@ -143,7 +141,7 @@ def run_vk(tournament: Tournament, params: dict) -> dict:
 
     folder = exports_dir(tournament, VK)
     write_workbook_post(workbook_ref(tournament), out=str(folder), link=jobs.public_link(tournament),
-                        credentials=_credentials(tournament))
+                        backend=open_tournament_backend(tournament))
     text_file = folder / "vk-post.txt"
     pictures = sorted(p for p in folder.iterdir() if p.suffix == ".png")
     return {"text": text_file.read_text(encoding="utf-8") if text_file.exists() else "",
@@ -156,7 +154,7 @@ def run_mwt(tournament: Tournament, params: dict) -> dict:
 
     folder = exports_dir(tournament, MWT)
     export = write_workbook_mwt(workbook_ref(tournament), out=str(folder / "games"),
-                                credentials=_credentials(tournament))
+                                backend=open_tournament_backend(tournament))
     archive = folder / "mwt.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
         for game in export.games:
@@ -171,7 +169,7 @@ def run_protocols(tournament: Tournament, params: dict) -> dict:
 
     blanks = write_workbook_blanks(workbook_ref(tournament), round_no=_int(params, "round", 1, low=1),
                                    stage=params.get("stage") or None, out=str(exports_dir(tournament, PROTOCOLS)),
-                                   credentials=_credentials(tournament))
+                                   backend=open_tournament_backend(tournament))
     return {"stage": blanks.stage_name, "files": [_relative(tournament, blanks.path)]}
 
 
@@ -182,6 +180,6 @@ def run_seating(tournament: Tournament, params: dict) -> dict:
     seating = write_workbook_seating_print(workbook_ref(tournament), round_no=_int(params, "round", 1, low=1),
                                            stage=params.get("stage") or None,
                                            out=str(exports_dir(tournament, SEATING)),
-                                           credentials=_credentials(tournament))
+                                           backend=open_tournament_backend(tournament))
     return {"title": seating.title, "tables": seating.tables,
             "files": [_relative(tournament, p) for p in seating.paths]}

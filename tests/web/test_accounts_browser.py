@@ -19,14 +19,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = ARTIFACTS / "web"
 
 
-@pytest.fixture(autouse=True)
-def no_recent_checks():
-    """The pause between one organizer's claim checks lives in the cache, which outlives a test."""
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 @pytest.fixture(scope="module", autouse=True)
 def orm_beside_playwright():
     """Playwright's sync API runs an event loop in this thread; the test's own ORM calls (and the

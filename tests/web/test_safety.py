@@ -42,14 +42,6 @@ SECRET_ROUTES = "sheets_sync.web.routes.keeping"  # the push webhook: proved by 
 CAPABILITIES = {"token", "uidb64"}  # a secret in the address is the proof (an invitation, a reset link)
 
 
-@pytest.fixture(autouse=True)
-def no_recent_checks():
-    """The pause between one organizer's claim checks lives in the cache, which outlives a test."""
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 @dataclass(frozen=True)
 class Route:
     route: str  # the joined pattern, e.g. "o/<slug:slug>/members/"

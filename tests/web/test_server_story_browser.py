@@ -30,13 +30,6 @@ def orm_beside_playwright():
         yield
 
 
-@pytest.fixture(autouse=True)
-def no_recent_checks():
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 def _sign_up(page, url: str) -> None:
     page.goto(f"{url}/signup/")
     page.fill("#id_email", "anna@club.ru")

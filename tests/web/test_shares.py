@@ -14,7 +14,7 @@ from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.web import jobs, keeping
 from sheets_sync.web.models import Job, Membership, Tournament
 from tests.google_support import SA_EMAIL, fake_server, private_key_pem, sa_key, upload_xlsx  # noqa: F401
-from tests.web.test_accounts import google, no_recent_checks, signed_in, start_claim, type_code  # noqa: F401
+from tests.web.test_accounts import google, signed_in, start_claim, type_code  # noqa: F401
 from tests.web.test_keeping import EDIT_CELL, EDIT_TAB, _sheet, account, clock  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def test_a_sheet_shared_as_viewer_is_refused_at_the_claim_with_what_to_do(google
     assert len(_files_get_calls(google)) == 1  # one Drive call tells it, no write tried
 
 
-def test_the_same_sheet_shared_again_as_editor_registers(google):
+def test_the_same_sheet_shared_again_as_editor_registers(google, monkeypatch):
     sid = upload_xlsx(google, EXAMPLE_PATH)
     google.share(sid, SA_EMAIL, role="reader")
     client, user = signed_in("anna@club.ru")
@@ -50,9 +50,12 @@ def test_the_same_sheet_shared_again_as_editor_registers(google):
     type_code(google, sid, claim.code)
     assert "Редактор" in client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
     google.share(sid, SA_EMAIL, role="writer")
-    from django.core.cache import cache
+    import time
 
-    cache.clear()  # the pause between two checks
+    from sheets_sync.web import throttle
+
+    later = time.time() + throttle.CHECK_PAUSE
+    monkeypatch.setattr(throttle, "clock", lambda: later)  # the pause between two checks has passed
     assert client.post(reverse("add_sheet"), {"claim": claim.pk}).status_code == 302
     tournament = Tournament.objects.get(spreadsheet_id=sid)
     assert Membership.objects.filter(user=user, tournament=tournament).exists()

@@ -1,9 +1,12 @@
 """A tournament's organizers: the owner invites co-organizers by e-mail, removes them, or
 unregisters the tournament (the sheet itself is never touched).
 
-An invitation is a random link, shown to copy and sent by mail (the server's log without a mail
-server). Whoever opens it signed in becomes a co-organizer, whatever their account's e-mail: the
-link is the proof, as a shared Google Docs link is; it works once.
+An invitation names whom it is for: its link (shown to copy, and mailed — to the server's log
+without a mail server) is accepted only by the account with that e-mail, within
+:attr:`~sheets_sync.web.models.Invitation.LIFETIME` (7 days; the page and the letter say until
+when), and once. Anyone else signed in is asked to sign in as that address (the page says which);
+signed out, the page offers sign-in and sign-up, both of which come back to the invitation. A
+forwarded or leaked link makes nobody else an organizer.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods
 
+from sheets_sync.web import throttle
 from sheets_sync.web.access import is_owner, tournament_for
+from sheets_sync.web.accounts.forms import normal_email
 from sheets_sync.web.models import Invitation, Membership, Tournament
 from sheets_sync.web.words import request_language, word
 
-__all__ = ["members", "accept_invitation"]
+__all__ = ["members", "accept_invitation", "until_words"]
 
 
 class InviteForm(forms.Form):
@@ -37,11 +43,16 @@ def _invite(request: HttpRequest, tournament: Tournament, lang: str) -> Invitati
     if not form.is_valid():
         messages.error(request, word("members.bad_email", lang))
         return None
-    invitation = Invitation.objects.create(tournament=tournament, email=form.cleaned_data["email"].lower(),
+    wait = throttle.take(throttle.INVITATIONS, request.user.pk)  # each invitation is a letter
+    if wait:
+        messages.error(request, word("members.too_many", lang, wait=throttle.wait_words(wait, lang)))
+        return None
+    invitation = Invitation.objects.create(tournament=tournament, email=normal_email(form.cleaned_data["email"]),
                                            token=secrets.token_urlsafe(24), invited_by=request.user)
     link = request.build_absolute_uri(reverse("accept_invitation", args=[invitation.token]))
     send_mail(word("members.mail_subject", lang, title=str(tournament)),
-              word("members.mail_body", lang, title=str(tournament), who=request.user.email, link=link),
+              word("members.mail_body", lang, title=str(tournament), who=request.user.email, link=link,
+                   email=invitation.email, until=until_words(invitation.expires_at, lang)),
               None, [invitation.email])
     messages.success(request, word("members.invitation_ready", lang, email=invitation.email))
     request.session["invite_link"] = link
@@ -77,29 +88,62 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
         if not owner:
             raise Http404("only the owner changes the organizers")
         return _owner_action(request, tournament, lang)
+    now = timezone.now()
+    invitations = [(i, until_words(i.expires_at, lang), i.expires_at <= now)
+                   for i in tournament.invitations.filter(accepted_at__isnull=True).order_by("-created_at")]
     return render(request, "accounts/members.html", {
         "tournament": tournament, "owner": owner,
         "members": tournament.memberships.select_related("user").order_by("role", "created_at"),
-        "invitations": tournament.invitations.filter(accepted_at__isnull=True).order_by("-created_at"),
-        "invite_link": request.session.pop("invite_link", None)})
+        "invitations": invitations, "invite_link": request.session.pop("invite_link", None)})
 
 
-@login_required
+def until_words(moment, lang: str) -> str:
+    """A moment as the page and the letter say «until when»: the server's time zone, named."""
+    local = timezone.localtime(moment)
+    return f"{local.strftime('%d.%m.%Y %H:%M' if lang == 'ru' else '%Y-%m-%d %H:%M')} ({local.tzname()})"
+
+
+USED, EXPIRED, SIGNED_OUT, SOMEONE_ELSE, READY = "used", "expired", "signed-out", "someone-else", "ready"
+_STATUS = {USED: 410, EXPIRED: 410, SIGNED_OUT: 200, SOMEONE_ELSE: 403, READY: 200}
+
+
+def _state(request: HttpRequest, invitation: Invitation) -> str:
+    if invitation.accepted_at is not None:
+        return USED
+    if timezone.now() >= invitation.expires_at:
+        return EXPIRED
+    if not request.user.is_authenticated:
+        return SIGNED_OUT
+    return READY if normal_email(request.user.email) == normal_email(invitation.email) else SOMEONE_ELSE
+
+
+def _page(request: HttpRequest, invitation: Invitation, state: str) -> HttpResponse:
+    """The invitation as its state says: accept it, sign in (or up) as its address, or why not."""
+    back = request.path
+    login = f"{reverse('login')}?{urlencode({'next': back})}"
+    return render(request, "accounts/invitation.html", {
+        "invitation": invitation, "state": state, "until": until_words(invitation.expires_at, request_language(request)),
+        "login_url": login, "signup_url": f"{reverse('signup')}?{urlencode({'next': back, 'email': invitation.email})}"},
+        status=_STATUS[state])
+
+
 @require_http_methods(["GET", "POST"])
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """GET shows what accepting means; POST (a button) accepts — a link opened by a mail
-    program's preview must not use the invitation up."""
+    """GET shows what accepting means; POST (a button) accepts — a link opened by a mail program's
+    preview must not use the invitation up. Only the invited address's account accepts, until the
+    invitation expires, once (a conditional update)."""
     invitation = get_object_or_404(Invitation.objects.select_related("tournament"), token=token)
-    lang = request_language(request)
-    if invitation.accepted_at is not None:
-        return render(request, "accounts/invitation.html", {"invitation": invitation, "used": True}, status=410)
-    if request.method == "GET":
-        return render(request, "accounts/invitation.html", {"invitation": invitation})
+    state = _state(request, invitation)
+    if state != READY or request.method == "GET":
+        return _page(request, invitation, state)
+    now = timezone.now()
     with transaction.atomic():
-        taken = Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True).update(accepted_at=timezone.now())
+        taken = (Invitation.objects.filter(pk=invitation.pk, accepted_at__isnull=True,
+                                           created_at__gt=now - Invitation.LIFETIME).update(accepted_at=now))
         if not taken:
-            return render(request, "accounts/invitation.html", {"invitation": invitation, "used": True}, status=410)
+            invitation.refresh_from_db()
+            return _page(request, invitation, _state(request, invitation))
         Membership.objects.get_or_create(user=request.user, tournament=invitation.tournament,
                                          defaults={"role": Membership.CO_ORGANIZER})
-    messages.success(request, word("invite.accepted", lang, title=str(invitation.tournament)))
+    messages.success(request, word("invite.accepted", request_language(request), title=str(invitation.tournament)))
     return redirect("tournament", invitation.tournament.slug)

@@ -22,7 +22,7 @@ from scoring.errors import SheetsSyncError
 from sheets_sync.actions.init import QualifyingRequest, init_workbook
 from sheets_sync.presets import known_presets
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
-from sheets_sync.web import jobs
+from sheets_sync.web import jobs, workbooks
 from sheets_sync.web.accounts.sheets import refused
 from sheets_sync.web.claims import FIRST_TAB, ClaimRefused, check_claim, claim_for, register
 from sheets_sync.web.models import Claim, Tournament
@@ -97,7 +97,7 @@ def _init(form: NewTournamentForm, user, account, target: str):
     data = form.cleaned_data
     with tempfile.TemporaryDirectory(prefix="sheets-sync-new-") as folder:
         return init_workbook(target, players_csv=form.players_file(Path(folder)), preset_ref=data["preset"],
-                             name=data["name"], language=data["language"], credentials=account.key_file,
+                             name=data["name"], language=data["language"], http_client=workbooks.account_http(account),
                              share_with=[user.email], organizers=[user.email], season=data["kind"] == Tournament.SEASON,
                              force=target != "gsheet:new",
                              qualifying=QualifyingRequest(games=data.get("games"), tables=data.get("tables"),

@@ -28,7 +28,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def refused(request: HttpRequest, exc: ClaimRefused) -> str:
-    return word(exc.key, request_language(request), **exc.values)
+    return exc.said(request_language(request))
 
 
 def _start_claim(request: HttpRequest, context: dict) -> HttpResponse:

@@ -17,6 +17,7 @@ from sheets_sync.web.access import tournament_for
 from sheets_sync.web.models import Job, Tournament
 from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for, params_of
 from sheets_sync.web.organizer.glance import ACTIVE, glance
+from sheets_sync.web.organizer.limits import press_held
 from sheets_sync.web.keeping import ensure_hook_secret
 from sheets_sync.web.public import file_response, safe_file
 from sheets_sync.web.words import request_language, word
@@ -67,6 +68,8 @@ def tournament_status(request: HttpRequest, slug: str) -> JsonResponse:
 def press(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     """A button: checks its fields and enqueues its job, then shows the job (sync: the page)."""
     tournament = tournament_for(request, slug)
+    if (held := press_held(request, tournament, action)) is not None:  # the press limit, a twin waiting
+        return held
     lang = request_language(request)
     button = BUTTONS.get(action)
     if button is None or tournament.kind not in button.kinds:

@@ -53,6 +53,20 @@ WORDS: dict[str, tuple[str, str]] = {
     "reset.bad.link": ("Ссылка устарела или уже использована. Попросите новую.",
                        "The link is out of date or used already. Ask for a new one."),
     "reset.complete": ("Пароль изменён. Теперь можно войти.", "The password is changed. You can sign in now."),
+    # rate limits (sheets_sync.web.throttle): how long to wait, said as «через {wait}»
+    "wait.second.one": ("секунду", "second"),
+    "wait.second.few": ("секунды", "seconds"),
+    "wait.second.many": ("секунд", "seconds"),
+    "wait.minute.one": ("минуту", "minute"),
+    "wait.minute.few": ("минуты", "minutes"),
+    "wait.minute.many": ("минут", "minutes"),
+    "reset.too_many_address": ("Письмо для нового пароля на этот адрес уже отправлялось несколько раз за последний "
+                               "час. Проверьте папку «Спам»; следующее письмо можно попросить через {wait}.",
+                               "A reset letter to this address was sent several times in the last hour. Check the "
+                               "spam folder; you can ask for the next one in {wait}."),
+    "reset.too_many_client": ("С вашего адреса в сети слишком часто просят восстановить пароль. Попробуйте снова "
+                              "через {wait}.",
+                              "Too many password resets asked from your network address. Try again in {wait}."),
     # the tournament list
     "list.title": ("Мои турниры", "My tournaments"),
     "list.add": ("Добавить таблицу", "Add a sheet"),
@@ -110,8 +124,13 @@ WORDS: dict[str, tuple[str, str]] = {
                          "editor, then press «Check» again."),
     "claim.not_found": ("Таблица не найдена: проверьте ссылку и что таблица открыта для {email} (редактор).",
                         "The sheet was not found: check the link, and that it is shared with {email} (editor)."),
-    "claim.too_fast": ("Проверка только что была — подождите {seconds} секунд и нажмите «Проверить» снова.",
-                       "Checked just now — wait {seconds} seconds and press «Check» again."),
+    "claim.too_fast": ("Проверка только что была — подождите {wait} и нажмите «Проверить» снова.",
+                       "Checked just now — wait {wait} and press «Check» again."),
+    "claim.too_many_codes": ("За последний час вы получили много новых кодов. Следующий новый код можно получить "
+                             "через {wait}; код таблицы, которую вы уже начали добавлять, показывается снова "
+                             "в любое время.",
+                             "You were given many new codes in the last hour. You can get the next new code in "
+                             "{wait}; the code of a sheet you already started adding is shown again at any time."),
     "claim.unreadable": ("Не удалось прочитать таблицу: {reason}. Попробуйте ещё раз через минуту.",
                          "Could not read the sheet: {reason}. Try again in a minute."),
     "claim.no_tournament_tab": ("В таблице нет вкладки «Турнир» (Tournament). Если таблица пустая, выберите "
@@ -163,22 +182,28 @@ WORDS: dict[str, tuple[str, str]] = {
     "members.remove": ("Убрать", "Remove"),
     "members.cancel": ("Отменить приглашение", "Cancel the invitation"),
     "members.invite.label": ("Пригласить соорганизатора (почта)", "Invite a co-organizer (e-mail)"),
-    "members.invite.help": ("Мы покажем ссылку-приглашение и отправим её письмом. Кто откроет её, войдя в свою "
-                            "учётную запись, станет соорганизатором; ссылка работает один раз.",
-                            "We show the invitation link and mail it. Whoever opens it signed in becomes a "
-                            "co-organizer; the link works once."),
+    "members.invite.help": ("Мы покажем ссылку-приглашение и отправим её письмом. Принять его сможет только "
+                            "учётная запись с этой почтой, один раз и в течение 7 дней.",
+                            "We show the invitation link and mail it. Only the account with this e-mail can accept "
+                            "it, once, within 7 days."),
+    "members.until": ("до", "until"),
+    "members.expired": ("срок истёк — пригласите снова", "expired — invite again"),
     "members.invite": ("Пригласить", "Invite"),
     "members.copy.link": ("Ссылка-приглашение (скопируйте и отправьте, например, в VK):",
                           "The invitation link (copy it and send it, e.g. in VK):"),
     "members.invitation_ready": ("Приглашение для {email} готово: ссылка ниже, письмо отправлено.",
                                  "The invitation for {email} is ready: the link is below, and it is mailed."),
+    "members.too_many": ("За последний час вы отправили много приглашений. Следующее можно отправить через {wait}.",
+                         "You sent many invitations in the last hour. You can send the next one in {wait}."),
     "members.bad_email": ("Это не похоже на адрес почты.", "This does not look like an e-mail address."),
     "members.removed": ("{email} больше не соорганизатор.", "{email} is no longer a co-organizer."),
     "members.mail_subject": ("Приглашение: {title}", "Invitation: {title}"),
     "members.mail_body": ("{who} приглашает вас соорганизатором турнира «{title}» в sheets-sync.\n"
-                          "Откройте ссылку, войдя в свою учётную запись (или зарегистрировавшись):\n{link}\n",
+                          "Откройте ссылку и войдите с почтой {email} (или зарегистрируйтесь с ней):\n{link}\n"
+                          "Приглашение действует до {until}.\n",
                           "{who} invites you to co-organize «{title}» on sheets-sync.\n"
-                          "Open the link signed in (or sign up first):\n{link}\n"),
+                          "Open the link and sign in with {email} (or sign up with it):\n{link}\n"
+                          "The invitation is valid until {until}.\n"),
     "members.unregister": ("Убрать турнир с сервера", "Unregister the tournament"),
     "members.unregister.help": ("Сервис перестанет обновлять таблицу и удалит свой сайт турнира. Сама "
                                 "Google-таблица останется как есть.",
@@ -194,5 +219,17 @@ WORDS: dict[str, tuple[str, str]] = {
     "invite.accept": ("Принять", "Accept"),
     "invite.used": ("Это приглашение уже использовано или отменено. Попросите владельца турнира прислать новое.",
                     "This invitation is used or cancelled. Ask the tournament's owner for a new one."),
+    "invite.for": ("Приглашение для", "The invitation is for"),
+    "invite.until": ("Действует до", "Valid until"),
+    "invite.expired": ("Срок этого приглашения истёк", "This invitation expired on"),
+    "invite.expired.ask": ("Попросите владельца турнира прислать новое.", "Ask the tournament's owner for a new one."),
+    "invite.someone.else": ("Это приглашение не для вашей учётной записи: вы вошли как",
+                            "This invitation is not for your account: you are signed in as"),
+    "invite.sign.in.as": ("Чтобы принять его, войдите как", "To accept it, sign in as"),
+    "invite.switch": ("Выйти и войти с другой почтой", "Sign out and sign in with another e-mail"),
+    "invite.signed.out": ("Чтобы принять приглашение, войдите с почтой", "To accept it, sign in with"),
+    "invite.come.back": ("Если учётной записи ещё нет, зарегистрируйтесь с этой почтой. После входа или "
+                         "регистрации вы вернётесь на эту страницу.",
+                         "No account yet? Sign up with this e-mail. Either way you come back to this page."),
     "invite.accepted": ("Вы соорганизатор турнира «{title}».", "You co-organize «{title}»."),
 }

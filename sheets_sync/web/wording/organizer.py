@@ -88,6 +88,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.field.tables": ("Столов", "Tables"),
     "organizer.field.round": ("Тур", "Round"),
     "organizer.form.invalid": ("Проверьте поля: {fields}", "Please check: {fields}"),
+    # the press limit (sheets_sync.web.throttle.PRESSES) and a press whose twin waits in the queue
+    "organizer.press.toofast": ("Слишком много нажатий подряд: следующую кнопку можно нажать через {wait}. Задачи, "
+                                "которые уже в очереди, выполнятся.",
+                                "Too many presses in a row: you can press the next button in {wait}. The jobs "
+                                "already queued will run."),
+    "organizer.press.twin": ("Такое же действие уже ждёт в очереди — вот оно; второе не добавлено.",
+                             "The same action is already waiting in the queue — here it is; no second one added."),
     "organizer.sync.requested": ("Синхронизация запущена.", "Sync started."),
     "organizer.sync.waiting": ("Синхронизация уже в очереди — она прочитает и эти изменения.",
                                "A sync is already waiting: it will read these changes too."),
