@@ -56,12 +56,14 @@ from django.utils import timezone
 from huey.contrib.djhuey import db_task
 
 from scoring.errors import SheetsSyncError
+from sheets_sync.keeper.budget import BudgetExhausted
 from sheets_sync.web import workers
 from sheets_sync.web.models import Job, Membership, Tournament
+from sheets_sync.web.words import word
 
 __all__ = ["RUNNERS", "RULES", "Rules", "runner", "enqueue", "run_job", "request_sync", "sync_due", "site_dir",
            "out_dir", "LEASE", "SYNC", "LOOK_AGAIN", "public_link", "problem_rows", "PROBLEMS_KEPT", "owner_of",
-           "queue_again", "start_waiting"]
+           "queue_again", "start_waiting", "TryLater"]
 
 log = logging.getLogger("sheets_sync.web.jobs")
 
@@ -122,7 +124,7 @@ def enqueue(tournament: Tournament | None, action: str, *, params: dict | None =
     if action not in RUNNERS:
         raise ValueError(f"unknown action {action!r}")
     job = Job.objects.create(tournament=tournament, action=action, params=params or {}, requested_by=user,
-                             owner_id=owner_of(tournament, user) if RULES[action].long else None)
+                             owner_id=owner_of(tournament, user) if RULES[action].long or tournament is None else None)
     run_job_task(job.pk)
     return job
 
@@ -259,6 +261,29 @@ def start_waiting(*, tournament_id: int | None = None, owner_id: int | None = No
             queue_again(first)
 
 
+class TryLater(Exception):
+    """Raised by a runner before it changed anything: put the job back in the queue for
+    ``delay`` seconds (the account's Google budget is spent for this minute)."""
+
+    def __init__(self, delay: float = 15.0, waiting: str = Job.FOR_BUDGET) -> None:
+        super().__init__(waiting)
+        self.delay, self.waiting = delay, waiting
+
+
+BUDGET_AGAIN = 15.0  # seconds before a job the budget held back is looked at again
+
+
+def _later(job: Job, later: TryLater) -> Job:
+    """Back to the queue, unstarted: its run does not count as an attempt."""
+    back = Job.objects.filter(pk=job.pk, status=Job.RUNNING, worker_id=workers.current()).update(
+        status=Job.QUEUED, started_at=None, worker=None, waiting=later.waiting, looked_at=timezone.now(),
+        attempts=F("attempts") - 1)
+    if back:
+        _look_again(job.pk, later.delay)
+    job.refresh_from_db()
+    return job
+
+
 # -- running it -----------------------------------------------------------------------------------------
 def run_job(job_id: int) -> Job | None:
     """Run one queued job to its end (done or failed) when it may start now; else leave it
@@ -284,6 +309,10 @@ def _run(job: Job, rules: Rules, seen_change) -> Job:
     tournament = job.tournament
     try:
         result = RUNNERS[job.action](tournament, dict(job.params))
+    except TryLater as later:
+        job = _later(job, later)
+        _let_go(job, rules)
+        return job
     except Exception as exc:  # noqa: BLE001 - the job is failed and explained on the page; the worker goes on
         log.warning("job %s (%s of %s) failed: %s", job.pk, job.action, tournament.slug if tournament else "-", exc)
         if job.action == SYNC:
@@ -318,6 +347,8 @@ def _failure(exc: Exception) -> dict:
     the page speaks its reader's; a bug only as «failed» (its text is in the log)."""
     if isinstance(exc, SheetsSyncError):
         return {"refused": True, "messages": {"ru": exc.message("ru"), "en": exc.message("en")}}
+    if isinstance(exc, BudgetExhausted):  # Google's quota of the account, not a bug: say so and when to try
+        return {"refused": True, "messages": {lang: word("organizer.job.quota", lang) for lang in ("ru", "en")}}
     return {"refused": False}
 
 

@@ -124,8 +124,8 @@ class Job(models.Model):
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
     # why a queued job waits (the page says so): another job holds its workbook, its organizer's
-    # long job runs, or no worker thread is free for a long job
-    FOR_WORKBOOK, FOR_SHARE, FOR_THREAD = "workbook", "share", "thread"
+    # long job runs, no worker thread is free for a long job, or the account's Google budget is spent
+    FOR_WORKBOOK, FOR_SHARE, FOR_THREAD, FOR_BUDGET = "workbook", "share", "thread", "budget"
 
     tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="jobs")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

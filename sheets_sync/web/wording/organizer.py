@@ -108,6 +108,25 @@ WORDS: dict[str, tuple[str, str]] = {
                                     "organizer has one such job at a time, so that other organizers' jobs go on too."),
     "organizer.job.waiting.thread": ("Все обработчики сервера сейчас заняты — она начнётся через несколько секунд.",
                                      "Every worker of the server is busy: it starts in a few seconds."),
+    # the claim check and a new tournament, followed by a page of their own (web/accounts/pending.py)
+    "organizer.job.check.title": ("Проверяем таблицу", "Checking the sheet"),
+    "organizer.job.check.wait": ("Читаем таблицу и ищем в ней ваш код. Страница обновится сама и откроет турнир.",
+                                 "Reading the sheet for your code. The page refreshes itself and opens the tournament."),
+    "organizer.job.new.title": ("Создаём таблицу", "Creating the sheet"),
+    "organizer.job.new.wait": ("Создаём таблицу турнира и открываем её вам. Страница обновится сама и откроет турнир.",
+                               "Creating the tournament's sheet and sharing it with you. The page refreshes itself "
+                               "and opens the tournament."),
+    "organizer.job.csvtoobig": ("Файл игроков больше {kb} КБ — это не похоже на список игроков. Проверьте файл.",
+                                "The players file is over {kb} KB: that does not look like a list of players. "
+                                "Check the file."),
+    "organizer.job.waiting.budget": ("Запросы к Google у сервиса на эту минуту закончились (у Google лимит в минуту) — "
+                                     "задача начнётся сама, как только они появятся, обычно меньше чем через минуту.",
+                                     "The service's Google requests for this minute are used up (Google limits them "
+                                     "per minute): the job starts by itself as soon as there are some again, usually "
+                                     "within a minute."),
+    "organizer.job.quota": ("Запросы к Google у сервиса на эту минуту закончились. Подождите минуту и нажмите снова.",
+                            "The service's Google requests for this minute are used up. Wait a minute and press "
+                            "again."),
     # a job whose worker stopped mid-way (sheets_sync.web.recovery) and is not safe to run again by itself
     "organizer.job.interrupted.advance": (
         "Сервер остановился посреди рассадки следующего этапа, и неизвестно, успел ли он её записать. Откройте "
