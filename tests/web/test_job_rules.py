@@ -213,3 +213,22 @@ def test_a_queued_job_whose_task_was_lost_is_queued_again(excel_tournament, monk
     monkeypatch.setattr(jobs, "run_job_task", jobs.run_job)
     recovery.recover()
     assert Job.objects.get(pk=job.pk).status == Job.DONE
+
+
+def test_two_deliveries_of_one_job_at_once_run_it_once(excel_tournament, monkeypatch):
+    """Huey's retry, or a job queued again by a sweep, may reach a second thread while the first
+    has read the job as queued: only one of them claims it."""
+    ran, started = [], workers.job_started
+    monkeypatch.setitem(jobs.RUNNERS, runners.VK, lambda tournament, params: ran.append(tournament.pk) or {})
+    monkeypatch.setattr(jobs, "run_job_task", lambda job_id: None)
+    job = jobs.enqueue(excel_tournament, runners.VK)
+
+    def the_other_delivery_meanwhile(job_id):
+        started(job_id)
+        if len(ran) == 0 and not getattr(the_other_delivery_meanwhile, "done", False):
+            the_other_delivery_meanwhile.done = True
+            jobs.run_job(job_id)  # read as queued by both; this one claims it first
+
+    monkeypatch.setattr(workers, "job_started", the_other_delivery_meanwhile)
+    jobs.run_job(job.pk)
+    assert ran == [excel_tournament.pk] and Job.objects.get(pk=job.pk).status == Job.DONE
