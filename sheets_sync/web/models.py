@@ -50,7 +50,12 @@ class Tournament(models.Model):
     changed_at = models.DateTimeField(null=True, blank=True, help_text="the last change noticed (Drive feed, push, button)")
     pushed_at = models.DateTimeField(null=True, blank=True, help_text="the last push from the sheet's trigger")
     fast_until = models.DateTimeField(null=True, blank=True, help_text="in the fast lane (being played) until then")
-    lease_until = models.DateTimeField(null=True, blank=True, help_text="a worker holds the sync until then")
+    lease_until = models.DateTimeField(null=True, blank=True, help_text="a worker holds the workbook until then "
+                                                                        "(its heartbeat moves it on while it lives)")
+    lease_worker = models.ForeignKey("Worker", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                     help_text="the worker whose job holds the workbook")
+    lease_job = models.ForeignKey("Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                                  help_text="the job holding the workbook (a sync, a draw, …)")
     last_sync_at = models.DateTimeField(null=True, blank=True)
     last_sync = models.JSONField(default=dict, blank=True, help_text="the last sync's summary for the dashboard")
     last_error = models.TextField(blank=True)
@@ -118,12 +123,37 @@ class Claim(models.Model):
     proved_at = models.DateTimeField(null=True, blank=True)
 
 
+class Worker(models.Model):
+    """A process running jobs (the server's worker threads, or a ``sheets-sync worker``): alive while
+    its heartbeat (``beat_at``) is fresh; the jobs and leases of a dead one are taken back
+    (:mod:`sheets_sync.web.recovery`)."""
+
+    name = models.CharField(max_length=200, help_text="host and process id")
+    threads = models.IntegerField(default=1)
+    started_at = models.DateTimeField(auto_now_add=True)
+    beat_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Job(models.Model):
-    """One action run for a tournament (sync, draw, advance, …): what the page shows as waiting or done."""
+    """One action run for a tournament (sync, draw, advance, …), or for an organizer before there
+    is a tournament (the claim check, a new tournament): what the page shows as waiting or done."""
 
     QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    # why a queued job waits (the page says so): another job holds its workbook, its organizer's
+    # long job runs, no worker thread is free for a long job, or the account's Google budget is spent
+    FOR_WORKBOOK, FOR_SHARE, FOR_THREAD, FOR_BUDGET = "workbook", "share", "thread", "budget"
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="jobs")
+    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="jobs")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+", help_text="the organizer whose share of the workers it counts to")
+    worker = models.ForeignKey(Worker, null=True, blank=True, on_delete=models.SET_NULL, related_name="jobs",
+                               help_text="the worker running it")
+    waiting = models.CharField(max_length=20, blank=True, help_text="why it is still queued")
+    looked_at = models.DateTimeField(null=True, blank=True, help_text="a worker last took it up, or it was queued again")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="runs started (a worker that died took one)")
     action = models.CharField(max_length=40)
     params = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, default=QUEUED,
@@ -137,7 +167,7 @@ class Job(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["tournament", "-created_at"])]
+        indexes = [models.Index(fields=["tournament", "-created_at"]), models.Index(fields=["status", "owner"])]
 
 
 class DriveCursor(models.Model):

@@ -78,7 +78,8 @@ def _draw_result(outcome, language: str) -> dict:
             "removed": list(outcome.removed), "kept": list(outcome.kept)}
 
 
-@jobs.runner(DRAW)
+# a draw writes all at once and refuses over typed games: safe to run again after a crash, unless forced
+@jobs.runner(DRAW, leased=True, long=True, again=lambda params: not params.get("force"))
 def run_draw(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.draw import draw_workbook
 
@@ -94,7 +95,7 @@ def _seated(outcome) -> list[str]:
     return sorted({n for e in outcome.entries for n in e.players if n}, key=name_key)
 
 
-@jobs.runner(ADVANCE)
+@jobs.runner(ADVANCE, leased=True, long=True)
 def run_advance(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.draw import advance_workbook
 
@@ -106,7 +107,7 @@ def run_advance(tournament: Tournament, params: dict) -> dict:
     return {**_draw_result(outcome, outcome.language), "players": _seated(outcome), "warnings": warnings}
 
 
-@jobs.runner(REPLACE)
+@jobs.runner(REPLACE, leased=True, long=True)
 def run_replace(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.draw import replace_player
 
@@ -120,7 +121,7 @@ def run_replace(tournament: Tournament, params: dict) -> dict:
     return {"stage": outcome.stage, "old": player, "new": newcomer, "games": len(outcome.entries), "warnings": warnings}
 
 
-@jobs.runner(EVENING)
+@jobs.runner(EVENING, leased=True)
 def run_evening(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.evening import add_evening
 
@@ -135,7 +136,7 @@ def run_evening(tournament: Tournament, params: dict) -> dict:
     return {"title": added.title, "games": len(added.games), "rounds": added.rounds, "tables": added.tables}
 
 
-@jobs.runner(VK)
+@jobs.runner(VK, long=True, again=True)
 def run_vk(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.export import write_workbook_post
 
@@ -148,7 +149,7 @@ def run_vk(tournament: Tournament, params: dict) -> dict:
             "files": [_relative(tournament, p) for p in pictures]}
 
 
-@jobs.runner(MWT)
+@jobs.runner(MWT, long=True, again=True)
 def run_mwt(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.export import mwt_warning_lines, write_workbook_mwt
 
@@ -163,7 +164,7 @@ def run_mwt(tournament: Tournament, params: dict) -> dict:
             "warnings": {lang: mwt_warning_lines(export, lang) for lang in ("ru", "en")}}
 
 
-@jobs.runner(PROTOCOLS)
+@jobs.runner(PROTOCOLS, long=True, again=True)
 def run_protocols(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.export import write_workbook_blanks
 
@@ -173,7 +174,7 @@ def run_protocols(tournament: Tournament, params: dict) -> dict:
     return {"stage": blanks.stage_name, "files": [_relative(tournament, blanks.path)]}
 
 
-@jobs.runner(SEATING)
+@jobs.runner(SEATING, long=True, again=True)
 def run_seating(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.export import write_workbook_seating_print
 

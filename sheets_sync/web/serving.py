@@ -10,6 +10,8 @@ Huey's consumer on threads — in the combinations each command needs.
 * ``app``: ``server`` on 127.0.0.1 for one organizer's folder (:mod:`sheets_sync.web.app_mode`).
 
 Nothing here is a scheduler of our own: the queue, its retries and its periodic task are Huey's.
+A consumer is also a registered worker with a heartbeat (:class:`sheets_sync.web.recovery.Heartbeat`):
+its jobs' workbook leases live as long as it does, and what a dead worker left running is taken back.
 """
 
 from __future__ import annotations
@@ -109,7 +111,9 @@ def make_consumer(workers: int):
     from huey.contrib.djhuey import HUEY
 
     from sheets_sync.web import tasks  # noqa: F401 - registers run_job_task, the sweep and the keeping minute
+    from sheets_sync.web.workers import count_busy
 
+    count_busy(HUEY)  # a long job may see whether it would take this process's last free thread
     return HUEY.create_consumer(workers=workers, worker_type="thread", periodic=True, shutdown_timeout=30,
                                 check_worker_health=True)
 
@@ -137,16 +141,22 @@ def _consume(consumer, ready: Callable[[], None] | None) -> None:
     saying ``ready`` once its signal handlers are set: SIGINT stops gracefully, SIGTERM at once."""
     from huey.consumer import ConsumerStopped
 
-    consumer.start()
-    if ready is not None:
-        ready()
-    checked = time.monotonic()
-    while True:
-        try:
-            checked = consumer.loop(checked)
-        except ConsumerStopped:
-            break
-    consumer.huey.notify_interrupted_tasks()
+    from sheets_sync.web.recovery import Heartbeat
+
+    heartbeat = Heartbeat(consumer.workers).start()  # registered before the first job is taken
+    try:
+        consumer.start()
+        if ready is not None:
+            ready()
+        checked = time.monotonic()
+        while True:
+            try:
+                checked = consumer.loop(checked)
+            except ConsumerStopped:
+                break
+        consumer.huey.notify_interrupted_tasks()
+    finally:
+        heartbeat.stop()  # what the stopped threads left running is taken back now
 
 
 def _wait_for_signal(ready: Callable[[], None] | None) -> None:

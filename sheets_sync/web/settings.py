@@ -14,6 +14,8 @@
   invitations (without it they are written to the server's log).
 * ``SHEETS_SYNC_SERVICE_ACCOUNTS`` — a folder of service-account JSON keys, or one key file.
 * ``SHEETS_SYNC_MODE`` — ``server`` (default) or ``app`` (one organizer's Excel folder, no account).
+* ``SHEETS_SYNC_WORKER_TIMEOUT`` — seconds without a heartbeat after which a worker counts as dead
+  and its jobs are run again or failed (default 30; :mod:`sheets_sync.web.workers`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ MODE = os.environ.get("SHEETS_SYNC_MODE", "server")
 APP_FOLDER = os.environ.get("SHEETS_SYNC_APP_FOLDER") or None  # app mode: the organizer's folder of workbooks
 GOOGLE_ENDPOINT = os.environ.get("SHEETS_SYNC_GOOGLE_ENDPOINT") or None
 SERVICE_ACCOUNTS = os.environ.get("SHEETS_SYNC_SERVICE_ACCOUNTS") or None  # a folder of *.json keys, or one key file
+WORKER_TIMEOUT = float(os.environ.get("SHEETS_SYNC_WORKER_TIMEOUT") or 30)  # seconds: a worker without a heartbeat is dead
 
 
 def _secret_key() -> str:

@@ -1,13 +1,15 @@
 """The queue's tasks, where Huey's consumer looks for them (``tasks`` of each installed app); the
-buttons' runners are imported with them, so a worker knows every action a page can enqueue.
+buttons' runners and the accounts' jobs (the claim check, a new tournament) are imported with
+them, so a worker knows every action a page can enqueue.
 
 Every consumer (the server's own worker threads, each ``sheets-sync worker``) also runs the
 keeping minute (:func:`sheets_sync.web.keeping.keeping_minute`), whose tick sweeps what is due
-(:func:`sheets_sync.web.jobs.sync_due`): a sheet a killed worker or a failed sync left marked is
-synced again. Several consumers sweeping the same minute start one sync per sheet
+(:func:`sheets_sync.web.jobs.sync_due`): a sheet a failed sync left marked is synced again (a
+killed worker's jobs are taken back by the living workers' heartbeats, :mod:`sheets_sync.web.recovery`). Several consumers sweeping the same minute start one sync per sheet
 (:func:`~sheets_sync.web.jobs.request_sync` keeps one waiting)."""
 
 from sheets_sync.web import runners  # noqa: F401 - registers the buttons' actions with jobs.runner
+from sheets_sync.web.accounts import pending  # noqa: F401 - the claim check and a new tournament as jobs
 from sheets_sync.web.jobs import run_job_task
 from sheets_sync.web.keeping import keeping_minute
 

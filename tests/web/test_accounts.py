@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from scoring.parse.settings import CLAIM_CODE_ALPHABET, is_claim_code, read_settings
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.web import claims
-from sheets_sync.web.models import Claim, Invitation, Membership, ServiceAccount, Tournament
+from sheets_sync.web.models import Claim, Invitation, Job, Membership, ServiceAccount, Tournament
 from sheets_sync.web.service_accounts import load_service_accounts, pick_account
 from tests.google_support import SA_EMAIL, upload_xlsx, write_key_file
 
@@ -243,6 +243,10 @@ def test_add_a_sheet_shows_the_account_then_a_code_and_the_typed_code_registers_
     type_code(google, example_sheet, claim.code.lower())  # in any case
     answer = client.post(reverse("add_sheet"), {"claim": claim.pk})
     tournament = Tournament.objects.get(spreadsheet_id=example_sheet)
+    # the check is a job the next page follows; done, it lands on the tournament
+    job = Job.objects.get(action="check", owner=user)
+    assert answer.status_code == 302 and answer["Location"] == reverse("account_job", args=[job.pk])
+    answer = client.get(answer["Location"])
     assert answer.status_code == 302 and answer["Location"] == reverse("tournament", args=[tournament.slug])
     assert Membership.objects.get(tournament=tournament).user == user
     assert Membership.objects.get(tournament=tournament).role == Membership.OWNER
@@ -275,13 +279,13 @@ def test_another_persons_code_never_proves_yours(google, example_sheet):
     annas, boriss = start_claim(anna, example_sheet), start_claim(boris, example_sheet)
     assert annas.code != boriss.code
     type_code(google, example_sheet, annas.code)  # only Anna can edit the sheet: her code is in it
-    refused = boris.post(reverse("add_sheet"), {"claim": boriss.pk}).content.decode()
+    refused = boris.post(reverse("add_sheet"), {"claim": boriss.pk}, follow=True).content.decode()
     assert f"Код {boriss.code} не найден" in refused
     assert not Tournament.objects.exists()
     assert boris.post(reverse("add_sheet"), {"claim": annas.pk}).status_code == 404  # not his claim
     assert anna.post(reverse("add_sheet"), {"claim": annas.pk}).status_code == 302
     # once registered, nobody else can start or finish a claim on it
-    assert "уже зарегистрирована" in boris.post(reverse("add_sheet"), {"claim": boriss.pk}).content.decode()
+    assert "уже зарегистрирована" in boris.post(reverse("add_sheet"), {"claim": boriss.pk}, follow=True).content.decode()
     page = boris.post(reverse("add_sheet"), {"link": f"gsheet:{example_sheet}"}).content.decode()
     assert "уже зарегистрирована" in page and 'id="claim-code"' not in page
     assert Tournament.objects.count() == 1
@@ -290,10 +294,10 @@ def test_another_persons_code_never_proves_yours(google, example_sheet):
 def test_checks_a_moment_apart_wait_and_spend_no_quota(google, example_sheet):
     client, _ = signed_in("anna@club.ru")
     claim = start_claim(client, example_sheet)
-    assert "не найден" in client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    assert "не найден" in client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     google.reset_counts()
     type_code(google, example_sheet, claim.code)
-    page = client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    page = client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     assert "подождите 5 секунд" in page and google.request_count == 0 and not Tournament.objects.exists()
 
 
@@ -302,7 +306,7 @@ def test_a_code_expires_after_a_day(google, example_sheet):
     claim = start_claim(client, example_sheet)
     type_code(google, example_sheet, claim.code)
     Claim.objects.filter(pk=claim.pk).update(created_at=timezone.now() - claims.CODE_LIFETIME - timezone.timedelta(minutes=1))
-    page = client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    page = client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     assert "Код устарел" in page and not Tournament.objects.exists()
     assert start_claim(client, example_sheet).code != claim.code  # a new visit gives a new code
 
@@ -311,14 +315,14 @@ def test_a_sheet_not_shared_with_the_service_says_whom_to_share_it_with(google, 
     google.share(example_sheet, "somebody@else.ru")  # shared with a person, not with the service: Google says 403
     client, _ = signed_in("anna@club.ru")
     claim = start_claim(client, example_sheet)
-    page = client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    page = client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     assert "нет доступа" in page and SA_EMAIL in page and not Tournament.objects.exists()
 
 
 def test_a_sheet_that_does_not_exist_says_so(google):
     client, _ = signed_in("anna@club.ru")
     claim = start_claim(client, "1NoSuchSpreadsheetExistsHere000000000000000")  # Google says 404
-    page = client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    page = client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     assert "Таблица не найдена" in page and SA_EMAIL in page
 
 
@@ -326,7 +330,7 @@ def test_a_wrong_code_says_so_and_a_bad_link_says_what_to_paste(google, example_
     client, _ = signed_in("anna@club.ru")
     claim = start_claim(client, example_sheet)
     type_code(google, example_sheet, "SS-AAAA-BBBB")
-    assert f"Код {claim.code} не найден во вкладке «Турнир»" in client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    assert f"Код {claim.code} не найден во вкладке «Турнир»" in client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     page = client.post(reverse("add_sheet") + "?lang=en", {"link": "https://example.com/not-a-sheet"}).content.decode()
     assert "does not look like a Google Sheets link" in page
 
@@ -403,7 +407,7 @@ def test_a_refused_format_is_shown_on_the_form_in_the_pages_language(google, mon
     sheets_before = len(google.spreadsheets)
     players = "\n".join(f"Игрок {n}" for n in range(1, 26))  # 25 players at 2 tables cannot all play 7 games
     page = client.post(reverse("new_tournament") + f"?lang={page_language}",
-                       {**NEW, "players": players, "games": 7, "tables": 2})  # a Russian sheet either way
+                       {**NEW, "players": players, "games": 7, "tables": 2}, follow=True)  # a Russian sheet either way
     error = re.search(r'<p class="card error" role="alert">(.+?)</p>', page.content.decode(), re.S).group(1)
     assert page.status_code == 200 and said in error and option in error, error  # the nearest, as the form's fields
     assert not Tournament.objects.exists() and len(google.spreadsheets) == sheets_before  # no sheet left behind

@@ -42,27 +42,36 @@ def test_changes_while_a_sync_waits_add_no_sync(excel_tournament, monkeypatch):
     assert Job.objects.filter(tournament=excel_tournament, action=jobs.SYNC).count() == 1
 
 
-def test_a_sheet_another_worker_is_syncing_is_left_to_it_and_stays_marked(excel_tournament, monkeypatch):
+def test_a_sheet_another_job_holds_is_left_to_it_and_its_sync_waits_queued(excel_tournament, monkeypatch):
     monkeypatch.setattr(jobs, "run_job_task", lambda job_id: None)
     Tournament.objects.filter(pk=excel_tournament.pk).update(lease_until=timezone.now() + jobs.LEASE)
     job = jobs.run_job(jobs.request_sync(excel_tournament, "push").pk)
-    assert job.status == Job.DONE and job.result == {"deferred": True}
+    job.refresh_from_db()
+    # not «done» having done nothing: it waits in the queue for the workbook, and says so
+    assert job.status == Job.QUEUED and job.waiting == Job.FOR_WORKBOOK and job.started_at is None
     assert Tournament.objects.get(pk=excel_tournament.pk).needs_sync
 
 
-def test_a_killed_workers_sync_runs_again_once_its_lease_runs_out(excel_tournament, monkeypatch):
+def test_a_dead_workers_sync_runs_again_once_its_heartbeat_is_older_than_the_timeout(excel_tournament, monkeypatch):
+    from sheets_sync.web import recovery, workers
+    from sheets_sync.web.models import Worker
+
     monkeypatch.setattr(jobs, "run_job_task", lambda job_id: None)
     killed = jobs.request_sync(excel_tournament, "push")
     # the worker took the lease, marked the job running, then died: nothing else happened
-    Tournament.objects.filter(pk=excel_tournament.pk).update(lease_until=timezone.now() + jobs.LEASE, needs_sync=True)
-    Job.objects.filter(pk=killed.pk).update(status=Job.RUNNING)
-    assert jobs.sync_due() == []  # the lease is still live
-    later = timezone.now() + jobs.LEASE + timedelta(seconds=1)
-    Tournament.objects.filter(pk=excel_tournament.pk).update(lease_until=later - jobs.LEASE - jobs.LEASE)  # run out
+    worker = Worker.objects.create(name="gone:1", threads=3, beat_at=timezone.now())
+    Tournament.objects.filter(pk=excel_tournament.pk).update(lease_until=timezone.now() + jobs.LEASE, needs_sync=True,
+                                                             lease_worker=worker, lease_job=killed)
+    Job.objects.filter(pk=killed.pk).update(status=Job.RUNNING, worker=worker, started_at=timezone.now(), attempts=1)
+    assert recovery.recover() == [] and jobs.sync_due() == []  # its heartbeat is fresh: it lives
+    Worker.objects.filter(pk=worker.pk).update(beat_at=timezone.now() - workers.TIMEOUT - timedelta(seconds=1))
     monkeypatch.setattr(jobs, "run_job_task", jobs.run_job)
-    assert jobs.sync_due() == [excel_tournament.pk]
+    assert recovery.recover() == [killed.pk]
+    killed.refresh_from_db()
+    assert killed.status == Job.DONE and killed.attempts == 2 and not killed.result.get("skipped")
     t = Tournament.objects.get(pk=excel_tournament.pk)
-    assert not t.needs_sync and t.last_sync_at is not None
+    assert not t.needs_sync and t.last_sync_at is not None and t.lease_until is None
+    assert not Worker.objects.filter(pk=worker.pk).exists()
 
 
 def test_a_failed_sync_leaves_the_sheet_marked_and_says_why(tmp_path):
@@ -89,11 +98,9 @@ def test_a_change_during_a_sync_is_synced_by_the_next_one(excel_tournament, monk
         return real(tournament, params)
 
     monkeypatch.setitem(jobs.RUNNERS, jobs.SYNC, sync_while_a_judge_saves)
-    jobs.request_sync(excel_tournament, "button")
-    syncs = Job.objects.filter(tournament=excel_tournament, action=jobs.SYNC).order_by("pk")
-    assert [(j.status, j.result.get("deferred", False)) for j in syncs] == [
-        (Job.DONE, False),  # the first sync
-        (Job.DONE, True),  # the judge's save, arriving while it held the lease
-        (Job.DONE, False),  # the sync the first one asked for when it saw the change
-    ]
+    first = jobs.request_sync(excel_tournament, "button")
+    syncs = list(Job.objects.filter(tournament=excel_tournament, action=jobs.SYNC).order_by("pk"))
+    assert [j.pk for j in syncs] == [first.pk, edits[0].pk]  # the save's sync is the one more, none besides
+    assert [(j.status, j.result.get("deferred", False)) for j in syncs] == [(Job.DONE, False), (Job.DONE, False)]
+    assert syncs[1].started_at >= syncs[0].finished_at  # it waited for the first to end
     assert not Tournament.objects.get(pk=excel_tournament.pk).needs_sync

@@ -1,9 +1,11 @@
 """The server's scale-out mode on real parts: PostgreSQL for the database, Redis for the queue, and
 worker processes of their own — one of them killed in the middle of a sync.
 
-Every registered sheet must end synced: the killed worker's sync leaves its tournament marked
-(``needs_sync``) under a lease that runs out, the sweep (:func:`sheets_sync.web.jobs.sync_due`)
-enqueues it again, another worker syncs it, and the values people typed are untouched.
+Every registered sheet must end synced: the killed worker's heartbeat stops, a living worker
+takes its running sync back once the heartbeat is older than the timeout
+(:mod:`sheets_sync.web.recovery`) and runs it again, and the values people typed are untouched.
+Two workers on one queue also keep the jobs' rules between them: one tournament's draws and
+syncs never run at once, and one organizer's draws leave room for another organizer's sync.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import pytest
 
 from sheets_sync.example import EXAMPLE_PATH
 from tests.services import postgres_server, redis_server
+from tests.web.process_support import WORKER_TIMEOUT, JobsTable, overlapping, running, start_worker
 
 pytestmark = pytest.mark.slow
 
@@ -42,17 +45,6 @@ running = Job.objects.filter(status=Job.RUNNING).count()
 synced = Tournament.objects.filter(needs_sync=False, last_sync_at__isnull=False).count()
 print(running, synced, Tournament.objects.count())
 """
-SWEEP = DJANGO + """
-from datetime import timedelta
-from django.utils import timezone
-from sheets_sync.web import jobs
-from sheets_sync.web.models import Tournament
-# the killed worker's lease has run out (jobs.LEASE later): the sweep's time has come
-Tournament.objects.filter(lease_until__isnull=False).update(lease_until=timezone.now() - timedelta(seconds=1))
-print(len(jobs.sync_due()))
-"""
-
-
 def _python(env: dict, code: str, *args: str) -> str:
     done = subprocess.run([sys.executable, "-c", code, *args], env=env, cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
@@ -108,7 +100,7 @@ def test_workers_on_postgresql_and_redis_sync_every_sheet_though_one_is_killed_m
     with postgres_server() as database, redis_server() as queue:
         env = {**os.environ, "DATABASE_URL": database, "SHEETS_SYNC_REDIS_URL": queue,
                "SHEETS_SYNC_DATA": str(tmp_path / "data"), "DJANGO_SETTINGS_MODULE": "sheets_sync.web.settings",
-               "PYTHONPATH": str(ROOT)}
+               "PYTHONPATH": str(ROOT), "SHEETS_SYNC_WORKER_TIMEOUT": WORKER_TIMEOUT}
         subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], env=env, cwd=ROOT, check=True, timeout=120)
         _python(env, REGISTER, *map(str, books))  # four syncs waiting in Redis, nobody consuming yet
         first = _worker(env, tmp_path / "worker-1.log", threads=1)
@@ -119,13 +111,62 @@ def test_workers_on_postgresql_and_redis_sync_every_sheet_though_one_is_killed_m
             first.wait()
         running, synced, total = _state(env)
         assert running == 1 and synced < total  # the killed sync stays marked, under its lease
+        killed = JobsTable(env).rows("status = 'running'")
         workers = [_worker(env, tmp_path / f"worker-{n}.log") for n in (2, 3)]
         try:
-            _wait(env, lambda running, synced, total: synced == total - 1)  # all but the killed one's
-            assert int(_python(env, SWEEP)) == 1
-            _wait(env, lambda running, synced, total: synced == total)
+            # every sheet synced, the killed one's too: its sync taken back from the dead worker and run again
+            _wait(env, lambda running, synced, total: synced == total and running == 0)
+            again = JobsTable(env).rows(f"id = {killed[0].id}")
         finally:
             for w in workers:
                 os.killpg(w.pid, signal.SIGTERM)
                 w.wait(timeout=30)
+    assert again[0].status == "done", again
     assert all(_typed(book) == typed_before for book in books)
+
+
+DRAWS = DJANGO + """
+import json, sys
+from django.contrib.auth import get_user_model
+from sheets_sync.web import jobs, tasks
+from sheets_sync.web.models import Membership, Tournament
+for slug, owner, path in json.loads(sys.argv[1]):
+    user = get_user_model().objects.get_or_create(username=owner, defaults={"email": owner})[0]
+    t = Tournament.objects.create(slug=slug, source=Tournament.EXCEL, path=path)
+    Membership.objects.create(user=user, tournament=t, role=Membership.OWNER)
+for slug, seed in json.loads(sys.argv[2]):
+    jobs.enqueue(Tournament.objects.get(slug=slug), "draw", params={"seed": seed, "time_limit": 4})
+for slug in json.loads(sys.argv[3]):
+    jobs.request_sync(Tournament.objects.get(slug=slug), "button")
+print(json.dumps(dict(Tournament.objects.values_list("slug", "pk"))))
+"""
+
+
+def test_two_workers_keep_one_writer_per_workbook_and_one_long_job_per_organizer(tmp_path):
+    import json
+
+    from tests.web.test_job_lifecycle import fresh_workbook
+
+    books = [("cup", "anna@club.ru", fresh_workbook(tmp_path / "cup", "cup")),
+             ("anna-2", "anna@club.ru", fresh_workbook(tmp_path / "anna-2", "anna-2")),
+             ("boris", "boris@club.ru", tmp_path / "boris.xlsx")]
+    shutil.copyfile(EXAMPLE_PATH, books[-1][2])
+    with postgres_server() as database, redis_server() as queue:
+        env = {**os.environ, "DATABASE_URL": database, "SHEETS_SYNC_REDIS_URL": queue,
+               "SHEETS_SYNC_DATA": str(tmp_path / "data"), "DJANGO_SETTINGS_MODULE": "sheets_sync.web.settings",
+               "PYTHONPATH": str(ROOT), "SHEETS_SYNC_WORKER_TIMEOUT": WORKER_TIMEOUT}
+        subprocess.run([sys.executable, "-m", "django", "migrate", "-v", "0"], env=env, cwd=ROOT, check=True, timeout=120)
+        # Anna: three draws of «cup» and one of «anna-2», a sync of «cup»; then Boris's sync
+        ids = json.loads(_python(env, DRAWS, json.dumps([(s, o, str(p)) for s, o, p in books]),
+                                 json.dumps([("cup", 1), ("cup", 2), ("cup", 3), ("anna-2", 1)]),
+                                 json.dumps(["cup", "boris"])))
+        table = JobsTable(env)
+        with running(*(start_worker(env, tmp_path / f"worker-{n}.log", workers=3) for n in (1, 2))):
+            rows = table.wait(lambda rows: len(rows) >= 6 and all(r.status in ("done", "failed") for r in rows))
+    assert all(r.status == "done" for r in rows), rows
+    cup = [r for r in rows if r.tournament_id == ids["cup"]]
+    assert overlapping(cup) == []  # one workbook: its draws and syncs one after another, across both workers
+    annas = [r for r in rows if r.action == "draw"]
+    assert overlapping(annas) == []  # one long job of Anna's at a time, across both workers
+    boris = next(r for r in rows if r.tournament_id == ids["boris"])
+    assert boris.started_at < min(r.finished_at for r in annas)  # it did not wait behind her draws

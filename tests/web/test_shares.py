@@ -36,7 +36,7 @@ def test_a_sheet_shared_as_viewer_is_refused_at_the_claim_with_what_to_do(google
     claim = start_claim(client, sid)
     type_code(google, sid, claim.code)
     google.reset_counts()
-    page = client.post(reverse("add_sheet") + f"?lang={lang}", {"claim": claim.pk}).content.decode()
+    page = client.post(reverse("add_sheet") + f"?lang={lang}", {"claim": claim.pk}, follow=True).content.decode()
     assert all(s in page for s in says) and SA_EMAIL in page, page
     assert not Tournament.objects.exists()
     assert len(_files_get_calls(google)) == 1  # one Drive call tells it, no write tried
@@ -48,7 +48,7 @@ def test_the_same_sheet_shared_again_as_editor_registers(google, monkeypatch):
     client, user = signed_in("anna@club.ru")
     claim = start_claim(client, sid)
     type_code(google, sid, claim.code)
-    assert "Редактор" in client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    assert "Редактор" in client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     google.share(sid, SA_EMAIL, role="writer")
     import time
 

@@ -4,13 +4,13 @@ by the same one-time code as adding a sheet, typed into its first tab)."""
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import tempfile
 from pathlib import Path
 
 from django import forms
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,18 +18,17 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import labels as L
 from scoring.draw.formats import Format
-from scoring.errors import SheetsSyncError
 from sheets_sync.actions.init import QualifyingRequest, init_workbook
 from sheets_sync.presets import known_presets
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs, workbooks
 from sheets_sync.web.accounts.sheets import refused
-from sheets_sync.web.claims import FIRST_TAB, ClaimRefused, check_claim, claim_for, register
+from sheets_sync.web.claims import ClaimRefused, claim_for
 from sheets_sync.web.models import Claim, Tournament
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
 from sheets_sync.web.words import request_language, word
 
-__all__ = ["NewTournamentForm", "new_tournament"]
+__all__ = ["NewTournamentForm", "new_tournament", "NEW", "init_sheet"]
 
 
 DEFAULT_PRESET = "gmo-2016"  # the command line's default (init --preset)
@@ -91,7 +90,7 @@ def _format_fields(fmt: Format, lang: str) -> str:
     return word("new.format.option", lang, games=fmt.games, tables=fmt.tables)
 
 
-def _init(form: NewTournamentForm, user, account, target: str):
+def init_sheet(form: NewTournamentForm, user, account, target: str):
     """``init`` as the CLI runs it. A refused format or players file is a :class:`SheetsSyncError`
     carrying both languages (shown in the page's); both are refused before any Google request."""
     data = form.cleaned_data
@@ -104,13 +103,27 @@ def _init(form: NewTournamentForm, user, account, target: str):
                                                           command=_format_fields))
 
 
-def _proved_empty_sheet(request: HttpRequest, form: NewTournamentForm, account) -> Claim:
-    """The organizer's code for the empty sheet, checked once they say it is typed into the first tab."""
+def _empty_sheet_claim(request: HttpRequest, form: NewTournamentForm, account) -> Claim:
+    """The organizer's code for the empty sheet; shown until they say it is typed into its first
+    tab (the job checks it there)."""
     claim = claim_for(request.user, form.cleaned_data["into_id"], account)
     if request.POST.get("code_typed") != claim.code:
         raise _ShowCode(claim)
-    check_claim(claim, tab=FIRST_TAB)
     return claim
+
+
+NEW = "new"  # the job creating the sheet (sheets_sync.web.accounts.pending)
+CSV_KEPT = 512 * 1024  # bytes of an uploaded players file a job keeps (a few thousand players)
+
+
+def job_params(request: HttpRequest, form: NewTournamentForm, account, claim: Claim | None) -> dict:
+    """What the job needs to fill the form in again and run ``init``: the fields as posted, the
+    uploaded file's bytes, who asked, the account and the proved empty sheet's claim."""
+    upload = form.cleaned_data.get("players_csv")
+    data = {name: request.POST.get(name, "") for name in form.fields if name != "players_csv"}
+    return {"data": data, "csv": base64.b64encode(upload.read()).decode() if upload else "",
+            "user": request.user.pk, "account": account.pk, "claim": claim.pk if claim else None,
+            "name": form.cleaned_data["name"], "language": form.lang}
 
 
 class _ShowCode(Exception):
@@ -131,26 +144,21 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     context = {"form": form, "account": account, "default_preset": DEFAULT_PRESET, "season_preset": SEASON_PRESET}
     if request.method != "POST" or not form.is_valid():
         return render(request, "accounts/new.html", context)
+    upload = form.cleaned_data.get("players_csv")
+    if upload and upload.size > CSV_KEPT:
+        context["error"] = word("organizer.job.csvtoobig", lang, kb=CSV_KEPT // 1024)
+        return render(request, "accounts/new.html", context)
     claim = None
     try:
         if form.cleaned_data.get("into_id"):
-            claim = _proved_empty_sheet(request, form, account)
+            claim = _empty_sheet_claim(request, form, account)
             account = claim.account
-        backend = _init(form, request.user, account, f"gsheet:{claim.spreadsheet_id}" if claim else "gsheet:new")
-        tournament = register(request.user, spreadsheet_id=backend.spreadsheet_id, account=account,
-                              title=form.cleaned_data["name"], kind=form.cleaned_data["kind"],
-                              language=form.cleaned_data["language"])
     except _ShowCode as shown:
         context["claim"] = shown.claim
         return render(request, "accounts/new.html", context)
     except ClaimRefused as exc:
         context["error"] = refused(request, exc)
         return render(request, "accounts/new.html", context)
-    except SheetsSyncError as exc:
-        context["error"] = exc.message(lang)
-        return render(request, "accounts/new.html", context)
-    if claim is not None:
-        Claim.objects.filter(pk=claim.pk).update(proved_at=tournament.created_at)
-    jobs.request_sync(tournament, "created", user=request.user)
-    messages.success(request, word("new.done", lang))
-    return redirect("tournament", tournament.slug)
+    # creating the sheet may wait for the account's budget: a job, which the next page follows
+    job = jobs.enqueue(None, NEW, params=job_params(request, form, account, claim), user=request.user)
+    return redirect("account_job", job.pk)

@@ -3,7 +3,6 @@ by a one-time code, :mod:`sheets_sync.web.claims`), and a new tournament or club
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -12,12 +11,12 @@ from django.views.decorators.http import require_http_methods
 from sheets_sync.backends.google import spreadsheet_url
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs
-from sheets_sync.web.claims import ClaimRefused, check_claim, claim_for, register
-from sheets_sync.web.models import Claim, Tournament
+from sheets_sync.web.claims import ClaimRefused, claim_for
+from sheets_sync.web.models import Claim, Job, Tournament
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
 from sheets_sync.web.words import request_language, word
 
-__all__ = ["tournament_list", "add_sheet"]
+__all__ = ["tournament_list", "add_sheet", "CHECK"]
 
 
 @login_required
@@ -46,21 +45,19 @@ def _start_claim(request: HttpRequest, context: dict) -> HttpResponse:
     return render(request, "accounts/add.html", context)
 
 
+CHECK = "check"  # the job reading the sheet for the claim's code (sheets_sync.web.accounts.pending)
+
+
 def _check(request: HttpRequest, context: dict) -> HttpResponse:
-    """The organizer typed the code and pressed «Проверить»."""
+    """The organizer typed the code and pressed «Проверить»: the check reads the sheet, which may
+    wait for the account's budget, so it is a job; the page follows it (a second press while one
+    is waiting shows that one)."""
     claim = get_object_or_404(Claim, pk=request.POST.get("claim"), user=request.user, proved_at__isnull=True)
-    context["claim"] = claim
-    try:
-        title, _ = check_claim(claim)
-        tournament = register(request.user, spreadsheet_id=claim.spreadsheet_id, account=claim.account,
-                              title=title, language=request_language(request))
-    except ClaimRefused as exc:
-        context["error"] = refused(request, exc)
-        return render(request, "accounts/add.html", context)
-    Claim.objects.filter(pk=claim.pk).update(proved_at=tournament.created_at)
-    jobs.request_sync(tournament, "added", user=request.user)
-    messages.success(request, word("add.done", request_language(request), code=claim.code))
-    return redirect("tournament", tournament.slug)
+    job = (Job.objects.filter(action=CHECK, owner=request.user, tournament__isnull=True, params__claim=claim.pk,
+                              status__in=(Job.QUEUED, Job.RUNNING)).first()
+           or jobs.enqueue(None, CHECK, params={"claim": claim.pk, "language": request_language(request)},
+                           user=request.user))
+    return redirect("account_job", job.pk)
 
 
 @login_required

@@ -99,6 +99,11 @@ def _failure(job: Job, lang: str) -> str:
     return refused.get(lang) or word("organizer.job.crashed", lang)
 
 
+def waiting_words(job: Job, lang: str) -> str:
+    """Why a queued job waits, as the page says it ("" when it is only in the queue)."""
+    return word(f"organizer.job.waiting.{job.waiting}", lang) if job.status == Job.QUEUED and job.waiting else ""
+
+
 @login_required
 @require_safe
 def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
@@ -106,6 +111,7 @@ def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     lang = request_language(request)
     result = job.result or {}
     context = {"tournament": tournament, "job": job, "result": result, "failure": _failure(job, lang),
+               "waiting": waiting_words(job, lang),
                "lines": (result.get("lines") or {}).get(lang) or [], "rows": (result.get("rows") or {}).get(lang) or [],
                "warnings": (result.get("warnings") or {}).get(lang) or [],
                "files": [(f, f.rsplit("/", 1)[-1]) for f in result.get("files") or []],
@@ -118,8 +124,8 @@ def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
 def job_status(request: HttpRequest, slug: str, job_id: int) -> JsonResponse:
     _, job = _job(request, slug, job_id)
     lang = request_language(request)
-    return JsonResponse({"id": job.pk, "action": job.action, "status": job.status,
-                         "message": _failure(job, lang) or job.message,
+    return JsonResponse({"id": job.pk, "action": job.action, "status": job.status, "waiting": job.waiting,
+                         "message": _failure(job, lang) or waiting_words(job, lang) or job.message,
                          "finished_at": job.finished_at.isoformat() if job.finished_at else None})
 
 

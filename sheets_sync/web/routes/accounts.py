@@ -3,7 +3,7 @@ tournament list at ``/``, adding a sheet, a new tournament, a tournament's organ
 
 from django.urls import path
 
-from sheets_sync.web.accounts import auth, members, new, sheets
+from sheets_sync.web.accounts import auth, members, new, pending, sheets
 
 urlpatterns: list = [
     path("", sheets.tournament_list, name="tournaments"),
@@ -16,6 +16,8 @@ urlpatterns: list = [
     path("password/reset/done/", auth.ResetComplete.as_view(), name="password_reset_complete"),
     path("add/", sheets.add_sheet, name="add_sheet"),
     path("new/", new.new_tournament, name="new_tournament"),
+    path("jobs/<int:job_id>/", pending.account_job, name="account_job"),
+    path("jobs/<int:job_id>/status.json", pending.account_job_status, name="account_job_status"),
     path("o/<slug:slug>/members/", members.members, name="members"),
     path("invite/<str:token>/", members.accept_invitation, name="accept_invitation"),
 ]

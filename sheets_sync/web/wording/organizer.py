@@ -101,6 +101,78 @@ WORDS: dict[str, tuple[str, str]] = {
     # a job's page
     "organizer.back": ("← К турниру", "← Back to the tournament"),
     "organizer.job.wait": ("Выполняется… страница обновится сама.", "Working… the page refreshes itself."),
+    "organizer.job.queued": ("В очереди — начнётся, как только до неё дойдёт очередь. Страница обновится сама.",
+                             "Waiting in the queue: it starts when its turn comes. The page refreshes itself."),
+    # why a queued job waits (Job.waiting)
+    "organizer.job.waiting.workbook": ("Она ждёт, пока закончится другая задача этого турнира (синхронизация, "
+                                       "жеребьёвка…): таблицу пишет одна задача за раз.",
+                                       "It waits for another job of this tournament to end (a sync, a draw…): "
+                                       "one job at a time writes the sheet."),
+    "organizer.job.waiting.share": ("Она ждёт, пока закончится другая ваша долгая задача (жеребьёвка, экспорт…): "
+                                    "у каждого организатора одна такая задача за раз, чтобы задачи других "
+                                    "организаторов тоже шли.",
+                                    "It waits for another long job of yours to end (a draw, an export…): each "
+                                    "organizer has one such job at a time, so that other organizers' jobs go on too."),
+    "organizer.job.waiting.thread": ("Все обработчики сервера сейчас заняты — она начнётся через несколько секунд.",
+                                     "Every worker of the server is busy: it starts in a few seconds."),
+    # the claim check and a new tournament, followed by a page of their own (web/accounts/pending.py)
+    "organizer.job.check.title": ("Проверяем таблицу", "Checking the sheet"),
+    "organizer.job.check.wait": ("Читаем таблицу и ищем в ней ваш код. Страница обновится сама и откроет турнир.",
+                                 "Reading the sheet for your code. The page refreshes itself and opens the tournament."),
+    "organizer.job.new.title": ("Создаём таблицу", "Creating the sheet"),
+    "organizer.job.new.wait": ("Создаём таблицу турнира и открываем её вам. Страница обновится сама и откроет турнир.",
+                               "Creating the tournament's sheet and sharing it with you. The page refreshes itself "
+                               "and opens the tournament."),
+    "organizer.job.csvtoobig": ("Файл игроков больше {kb} КБ — это не похоже на список игроков. Проверьте файл.",
+                                "The players file is over {kb} KB: that does not look like a list of players. "
+                                "Check the file."),
+    "organizer.job.waiting.budget": ("Запросы к Google у сервиса на эту минуту закончились (у Google лимит в минуту) — "
+                                     "задача начнётся сама, как только они появятся, обычно меньше чем через минуту.",
+                                     "The service's Google requests for this minute are used up (Google limits them "
+                                     "per minute): the job starts by itself as soon as there are some again, usually "
+                                     "within a minute."),
+    "organizer.job.quota": ("Запросы к Google у сервиса на эту минуту закончились. Подождите минуту и нажмите снова.",
+                            "The service's Google requests for this minute are used up. Wait a minute and press "
+                            "again."),
+    # a job whose worker stopped mid-way (sheets_sync.web.recovery) and is not safe to run again by itself
+    "organizer.job.interrupted.advance": (
+        "Сервер остановился посреди рассадки следующего этапа, и неизвестно, успел ли он её записать. Откройте "
+        "таблицу: если на вкладке «Рассадка» уже есть новый этап и его протоколы, всё записано — нажимать снова не "
+        "нужно; если нет, нажмите «Рассадить следующий этап» ещё раз.",
+        "The server stopped while seating the next stage, and it is not known whether the seating was written. "
+        "Open the sheet: if the Seating tab has the new stage and its protocol tabs, it is written and there is no "
+        "need to press again; if not, press «Seat the next stage» again."),
+    "organizer.job.interrupted.replace": (
+        "Сервер остановился посреди замены игрока {player}. Откройте вкладку «Рассадка»: если вместо него уже "
+        "записан следующий по итогам, нажимать снова не нужно; если {player} всё ещё там, нажмите «Заменить "
+        "опоздавшего» ещё раз.",
+        "The server stopped while replacing {player}. Open the Seating tab: if the next player in the standings is "
+        "already there instead, there is no need to press again; if {player} is still there, press «Replace a late "
+        "player» again."),
+    "organizer.job.interrupted.evening": (
+        "Сервер остановился, пока добавлял вечер. Проверьте вкладки таблицы: если вкладка нового вечера уже есть, "
+        "нажимать снова не нужно (иначе появится второй такой же вечер); если её нет, нажмите «Добавить вечер» ещё раз.",
+        "The server stopped while adding the evening. Look at the sheet's tabs: if the new evening's tab is there, do "
+        "not press again (that would add a second one); if not, press «Add an evening» again."),
+    "organizer.job.interrupted.draw": (
+        "Сервер остановился посреди жеребьёвки «даже если протоколы заполнены», и сам её не повторяет: судьи могли "
+        "уже вписать игры. Проверьте вкладку «Рассадка» и протоколы и нажмите снова, только если уверены.",
+        "The server stopped in the middle of a draw made «even if protocols are filled», and does not repeat it by "
+        "itself: judges may have typed games since. Check the Seating tab and the protocols, and press again only "
+        "if you are sure."),
+    "organizer.job.interrupted.new": (
+        "Сервер остановился, пока создавал таблицу «{name}». Посмотрите в своём Google Диске: если она появилась "
+        "недоделанной, удалите её и создайте турнир снова.",
+        "The server stopped while creating the sheet «{name}». Look in your Google Drive: if a half-made one "
+        "appeared, delete it and create the tournament again."),
+    "organizer.job.interrupted.any": ("Сервер остановился посреди этой задачи. Проверьте таблицу, прежде чем нажимать "
+                                      "снова.",
+                                      "The server stopped in the middle of this job. Check the sheet before pressing "
+                                      "again."),
+    "organizer.job.interrupted.again": ("Сервер останавливался во время этой задачи {times} раза подряд, и больше она "
+                                        "сама не запускается. Сообщите администратору сервера.",
+                                        "The server stopped during this job {times} times in a row, so it is not "
+                                        "started again by itself. Tell the server's administrator."),
     "organizer.job.crashed": ("Не получилось из-за внутренней ошибки сервиса. Подробности — в журнале сервера; "
                               "попробуйте ещё раз или напишите администратору.",
                               "It failed because of an internal error of the service (details in the server's log); "
