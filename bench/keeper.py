@@ -1,13 +1,15 @@
 """`make bench` (keeper): 500 registered Google sheets on the fake server over several service
 accounts, 20 of them with judges saving every few seconds (10 with the push trigger, 10 without),
-on a simulated clock shared by the keeper, the budget and the fake's quotas and Drive lag.
+17 just added by their organizers (the claim code typed, the first sync) and then left alone, on a
+simulated clock shared by the keeper, the budget and the fake's quotas and Drive lag.
 
 Measured: each account's Sheets reads and writes in its busiest minute (Google allows 60 of each)
-and the 429s the fake answered; the Sheets requests the idle sheets cost; edit → site updated
+and the 429s the fake answered; the Sheets requests the idle sheets cost, and those the just-added
+sheets cost after their first sync (issue 42 §4: both must be 0); edit → site updated
 (simulated waiting — debounce, polls, Drive — plus the sync's own wall time); the process's peak
 RSS (the fake server with its 500 spreadsheets lives in the same process: an upper bound).
 
-    python -m bench.keeper [--minutes 3] [--accounts 10] [--sheets 500] [--busy 20] [--no-write]
+    python -m bench.keeper [--minutes 3] [--accounts 10] [--sheets 500] [--busy 20] [--added 17] [--no-write]
 """
 
 from __future__ import annotations
@@ -81,14 +83,14 @@ def _register(fake, clock, args, folder: Path):
             sids.append(fake.create_spreadsheet(f"idle {n}", {"Турнир": [["Название", f"Клуб {n}"]]}))
         fake.share(sids[-1], accounts[n % args.accounts].email)
     fake_mb = current_rss_mb() - before
-    busy, idle = [], []
+    busy, added, idle = [], [], []
     for n, sid in enumerate(sids):
         t = Tournament.objects.create(slug=f"t{n}", spreadsheet_id=sid, account=accounts[n % args.accounts],
                                       needs_sync=False)
-        (busy if n < args.busy else idle).append(t)
+        (busy if n < args.busy else added if n < args.busy + args.added else idle).append(t)
     for t in busy:
         keeping.ensure_hook_secret(t)
-    return accounts, busy, idle, fake_mb
+    return accounts, busy, added, idle, fake_mb
 
 
 def current_rss_mb() -> float:
@@ -97,7 +99,25 @@ def current_rss_mb() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def _run(fake, clock, args, busy, syncs):
+def _add(fake, clock, added) -> dict[str, int]:
+    """The just-added sheets: each organizer types the add-sheet page's code into the Tournament tab
+    and presses «Проверить», which starts the first sync. Returns each sheet's Sheets requests so far."""
+    from sheets_sync.web import jobs
+
+    for n, t in enumerate(added):
+        fake.set_values(t.spreadsheet_id, "Турнир", [[f"SS-ABCD-{n:04d}"]], start="D3", raw=True,
+                        user=f"organizer{n}@club.ru")
+    clock.t += 5
+    for t in added:
+        jobs.request_sync(t, "added")
+    return {t.spreadsheet_id: _requests(fake, t.spreadsheet_id) for t in added}
+
+
+def _requests(fake, sid: str) -> int:
+    return fake.quota.file_reads.get(sid, 0) + fake.quota.file_writes.get(sid, 0)
+
+
+def _run(fake, clock, args, busy, added, syncs):
     """The simulated minutes: judges' saves, pushes, the keeper's second / ten seconds / minute."""
     from django.test import Client
 
@@ -111,6 +131,7 @@ def _run(fake, clock, args, busy, syncs):
     keeping.tick()
     for t in busy:
         jobs.request_sync(t, "registered")
+    first_syncs = _add(fake, clock, added)
     # steady state: these tournaments are being played (the Drive feed or a push put them in the fast lane)
     Tournament.objects.filter(pk__in=[t.pk for t in busy]).update(fast_until=clock.now() + keeping.FAST_LANE)
     start = clock()
@@ -136,7 +157,8 @@ def _run(fake, clock, args, busy, syncs):
         if clock() - last_tick >= 60:
             keeping.tick()
             last_tick = clock()
-    return edits, start
+    after_first = sum(_requests(fake, sid) - before for sid, before in first_syncs.items())
+    return edits, start, after_first
 
 
 def _latencies(edits, syncs, pushed: set[int]):
@@ -165,7 +187,7 @@ def measure(args) -> dict:
         _django(folder / "data")
         from sheets_sync.web import jobs
 
-        accounts, busy, idle, fake_mb = _register(fake, clock, args, folder)
+        accounts, busy, added, idle, fake_mb = _register(fake, clock, args, folder)
         rss_registered = current_rss_mb()
         syncs: list[tuple[int, float, float]] = []
         original = jobs.RUNNERS[jobs.SYNC]
@@ -180,7 +202,7 @@ def measure(args) -> dict:
         jobs.RUNNERS[jobs.SYNC] = timed
         fake.reset_counts()
         wall = time.perf_counter()
-        edits, _ = _run(fake, clock, args, busy, syncs)
+        edits, _, after_first = _run(fake, clock, args, busy, added, syncs)
         wall = time.perf_counter() - wall
         lat = _latencies(edits, syncs, {t.pk for i, t in enumerate(busy) if i % 2 == 0})
         idle_ids = {t.spreadsheet_id for t in idle}
@@ -191,6 +213,7 @@ def measure(args) -> dict:
             "quota_429": sum(fake.quota.refused.values()),
             "idle_sheet_requests": sum(n for sid, n in fake.quota.file_reads.items() if sid in idle_ids)
             + sum(n for sid, n in fake.quota.file_writes.items() if sid in idle_ids),
+            "added": len(added), "added_after_first_sync": after_first,
             "drive_calls": sum(1 for r in fake.request_log if r["path"].startswith("/drive/v3/changes")),
             "edits": sum(len(v) for v in edits.values()), "syncs": len(syncs),
             "push_p50": _q(lat[True], 0.5), "push_p95": _q(lat[True], 0.95), "push_max": max(lat[True], default=None),
@@ -217,7 +240,8 @@ def section(r: dict) -> str:
         "",
         f"{date.today().isoformat()}, {cpu_model()}, {os.cpu_count()} cores shared with other work, Python "
         f"{platform.python_version()}. {r['sheets']} sheets on the fake server over {r['accounts']} service "
-        f"accounts, {r['busy']} with judges saving every 3–8 s (half with the push trigger), "
+        f"accounts, {r['busy']} with judges saving every 3–8 s (half with the push trigger), {r['added']} just "
+        f"added by their organizers and left alone, "
         f"{r['minutes']} simulated minutes (Drive {120} s late), {r['wall_s']} s of wall time.",
         "",
         "| figure | measured | target |",
@@ -225,7 +249,9 @@ def section(r: dict) -> str:
         f"| Sheets reads, busiest account-minute | {r['reads_busiest_minute']} | ≤ 60 |",
         f"| Sheets writes, busiest account-minute | {r['writes_busiest_minute']} | ≤ 60 |",
         f"| 429 answers (quota of our own making) | {r['quota_429']} | 0 |",
-        f"| Sheets requests of the {r['sheets'] - r['busy']} idle sheets | {r['idle_sheet_requests']} | 0 |",
+        f"| Sheets requests of the {r['sheets'] - r['busy'] - r['added']} idle sheets | {r['idle_sheet_requests']} | 0 |",
+        f"| idle sheets' Sheets requests after their first sync ({r['added']} just added: the claim code typed, "
+        f"the first sync, then nobody) | {r['added_after_first_sync']} | 0 |",
         f"| Drive changes calls | {r['drive_calls']} | one per account and minute |",
         f"| edit → site with push, median / p95 / max (s) | {r['push_p50']} / {r['push_p95']} / "
         f"{r['push_max'] and round(r['push_max'], 2)} | ≤ 10 |",
@@ -255,6 +281,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--accounts", type=int, default=10)
     parser.add_argument("--sheets", type=int, default=500)
     parser.add_argument("--busy", type=int, default=20)
+    parser.add_argument("--added", type=int, default=17, help="sheets added at the start (claim code, first sync)")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     args = parser.parse_args(argv)
     result = measure(args)

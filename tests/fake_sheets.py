@@ -21,6 +21,8 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
                                                    permission is deleted), visible after
                                                    :attr:`FakeSheetsServer.drive_delay` seconds
   (a token made stale by :meth:`FakeSheetsServer.expire_page_tokens` answers 410 Gone)
+  (a change's ``file`` carries the file's ``modifiedTime`` and ``lastModifyingUser``: its latest
+  content change Drive knows of — sharing moves neither, as in Drive)
 * ``GET|POST /drive/v3/files/{id}/permissions``, ``DELETE …/permissions/{permId}``  sharing; a
                                                    permission's ``role`` is ``writer`` or ``reader``: a
                                                    reader reads, and each of its writes answers 403
@@ -718,7 +720,9 @@ def sheets_request_kind(method: str, path: str) -> str | None:
 @dataclass
 class DriveChange:
     """One entry of the Drive changes feed: a file modified (by ``user``), or its share with
-    ``removed_for`` deleted; visible to the feed from ``visible_at`` (Drive lags behind Sheets)."""
+    ``removed_for`` deleted; visible to the feed from ``visible_at`` (Drive lags behind Sheets).
+    A change of sharing only (``content`` False) is in the feed but moves neither the file's
+    ``modifiedTime`` nor its ``lastModifyingUser``, as in Drive."""
 
     seq: int
     file_id: str
@@ -726,6 +730,7 @@ class DriveChange:
     visible_at: float
     user: str
     removed_for: str | None = None
+    content: bool = True
 
 
 class DriveFeed:
@@ -735,11 +740,21 @@ class DriveFeed:
         self.clock = clock
         self.delay = 0.0  # seconds before a change shows in the feed (Drive sees Sheets edits up to ~3 min late)
         self.changes: list[DriveChange] = []
+        self.edits: dict[str, list[DriveChange]] = {}  # file -> its content changes, in order
         self.expired_before = 0  # page tokens below this answer 410 Gone (:meth:`FakeSheetsServer.expire_page_tokens`)
 
-    def record(self, file_id: str, user: str, removed_for: str | None = None) -> None:
+    def record(self, file_id: str, user: str, removed_for: str | None = None, *, content: bool = True) -> None:
         now = self.clock()
-        self.changes.append(DriveChange(len(self.changes) + 1, file_id, now, now + self.delay, user, removed_for))
+        change = DriveChange(len(self.changes) + 1, file_id, now, now + self.delay, user, removed_for,
+                             content and removed_for is None)
+        self.changes.append(change)
+        if change.content:
+            self.edits.setdefault(file_id, []).append(change)
+
+    def last_edit(self, file_id: str, now: float) -> DriveChange | None:
+        """The file's latest content change Drive knows of at ``now`` (its ``modifiedTime`` and
+        ``lastModifyingUser``): Drive's lag holds back the file's metadata as it holds the feed."""
+        return next((c for c in reversed(self.edits.get(file_id, [])) if c.visible_at <= now), None)
 
     def start_token(self) -> str:
         return str(len(self.changes) + 1)
@@ -764,26 +779,31 @@ class DriveFeed:
         if len(items) > size:
             last = items[size - 1].seq
             return {"kind": "drive#changeList", "nextPageToken": str(last + 1),
-                    "changes": [self._json(books, c) for c in items[:size]]}
+                    "changes": [self._json(books, c, now) for c in items[:size]]}
         return {"kind": "drive#changeList", "newStartPageToken": str(end),
-                "changes": [self._json(books, c) for c in items]}
+                "changes": [self._json(books, c, now) for c in items]}
 
     @staticmethod
     def _sees(books: dict[str, _Spreadsheet], file_id: str, email: str) -> bool:
         book = books.get(file_id)
         return book is not None and (book.shared_with is None or email in book.shared_with)
 
-    @staticmethod
-    def _json(books: dict[str, _Spreadsheet], change: DriveChange) -> dict:
-        stamp = dt.datetime.fromtimestamp(change.at, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-        out: dict[str, Any] = {"kind": "drive#change", "changeType": "file", "type": "file", "time": stamp,
-                               "fileId": change.file_id, "removed": change.removed_for is not None}
+    def _json(self, books: dict[str, _Spreadsheet], change: DriveChange, now: float) -> dict:
+        out: dict[str, Any] = {"kind": "drive#change", "changeType": "file", "type": "file",
+                               "time": _drive_stamp(change.at), "fileId": change.file_id,
+                               "removed": change.removed_for is not None}
         book = books.get(change.file_id)
         if change.removed_for is None and book is not None:
+            edit = self.last_edit(change.file_id, now) or change  # a file never edited: dated by this change
             out["file"] = {"kind": "drive#file", "id": book.id, "name": book.props["title"],
-                           "mimeType": "application/vnd.google-apps.spreadsheet", "modifiedTime": stamp,
-                           "lastModifyingUser": {"kind": "drive#user", "emailAddress": change.user}}
+                           "mimeType": "application/vnd.google-apps.spreadsheet", "modifiedTime": _drive_stamp(edit.at),
+                           "lastModifyingUser": {"kind": "drive#user", "emailAddress": edit.user}}
         return out
+
+
+def _drive_stamp(seconds: float) -> str:
+    """Drive's RFC 3339 time in UTC with milliseconds: ``2026-12-05T10:15:30.123Z``."""
+    return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
 def _permission_id(email: str) -> str:
@@ -989,7 +1009,7 @@ class FakeSheetsServer:
                     book.readers.add(email)
                 else:
                     book.readers.discard(email)
-                self.drive.record(spreadsheet_id, "owner@example.com")
+                self.drive.record(spreadsheet_id, "owner@example.com", content=False)
 
     def set_values(
         self, spreadsheet_id: str, tab: str, rows: list[list[Any]], start: str = "A1", *, raw: bool = False,
@@ -1252,7 +1272,7 @@ class FakeSheetsServer:
                     book.shared_with.add(data["emailAddress"])
                     if data.get("role") == "reader":
                         book.readers.add(data["emailAddress"])
-                self.drive.record(book.id, email)
+                self.drive.record(book.id, email, content=False)
                 return 200, {"kind": "drive#permission", "id": _permission_id(data.get("emailAddress", "anyone")),
                              "type": data.get("type"), "role": data.get("role")}
             if m.group(2) is not None and method == "DELETE":

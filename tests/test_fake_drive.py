@@ -126,3 +126,26 @@ def test_storm_of_500s_then_calm(fake_server, sa_key, clock):
         with pytest.raises(APIError):
             http.request("get", f"{SHEETS}/{sid}")
     assert http.request("get", f"{SHEETS}/{sid}").status_code == 200
+
+
+def test_a_changes_file_is_dated_by_its_last_edit_drive_knows_of(fake_server, sa_key, clock):
+    """The ``file`` of a change carries the file's ``modifiedTime`` and ``lastModifyingUser``: its
+    latest content edit Drive has seen (Drive's lag holds them back too); sharing moves neither."""
+    http = _http(fake_server, sa_key)
+    sid = fake_server.create_spreadsheet("t", {"A": []}, shared_with={"org@club.ru"})
+    token = http.request("get", f"{DRIVE}/changes/startPageToken").json()["startPageToken"]
+    fake_server.drive_delay = 180
+    fake_server.set_values(sid, "A", [["code"]], user="org@club.ru")  # at 1,000,000 s
+    clock.now += 30
+    fake_server.share(sid, SA_EMAIL)
+    clock.now += 181
+    (change,) = _changes(http, token)["changes"]
+    assert change["file"]["modifiedTime"] == "1970-01-12T13:46:40.000Z"  # the edit's time, not the share's
+    assert change["file"]["lastModifyingUser"]["emailAddress"] == "org@club.ru"
+    fake_server.set_values(sid, "A", [["later"]], user="judge@club.ru")
+    (change,) = _changes(http, token)["changes"]  # the new edit is not visible yet: neither is its date
+    assert change["file"]["modifiedTime"] == "1970-01-12T13:46:40.000Z"
+    clock.now += 181
+    (change,) = _changes(http, token)["changes"]
+    assert change["file"]["modifiedTime"] == "1970-01-12T13:50:11.000Z"
+    assert change["file"]["lastModifyingUser"]["emailAddress"] == "judge@club.ru"

@@ -135,3 +135,52 @@ def test_a_refused_page_token_is_told_from_other_errors(status, text, stale):
     from sheets_sync.keeper.drive import is_stale_token_answer
 
     assert is_stale_token_answer(status, text) is stale
+
+
+# -- what a change of the Drive feed asks (issue 42 §4) ---------------------------------------------
+SERVICE = "keeper@club.iam.gserviceaccount.com"
+READ_AT = T0  # the last finished sync read the sheet then
+
+
+@pytest.mark.parametrize("removed, by, at, last_read, kind", [
+    (True, "judge@club.ru", T0 + 60 * S, READ_AT, "removed"),
+    (False, SERVICE, T0 + 60 * S, READ_AT, "ours"),               # our write after the read: nothing
+    (False, SERVICE.upper(), T0 + 60 * S, READ_AT, "ours"),
+    (False, SERVICE, None, None, "ours"),
+    (False, "org@club.ru", T0 - 30 * S, READ_AT, "seen"),         # the claim code typed before the first sync
+    (False, "judge@club.ru", T0 - 2 * S, READ_AT, "seen"),        # dated the margin before the read
+    (False, "judge@club.ru", T0 - S, READ_AT, "edit"),            # within the margin: a sync too many, never one missed
+    (False, "judge@club.ru", T0, READ_AT, "edit"),
+    (False, "judge@club.ru", T0 + S, READ_AT, "edit"),            # after the read: news
+    (False, "judge@club.ru", None, READ_AT, "edit"),              # Drive did not date it
+    (False, "judge@club.ru", T0 - 3600 * S, None, "edit"),        # never synced
+    (False, None, T0 + S, READ_AT, "edit"),                       # nobody named: not ours
+])
+def test_change_kind(removed, by, at, last_read, kind):
+    from sheets_sync.keeper.drive import Change, change_kind
+
+    assert change_kind(Change("f", removed, by, at), SERVICE, last_read) == kind
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 600_000), st.floats(0, 1))
+def test_a_change_after_the_read_is_never_taken_for_seen(after_ms, skew):
+    """Our clock ahead of Google's by anything up to the margin: someone's edit made after the
+    sync's read (by our clock) is never taken for one that read had."""
+    from sheets_sync.keeper.drive import CLOCK_MARGIN, EDIT, Change, change_kind
+
+    made = READ_AT + timedelta(milliseconds=after_ms)
+    dated = made - CLOCK_MARGIN * skew  # Google's clock behind ours
+    assert change_kind(Change("f", False, "judge@club.ru", dated), SERVICE, READ_AT) == EDIT
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2026-12-04T12:00:00.000Z", T0),
+    ("2026-12-04T12:00:01.500Z", T0 + timedelta(seconds=1.5)),
+    ("2026-12-04T15:00:00+03:00", T0),
+    ("", None), (None, None), ("yesterday", None),
+])
+def test_drive_time(text, expected):
+    from sheets_sync.keeper.drive import drive_time
+
+    assert drive_time(text) == expected

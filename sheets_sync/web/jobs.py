@@ -405,15 +405,18 @@ def _summary(tournament: Tournament, report) -> dict:
             "tabs": len(report.patch.writes), "files": len(report.files), "advanced": report.advanced or ""}
 
 
-def _note_lane_fingerprint(tournament: Tournament, snapshot) -> None:
-    """A sheet in the fast lane: what this sync read is what the next poll compares with, so the
-    poll after a push's (or Drive's) sync does not start a second sync for the same edit."""
+def _note_sync_read(tournament: Tournament, snapshot, read_at) -> None:
+    """A Google sheet: what this sync read (its typed tabs' fingerprint) and when, kept whether or
+    not the sheet is in the fast lane. A poll compares with the fingerprint, so the poll after a
+    push's or Drive's sync does not sync the same edit again; and a change Drive dates before
+    ``read_at`` was in this read (:func:`sheets_sync.keeper.drive.change_kind`) — Drive, minutes
+    late, starts no second sync for it (issue 42 §4)."""
     if snapshot is None or tournament.source != Tournament.GOOGLE:
         return
     from sheets_sync.keeper.plan import input_fingerprint
 
-    Tournament.objects.filter(pk=tournament.pk, fast_until__gt=timezone.now()).update(
-        poll_fingerprint=input_fingerprint(snapshot))
+    Tournament.objects.filter(pk=tournament.pk).update(poll_fingerprint=input_fingerprint(snapshot),
+                                                       sync_read_at=read_at)
 
 
 @runner(SYNC, leased=True, again=True)
@@ -422,11 +425,14 @@ def _sync(tournament: Tournament, params: dict) -> dict:
 
     from sheets_sync.backends.base import PermissionDenied
     from sheets_sync.loop.sync import publish_files, sync_once
-    from sheets_sync.web.workbooks import fresh_read, open_tournament_backend
+    from sheets_sync.web.workbooks import fresh_read, open_tournament_backend, request_moment
 
-    try:  # a fast-lane poll's fresh read of this sheet (this process) stands in for the sync's own
+    # a fast-lane poll's fresh read of this sheet (this process) stands in for the sync's own
+    fresh = fresh_read(tournament) if tournament.source == Tournament.GOOGLE else None
+    read_at = fresh.at if fresh else request_moment()  # before the read: an edit dated earlier is in it
+    try:
         report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
-                           snapshot=fresh_read(tournament) if tournament.source == Tournament.GOOGLE else None,
+                           snapshot=fresh.snapshot if fresh else None,
                            publish=partial(publish_files, link=public_link(tournament)))
     except PermissionDenied:
         if tournament.source == Tournament.GOOGLE:  # a share lowered to «Viewer», or taken away
@@ -434,7 +440,7 @@ def _sync(tournament: Tournament, params: dict) -> dict:
 
             note_refused_access(tournament)
         raise
-    _note_lane_fingerprint(tournament, report.snapshot)
+    _note_sync_read(tournament, report.snapshot, read_at)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,

@@ -3,16 +3,19 @@ around :mod:`sheets_sync.keeper`.
 
 * **Drive feed** (:func:`read_drive`): per service account, one Drive ``changes`` call a minute
   covers every file shared with it (its page token in :class:`DriveCursor`). A change by someone
-  else → :func:`~sheets_sync.web.jobs.request_sync` and the fast lane for 30 minutes; a change
-  that is only our own write → the fast lane for a few minutes, no sync (its polls compare the
-  typed tabs, so a judge's edit hidden behind our write is still found); ``removed`` →
+  else that Drive dates after the last sync's read → :func:`~sheets_sync.web.jobs.request_sync`
+  and the fast lane for 30 minutes; our own write, or a change dated before that read (Drive is
+  minutes late: the claim code typed before registration, an edit a push or a poll synced
+  already) → nothing at all (:func:`~sheets_sync.keeper.drive.change_kind`); ``removed`` →
   ``share_lost``, as is a 403 to a fast-lane poll (nothing else stops; a later change seen
   through the account shows access again and clears it). A share lowered to «Viewer» is marked
   by the sync its write was refused to (:mod:`sheets_sync.web.shares`); a change seen for it
   then asks Drive (one call) whether the service edits again before syncing.
 * **Fast lane** (:func:`poll_fast_lane`): Drive is up to 3 minutes late, so sheets being played
   are read directly every :data:`~sheets_sync.keeper.plan.INTERVAL` seconds as the accounts'
-  read budgets allow (:func:`~sheets_sync.keeper.plan.plan_polls`); a poll is one Sheets read.
+  read budgets allow (:func:`~sheets_sync.keeper.plan.plan_polls`); a poll is one Sheets read,
+  compared with what the last read (a sync's or a poll's, kept when the sheet leaves the lane)
+  saw; a poll that finds an edit keeps the lane open another 30 minutes.
 * **Push** (:func:`hook`): the sheet's onEdit trigger posts its id and secret; a push marks the
   fast lane and a debounced sync (:mod:`sheets_sync.keeper.hook`), started by
   :func:`start_due_pushes`.
@@ -21,7 +24,8 @@ around :mod:`sheets_sync.keeper`.
   and the fast lane's due sheets (each ``INTERVAL`` after its own last poll) — one consumer thread
   for the whole minute.
 
-Idle sheets (not in the fast lane, no change in the feed) cost no Sheets request at all.
+Idle sheets cost no Sheets request at all — after their first sync too: nothing but someone's
+edit after the last sync's read brings a sheet into the fast lane (issue 42 §4).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from huey.contrib.djhuey import db_periodic_task
 
 from sheets_sync.backends.base import BackendError, PermissionDenied
 from sheets_sync.keeper.budget import READ, Budget, BudgetExhausted
-from sheets_sync.keeper.drive import DriveChanges, StalePageToken
+from sheets_sync.keeper.drive import EDIT, REMOVED, Change, DriveChanges, StalePageToken, change_kind
 from sheets_sync.keeper.hook import next_due
 from sheets_sync.keeper.plan import FastSheet, input_fingerprint, plan_polls
 from sheets_sync.web import jobs
@@ -51,13 +55,12 @@ from sheets_sync.web.shares import edit_access
 from sheets_sync.web import workbooks
 from sheets_sync.web.workbooks import account_http, budget_store, open_google_backend
 
-__all__ = ["FAST_LANE", "OWN_WRITE_WATCH", "now", "ensure_hook_secret", "hook", "start_due_pushes", "read_drive",
+__all__ = ["FAST_LANE", "now", "ensure_hook_secret", "hook", "start_due_pushes", "read_drive",
            "poll_fast_lane", "tick", "keeping_minute"]
 
 log = logging.getLogger("sheets_sync.web.keeping")
 
-FAST_LANE = timedelta(minutes=30)  # a change seen: the tournament is being played
-OWN_WRITE_WATCH = timedelta(minutes=5)  # our own write seen: watch long enough to cover Drive's 3-minute lag
+FAST_LANE = timedelta(minutes=30)  # someone's edit seen: the tournament is being played
 _BACKENDS: dict[int, object] = {}  # fast-lane backends of this process (their tab list cached a minute)
 
 
@@ -104,13 +107,18 @@ def hook(request: HttpRequest, spreadsheet_id: str) -> JsonResponse:
 
 
 def start_due_pushes(moment: datetime | None = None) -> list[int]:
-    """Start the sync of every sheet whose pushes' quiet time has passed (one each)."""
+    """Start the sync of every sheet whose pushes' quiet time has passed (one each) — unless a
+    sync finished meanwhile that read the sheet after the last push came: the pushed edits were
+    made before their push, so that read had them (the fast lane's poll often finds the edit
+    within the quiet time; a second sync would only read it again)."""
     moment = moment or now()
     started = []
     for tournament in Tournament.objects.filter(push_due_at__lte=moment):
         cleared = Tournament.objects.filter(pk=tournament.pk, push_due_at=tournament.push_due_at).update(
             push_due_at=None, push_pending_since=None)
-        if cleared:  # another worker did not take it first
+        read_since = tournament.sync_read_at is not None and tournament.pushed_at is not None \
+            and tournament.sync_read_at > tournament.pushed_at  # the same moment: which came first is unknown
+        if cleared and not read_since:  # another worker did not take it first; no sync read it yet
             jobs.request_sync(tournament, "push")
             started.append(tournament.pk)
     return started
@@ -136,7 +144,7 @@ def read_drive(account: ServiceAccount, moment: datetime | None = None) -> int:
         if tournament is None:
             continue
         touched += 1
-        _apply_change(tournament, change.removed, change.modified_by == account.email, moment)
+        _apply_change(tournament, change, account, moment)
     DriveCursor.objects.filter(pk=cursor.pk).update(page_token=token)
     return touched
 
@@ -154,19 +162,23 @@ def _restart_feed(account: ServiceAccount, cursor: DriveCursor, feed: DriveChang
     return marked
 
 
-def _apply_change(tournament: Tournament, removed: bool, ours: bool, moment: datetime) -> None:
+def _apply_change(tournament: Tournament, change: Change, account: ServiceAccount, moment: datetime) -> None:
+    """One change of the feed. Only someone's edit after the last sync's read costs a Sheets
+    request; our own write and a change that read had cost none (a judge's edit hidden behind our
+    write: docs/decisions.md, 2026-12-05)."""
     rows = Tournament.objects.filter(pk=tournament.pk)
-    if removed:
+    kind = change_kind(change, account.email, tournament.sync_read_at)
+    if kind == REMOVED:
         rows.update(share_lost=True)
         return
-    if ours:
-        rows.filter(share_lost=True).update(share_lost=False)
-        if not tournament.fast_until or tournament.fast_until < moment + OWN_WRITE_WATCH:
-            rows.update(fast_until=moment + OWN_WRITE_WATCH)
+    if tournament.share_view_only:  # the refused sync is still owed, whatever the change
+        if edit_access(tournament.account, tournament.spreadsheet_id) is not True:
+            return  # still a viewer (one Drive call): a sync would only be refused its write again
+    elif kind != EDIT:
+        rows.filter(share_lost=True).update(share_lost=False)  # the account sees the file: shared again
         return
-    if tournament.share_view_only and edit_access(tournament.account, tournament.spreadsheet_id) is not True:
-        return  # still a viewer (one Drive call): a sync would only be refused its write again
-    rows.update(share_lost=False, share_view_only=False, fast_until=moment + FAST_LANE)
+    rows.update(share_lost=False, share_view_only=False,
+                **({"fast_until": moment + FAST_LANE} if kind == EDIT else {}))
     jobs.request_sync(tournament, "drive")
 
 
@@ -177,15 +189,14 @@ def _reads_left(accounts) -> dict[str, int]:
 
 def poll_fast_lane(moment: datetime | None = None) -> list[int]:
     """Read the due sheets of the fast lane (as the budgets allow) and start a sync for each whose
-    typed tabs changed since its last poll (or that had no poll yet). Returns the polled ids."""
+    typed tabs changed since the last read — the last poll's, or the last sync's, kept when the
+    sheet left the lane: the first poll of a lane syncs only what is new. Returns the polled ids."""
     moment = moment or now()
     lane = list(Tournament.objects.filter(source=Tournament.GOOGLE, share_lost=False, share_view_only=False,
                                           fast_until__gt=moment)
                 .select_related("account"))
     for pk in set(_BACKENDS) - {t.pk for t in lane}:
         _BACKENDS.pop(pk, None)
-    Tournament.objects.filter(source=Tournament.GOOGLE, fast_until__lte=moment).exclude(poll_fingerprint="") \
-        .update(poll_fingerprint="", polled_at=None)
     sheets = [FastSheet(t.pk, t.account.email, t.polled_at.timestamp() if t.polled_at else None) for t in lane]
     chosen = set(plan_polls(sheets, _reads_left({t.account for t in lane}), moment.timestamp()))
     for tournament in lane:
@@ -209,10 +220,15 @@ def _poll(tournament: Tournament, moment: datetime) -> None:
     except (BackendError, BudgetExhausted) as exc:
         log.info("fast lane: %s not read now: %s", tournament.slug, type(exc).__name__)
         return
-    Tournament.objects.filter(pk=tournament.pk).update(polled_at=moment, poll_fingerprint=seen)
-    if seen != tournament.poll_fingerprint:
-        workbooks.remember_read(tournament, snapshot)  # the sync computes from this read: no second one
-        jobs.request_sync(tournament, "poll")
+    if seen == tournament.poll_fingerprint:
+        Tournament.objects.filter(pk=tournament.pk).update(polled_at=moment)
+        return
+    # someone typed: the tournament is being played, its lane stays open (Drive's word of this edit,
+    # minutes late, is dated before the sync's read and opens nothing)
+    Tournament.objects.filter(pk=tournament.pk).update(polled_at=moment, poll_fingerprint=seen,
+                                                       fast_until=moment + FAST_LANE)
+    workbooks.remember_read(tournament, snapshot, moment)  # the sync computes from this read: no second one
+    jobs.request_sync(tournament, "poll")
 
 
 # -- periodic work ----------------------------------------------------------------------------------

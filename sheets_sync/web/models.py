@@ -61,7 +61,11 @@ class Tournament(models.Model):
     last_error = models.TextField(blank=True)
     # the keeper's (sheets_sync.web.keeping): the fast lane's last poll and the push's debounce
     polled_at = models.DateTimeField(null=True, blank=True, help_text="the fast lane's last direct read")
-    poll_fingerprint = models.CharField(max_length=64, blank=True, help_text="the typed tabs as that read saw them")
+    poll_fingerprint = models.CharField(max_length=64, blank=True,
+                                        help_text="the typed tabs as the last read saw them (a sync's or a poll's)")
+    sync_read_at = models.DateTimeField(null=True, blank=True,
+                                        help_text="when the last finished sync read the sheet: a change Drive "
+                                                  "dates before it is on the site already")
     push_pending_since = models.DateTimeField(null=True, blank=True, help_text="the first push not yet synced")
     push_due_at = models.DateTimeField(null=True, blank=True, help_text="when the pushes' sync starts (debounced)")
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from typing import Any
+from datetime import datetime, timezone
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import transaction
@@ -28,7 +29,8 @@ from sheets_sync.keeper.budget import Budget, BudgetStore, request_kind
 from sheets_sync.web.models import RequestTally, ServiceAccount, Tournament
 
 __all__ = ["open_google_backend", "open_tournament_backend", "workbook_ref", "account_http", "BudgetedHTTPClient",
-           "budget_clock", "budget_store", "DatabaseBudgetStore", "remember_read", "fresh_read", "FRESH_FOR"]
+           "budget_clock", "budget_store", "DatabaseBudgetStore", "remember_read", "fresh_read", "FRESH_FOR", "Read",
+           "request_moment"]
 
 _CREDENTIALS: dict[tuple[str, str], Any] = {}  # (key file, e-mail) -> credentials: one token per account and process
 
@@ -40,6 +42,11 @@ def budget_clock() -> float:
 
 def budget_sleep(seconds: float) -> None:
     time.sleep(seconds)
+
+
+def request_moment() -> datetime:
+    """Now by the clock the account's requests are sent and counted by (:func:`budget_clock`)."""
+    return datetime.fromtimestamp(budget_clock(), tz=timezone.utc)
 
 
 BUDGET_WAIT = 30.0  # seconds a request may wait for its slot before the job is deferred
@@ -120,21 +127,29 @@ def open_google_backend(spreadsheet_id: str, account: ServiceAccount, *, max_wai
 
 
 FRESH_FOR = 5.0  # seconds a fast-lane poll's read stands in for the read of the sync it starts
-_FRESH_READS: dict[tuple[int, str], tuple[Snapshot, float]] = {}  # (tournament, sheet) -> (a poll's read, monotonic)
 
 
-def remember_read(tournament: Tournament, snapshot: Snapshot) -> None:
+class Read(NamedTuple):
+    snapshot: Snapshot
+    at: datetime  # when the read was sent (:func:`request_moment`): every edit made before it is in it
+
+
+_FRESH_READS: dict[tuple[int, str], tuple[Read, float]] = {}  # (tournament, sheet) -> (a poll's read, monotonic)
+
+
+def remember_read(tournament: Tournament, snapshot: Snapshot, at: datetime) -> None:
     """A poll found the sheet changed: the sync it starts (in this process, within :data:`FRESH_FOR`
     seconds) computes from this read instead of reading the same values again — one Sheets read
     instead of two for every edit the fast lane finds. A sync on another machine reads for itself."""
     moment = time.monotonic()
-    for key in [key for key, (_, at) in list(_FRESH_READS.items()) if moment - at > FRESH_FOR]:
+    for key in [key for key, (_, kept) in list(_FRESH_READS.items()) if moment - kept > FRESH_FOR]:
         _FRESH_READS.pop(key, None)  # never taken (the sync ran elsewhere)
-    _FRESH_READS[(tournament.pk, tournament.spreadsheet_id)] = (snapshot, moment)
+    _FRESH_READS[(tournament.pk, tournament.spreadsheet_id)] = (Read(snapshot, at), moment)
 
 
-def fresh_read(tournament: Tournament) -> Snapshot | None:
-    """The poll's read of the sheet if it is fresh (taken once), else None: the sync reads."""
+def fresh_read(tournament: Tournament) -> Read | None:
+    """The poll's read of the sheet and when it was made, if it is fresh (taken once), else None:
+    the sync reads."""
     remembered = _FRESH_READS.pop((tournament.pk, tournament.spreadsheet_id), None)
     if remembered is None or time.monotonic() - remembered[1] > FRESH_FOR:
         return None

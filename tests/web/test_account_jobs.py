@@ -18,7 +18,7 @@ from sheets_sync.web.accounts.new import NEW as NEW_JOB
 from sheets_sync.web.accounts.sheets import CHECK
 from sheets_sync.web.models import Job, ServiceAccount, Tournament
 from tests.google_support import SA_EMAIL
-from tests.web.test_accounts import (NEW, example_sheet, google, no_recent_checks, signed_in,  # noqa: F401 - fixtures
+from tests.web.test_accounts import (NEW, example_sheet, google, signed_in,  # noqa: F401 - fixtures
                                      start_claim, type_code)
 
 pytestmark = pytest.mark.django_db

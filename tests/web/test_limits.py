@@ -125,7 +125,7 @@ def test_the_pause_between_checks_is_kept_in_the_database_not_in_one_process_cac
     client.post(reverse("add_sheet"), {"claim": claim.pk})  # the code is not typed yet: refused, counted
     cache.clear()  # another web process has a cache of its own
     google.reset_counts()
-    page = client.post(reverse("add_sheet"), {"claim": claim.pk}).content.decode()
+    page = client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
     assert "подождите 5 секунд" in page and google.request_count == 0
 
 

@@ -43,7 +43,7 @@ class Refused(SheetsSyncError):
 
     @classmethod
     def of(cls, exc: ClaimRefused) -> Refused:
-        return cls(word(exc.key, "en", **exc.values), ru=word(exc.key, "ru", **exc.values))
+        return cls(exc.said("en"), ru=exc.said("ru"))
 
 
 def _registered_by(claim: Claim) -> Tournament | None:

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('web', '0003_share_view_only'),
+        ('web', '0004_job_lifecycle'),
     ]
 
     operations = [
