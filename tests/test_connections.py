@@ -14,6 +14,7 @@ tests/web/test_connections.py.
 
 from __future__ import annotations
 
+import http.client
 import socket
 import time
 
@@ -115,15 +116,16 @@ def test_an_address_at_its_cap_gives_up_idle_keepalives_for_new_requests(site):
     idle = []
     try:
         for _ in range(60):  # each asked for a page and keeps the connection for the next
-            conn = connect_from("127.0.6.3", server.port)
-            conn.sendall(b"GET /index.html HTTP/1.1\r\nHost: hall\r\n\r\n")
-            assert conn.recv(100).startswith(b"HTTP/1.1 200")
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10, source_address=("127.0.6.3", 0))
+            conn.request("GET", "/index.html")
+            response = conn.getresponse()
+            assert (response.status, response.read().decode()) == (200, "<p>Итоги</p>")
             idle.append(conn)
         time.sleep(1.0)
-        still_open = sum(not closed_by_server(c) for c in idle)
+        still_open = sum(not closed_by_server(c.sock) for c in idle)
         assert still_open == server.limits.per_address  # the oldest idle ones were closed for the newer
         assert get(server.port, "/index.html", source="127.0.6.3", timeout=10)[0] == 200
-        assert not closed_by_server(idle[-1])  # the newest kept
+        assert not closed_by_server(idle[-1].sock)  # the newest kept
     finally:
         for conn in idle:
             conn.close()
