@@ -91,14 +91,16 @@ def get(port: int, path: str = "/", *, source: str = "127.0.0.1", timeout: float
 
 @dataclass
 class Crowd:
-    """``size`` connections to ``port`` from ``per_address`` a source address, every other one
-    trickling its headers one byte each ``every`` seconds (in a thread), the rest idle.  With
-    ``reconnect`` a connection the server closes is opened again, so the crowd stays held."""
+    """``size`` connections to ``port`` from ``per_address`` a source address, a ``slow`` share of
+    them (every other one by default) trickling its headers one byte each ``every`` seconds (in a
+    thread), the rest idle.  With ``reconnect`` a connection the server closes is opened again, so
+    the crowd stays held."""
 
     port: int
     size: int = 1000
     per_address: int = 25
     every: float = 3.0
+    slow: float = 0.5
     first_subnet: int = 1
     reconnect: bool = False
     tricklers: list[socket.socket] = field(default_factory=list)
@@ -113,10 +115,11 @@ class Crowd:
         sources = source_addresses(self.first_subnet, -(-self.size // self.per_address))
         for i in range(self.size):
             source = sources[i // self.per_address]
-            conn = self._open(source, trickling=i % 2 == 0)
+            trickling = i % 100 < self.slow * 100
+            conn = self._open(source, trickling=trickling)
             if conn is None:
                 continue
-            (self.tricklers if i % 2 == 0 else self.idle).append(conn)
+            (self.tricklers if trickling else self.idle).append(conn)
             self._sources[id(conn)] = source
         self._thread = threading.Thread(target=self._trickle, name="crowd", daemon=True)
         self._thread.start()

@@ -57,7 +57,9 @@ IDLE_SECONDS = 30.0  # a keep-alive connection between requests (the screen's re
 # a browser opens at most 6 connections to a server; 32 is five browsers loading at the same instant
 # from one address — and only connections in progress count at the cap (idle ones give way)
 PER_ADDRESS = 32
-MOST_CONNECTIONS = 10_000  # the loop's turn grows with the connections open: ~10 ms at 10,000 (bench/connections.py)
+# the loop walks every open connection each turn: a GET waits ~4 ms more for each 1,000 held
+# (bench/connections.py: median 36 ms with 9,000 idle) — far above a thousand, still a page in time
+MOST_CONNECTIONS = 10_000
 RESERVE_FILES = 256  # the rest of the process: database, queue, templates, workbooks, logs
 WINDOWS_CONNECTIONS = 500  # select() on Windows stops at 512 sockets; poll() does not exist there
 _ACCEPTS_A_TURN = 128
