@@ -159,3 +159,15 @@ def test_the_open_file_limit_is_raised_to_its_hard_limit(site):
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     with socket.socket() as probe:  # the process still works
         probe.bind(("127.0.0.1", 0))
+
+
+def test_a_client_is_its_address_or_its_ipv6_slash_64():
+    """An IPv6 subscriber holds a whole /64 and may pick any address in it: the cap counts the /64
+    (loopback has one IPv6 address, so this is the one part tried without sockets)."""
+    from sheets_sync.loop.guard import client_of
+
+    assert client_of("2001:db8:1:2::1") == client_of("2001:db8:1:2:ffff:ffff:ffff:ffff") == "2001:db8:1:2::/64"
+    assert client_of("2001:db8:1:3::1") != client_of("2001:db8:1:2::1")
+    assert client_of("::ffff:192.0.2.7") == "192.0.2.7"  # an IPv4 client on a dual-stack socket
+    assert client_of("192.0.2.7") != client_of("192.0.2.8")
+    assert client_of("fe80::1%eth0") == "fe80::/64"
