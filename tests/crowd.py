@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-__all__ = ["Crowd", "source_addresses", "connect_from", "closed_by_server", "wait_closed", "get", "trickle"]
+__all__ = ["Crowd", "source_addresses", "connect_from", "closed_by_server", "wait_closed", "settle", "get", "trickle"]
 
 REQUEST_START = b"GET / HTTP/1.1\r\nHost: crowd\r\nX-Slow: "
 
@@ -66,6 +66,17 @@ def wait_closed(conn: socket.socket, within: float) -> bool:
             except OSError:
                 return True
     return False
+
+
+def settle(conns: list[socket.socket], at_most: int, within: float = 20.0) -> int:
+    """How many of ``conns`` the server keeps, once it has dealt with them all: waits (up to
+    ``within`` s, a bound for a busy machine) until no more than ``at_most`` are open."""
+    end = time.monotonic() + within
+    while True:
+        still_open = sum(not closed_by_server(c) for c in conns)
+        if still_open <= at_most or time.monotonic() > end:
+            return still_open
+        time.sleep(0.2)
 
 
 def trickle(conn: socket.socket) -> bool:
