@@ -57,8 +57,8 @@ IDLE_SECONDS = 30.0  # a keep-alive connection between requests (the screen's re
 # a browser opens at most 6 connections to a server; 32 is five browsers loading at the same instant
 # from one address — and only connections in progress count at the cap (idle ones give way)
 PER_ADDRESS = 32
-# the loop walks every open connection each turn: a GET waits ~4 ms more for each 1,000 held
-# (bench/connections.py: median 36 ms with 9,000 idle) — far above a thousand, still a page in time
+# the loop walks every open connection each turn: a GET waits a few ms more for each 1,000 held
+# (bench/connections.py: a median of ~40 ms with 5,000 idle) — ten times a thousand, a page still in time
 MOST_CONNECTIONS = 10_000
 RESERVE_FILES = 256  # the rest of the process: database, queue, templates, workbooks, logs
 WINDOWS_CONNECTIONS = 500  # select() on Windows stops at 512 sockets; poll() does not exist there
