@@ -220,6 +220,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "serve.full": ("сайт: открыто соединений столько, сколько можно; новые подождут, пока освободятся старые",
                    "site: as many connections are open as allowed; new ones wait until old ones close"),
     "serve.note": ("сайт: {note}", "site: {note}"),
+    "serve.address_full": ("сайт: у адреса {client} уже {n} незаконченных запросов — новые соединения с него закрываются",
+                           "site: {client} already has {n} requests in progress — its new connections are closed"),
+    "serve.too_large": ("Запрос слишком велик: больше {size}. Файл поменьше пройдёт.",
+                        "The request is too large: over {size}. A smaller file will do."),
     # server, worker, app (the web face)
     "server.url": ("сервер работает: {url} (данные: {data}); Ctrl+C — остановить",
                    "the server is running: {url} (data: {data}); Ctrl+C stops it"),

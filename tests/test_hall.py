@@ -27,7 +27,8 @@ from click.testing import CliRunner
 from sheets_sync.cli import main
 from sheets_sync.render.screen import SCREEN_ROWS, next_round, screen_files
 from sheets_sync.render.site import site_files
-from sheets_sync.loop.serve import serve_site
+from sheets_sync.loop.guard import Limits
+from sheets_sync.loop.serve import MAX_BODY, serve_site
 from tests.test_site import check_golden, example_outcome
 
 
@@ -180,6 +181,12 @@ def _get(server, path: str = "/index.html", timeout: float = 5) -> int:
         conn.close()
 
 
+def _limits(seconds: float, **more) -> Limits:
+    """The guard's limits with every deadline shortened to ``seconds`` (tests/test_connections.py
+    tries the guard itself)."""
+    return Limits(max_body=MAX_BODY, header_seconds=seconds, body_grace=seconds, idle_seconds=seconds, **more)
+
+
 @pytest.fixture
 def hall(tmp_path):
     """A served site with a short idle timeout; what the server says is collected."""
@@ -202,7 +209,7 @@ def hall(tmp_path):
 
 def test_idle_connections_are_closed_after_the_timeout_and_do_not_block_a_get(hall, capfd):
     start, said = hall
-    server = start(timeout=4.0)
+    server = start(limits=_limits(4.0))
     idle = _connect(server, 200)  # phones that connected and said nothing
     try:
         started = time.monotonic()
@@ -219,7 +226,7 @@ def test_idle_connections_are_closed_after_the_timeout_and_do_not_block_a_get(ha
 
 def test_connections_are_capped_and_a_waiting_one_is_answered_when_they_close(hall):
     start, said = hall
-    server = start(timeout=3.0, connection_limit=20)
+    server = start(limits=_limits(3.0, total=20))
     idle = _connect(server, 20)  # the limit filled (the server's own sockets count too)
     try:
         time.sleep(0.3)  # the server accepts what it may
@@ -238,7 +245,7 @@ def test_connections_are_capped_and_a_waiting_one_is_answered_when_they_close(ha
 
 def test_clients_that_close_early_are_no_traceback(hall, capfd):
     start, said = hall
-    server = start(timeout=5)
+    server = start(limits=_limits(5.0))
     for _ in range(200):  # a phone asks for a picture and is gone (a reset, not a polite close)
         conn = socket.create_connection(("127.0.0.1", server.port), timeout=5)
         conn.sendall(b"GET /big.png HTTP/1.1\r\nHost: hall\r\n\r\n")

@@ -1,12 +1,12 @@
 """`watch --serve`: the output site on the local network while the watch keeps it current.
 
-Served by waitress (a pure-Python WSGI server made for this: one thread answers the sockets,
-a small pool runs the requests) in a daemon thread, so a hall's network full of phones is not
-a thread per connection: connections that send nothing are closed after ``timeout`` seconds,
-no more than ``connection_limit`` are open at once (the others wait in the listen queue), a
-client that goes away early is not news, and a malformed request is answered 400 with one
-line on stderr — never a traceback.  The same server can later carry a WSGI application (a
-Django site) instead of :func:`site_app`.
+Served in a daemon thread by the guarded waitress of :mod:`sheets_sync.loop.guard`, the one server
+of every face (``server`` and ``app`` too), so a hall's network full of phones is not a thread per
+connection and no client can stop it: a request's headers have 10 s, a slow body is cut, one
+address holds a few dozen connections in progress, a body over 64 KB is refused unread (413), and
+the process's open-file limit is raised for thousands of connections.  A client that goes away
+early is not news, and a malformed request is answered 400 with one line on stderr — never a
+traceback.
 
 :func:`site_app` serves one folder read-only: GET and HEAD only (any other method is 405), no
 directory listings, and nothing outside the folder — neither through ``..`` nor through a
@@ -25,15 +25,18 @@ import sys
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from scoring.errors import SheetsSyncError
 from sheets_sync.messages import fail, text
 
-__all__ = ["SiteServer", "stop_waitress", "ServeError", "serve_site", "site_app", "IDLE_TIMEOUT", "CONNECTION_LIMIT"]
+if TYPE_CHECKING:
+    from sheets_sync.loop.guard import Limits
 
-IDLE_TIMEOUT = 30.0  # seconds a connection may stay open sending nothing (a screen's keep-alive reconnects)
-CONNECTION_LIMIT = 500  # open at once: a hall's screens and players' phones; far below the usual 1024 open files
+__all__ = ["SiteServer", "stop_waitress", "ServeError", "serve_site", "site_app", "MAX_BODY"]
+
+MAX_BODY = 1 << 16  # a read-only site takes no uploads: a larger body is refused unread
 _THREADS = 4  # requests answered at once: files from the disk, each a few milliseconds
 
 _HTML_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -157,7 +160,9 @@ class _OneLine(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         message = record.getMessage()
-        if "connection limit" in message:
+        if message.startswith("per-address cap") and isinstance(record.args, tuple) and len(record.args) == 2:
+            self.say_line(text("serve.address_full", self.language, client=record.args[0], n=record.args[1]))
+        elif "connection limit" in message:
             self.say_line(text("serve.full", self.language))
         elif "dropped below the connection limit" not in message:
             self.say_line(text("serve.note", self.language, note=message.splitlines()[0] if message else "?"))
@@ -217,10 +222,11 @@ def stop_waitress(server, sockets: dict, thread: threading.Thread) -> None:
 class SiteServer:
     """A running server; :meth:`close` stops it (and closes every connection)."""
 
-    def __init__(self, server, sockets: dict, folder: Path, handler: logging.Handler):
+    def __init__(self, server, sockets: dict, folder: Path, handler: logging.Handler, limits: Limits):
         self.server = server
         self.sockets = sockets  # waitress's map: the listening sockets, its trigger, every connection
         self.folder = folder
+        self.limits = limits
         self._handler = handler
         self.thread = threading.Thread(target=server.run, name="sheets-sync-serve", daemon=True)
 
@@ -245,30 +251,25 @@ class SiteServer:
 
 
 def serve_site(folder: Path, *, port: int, bind: str = "127.0.0.1", language: str = "en", say: Say | None = None,
-               timeout: float = IDLE_TIMEOUT, connection_limit: int = CONNECTION_LIMIT) -> SiteServer:
+               limits: Limits | None = None) -> SiteServer:
     """Start serving ``folder`` (created if missing) on ``bind:port`` in a background thread;
-    the server's few lines (a malformed request, a full limit) go to ``say`` (default: stderr)."""
-    from waitress.server import create_server
+    the server's few lines (a malformed request, a full limit) go to ``say`` (default: stderr).
+    ``limits``: the guard's (:func:`sheets_sync.loop.guard.limits_for` a 64 KB body by default)."""
+    from sheets_sync.loop.guard import guarded_server, limits_for
 
     folder.mkdir(parents=True, exist_ok=True)
     say = say or _stderr
+    limits = limits or limits_for(MAX_BODY)
     handler = _quiet_waitress(say, language)
     sockets: dict = {}
     try:
-        server = create_server(
-            site_app(folder, say=say, language=language), map=sockets, host=bind, port=port, threads=_THREADS,
-            connection_limit=connection_limit, channel_timeout=timeout,
-            # idle connections are looked for this often: a timeout of 30 s closes them within 30–40 s
-            cleanup_interval=max(0.2, min(timeout / 3, 10.0)), asyncore_loop_timeout=min(1.0, timeout / 3),
-            asyncore_use_poll=True,  # select() stops at 1024 descriptors
-            max_request_body_size=1 << 16,  # a read-only site takes no uploads: none is buffered to disk
-            ident="sheets-sync", expose_tracebacks=False, log_socket_errors=False, clear_untrusted_proxy_headers=True)
+        server = guarded_server(site_app(folder, say=say, language=language), map=sockets, host=bind, port=port,
+                                limits=limits, threads=_THREADS, ident="sheets-sync", expose_tracebacks=False,
+                                log_socket_errors=False, clear_untrusted_proxy_headers=True)
     except (OSError, OverflowError, ValueError) as exc:
         logging.getLogger("waitress").removeHandler(handler)
         raise fail(ServeError, "serve.cannot_listen", language=language, address=f"{bind}:{port}",
                    reason=getattr(exc, "strerror", None) or str(exc)) from exc
-    if not hasattr(server, "effective_port"):  # a name with several addresses (localhost: IPv4 and IPv6)
-        server.effective_host, server.effective_port = server.effective_listen[0]
-    site = SiteServer(server, sockets, folder, handler)
+    site = SiteServer(server, sockets, folder, handler, limits)
     site.thread.start()
     return site

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from sheets_sync.loop.guard import Limits, guarded_server, limits_for
 from sheets_sync.loop.serve import stop_waitress
 
 __all__ = ["prepare", "WebServer", "start_web", "make_consumer", "run_until_stopped", "SETTINGS"]
@@ -33,7 +34,9 @@ SETTINGS = "sheets_sync.web.settings"
 APP_SETTINGS = "sheets_sync.web.app_settings"
 log = logging.getLogger("sheets_sync.web.serving")
 _THREADS = 8  # requests answered at once: pages are a few milliseconds of the database and templates
-_CONNECTION_LIMIT = 500
+# the largest body the app takes: the new-tournament form's players CSV (a league's 5,000 players
+# with clubs and ratings are ~0.3 MB); every other form is a few hundred bytes
+MAX_BODY = 4 << 20
 
 
 def prepare(data: Path | None, *, mode: str = "server", settings_module: str = SETTINGS,
@@ -64,6 +67,7 @@ class WebServer:
     server: object
     sockets: dict
     thread: threading.Thread
+    limits: Limits
 
     @property
     def port(self) -> int:
@@ -83,22 +87,22 @@ class WebServer:
 
 
 def start_web(host: str, port: int) -> WebServer:
-    """Serve the Django app on ``host:port`` (port 0: a free one) in a background thread."""
+    """Serve the Django app on ``host:port`` (port 0: a free one) in a background thread, on the
+    guarded waitress of ``watch --serve`` (:mod:`sheets_sync.loop.guard`: deadlines, a cap per
+    address, the body limit, the open-file limit raised)."""
     from django.core.wsgi import get_wsgi_application
-    from waitress.server import create_server
 
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)  # a burst waiting milliseconds is not news
     sockets: dict = {}
+    limits = limits_for(MAX_BODY)
     proxy = os.environ.get("SHEETS_SYNC_TRUSTED_PROXY")  # behind a proxy: the client's scheme and address
     behind = {"trusted_proxy": proxy, "trusted_proxy_headers": {"x-forwarded-proto", "x-forwarded-for"}} if proxy else {}
-    server = create_server(get_wsgi_application(), map=sockets, host=host, port=port, threads=_THREADS,
-                           connection_limit=_CONNECTION_LIMIT, channel_timeout=30, asyncore_use_poll=True,
-                           ident="sheets-sync", expose_tracebacks=False, clear_untrusted_proxy_headers=True, **behind)
-    if not hasattr(server, "effective_port"):  # a name with several addresses (localhost: IPv4 and IPv6)
-        server.effective_host, server.effective_port = server.effective_listen[0]
+    server = guarded_server(get_wsgi_application(), map=sockets, host=host, port=port, limits=limits,
+                            threads=_THREADS, ident="sheets-sync", expose_tracebacks=False,
+                            clear_untrusted_proxy_headers=True, **behind)
     thread = threading.Thread(target=server.run, name="sheets-sync web", daemon=True)
     thread.start()
-    return WebServer(server, sockets, thread)
+    return WebServer(server, sockets, thread, limits)
 
 
 def make_consumer(workers: int):
