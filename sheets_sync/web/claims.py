@@ -83,7 +83,7 @@ def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object
     except WorkbookNotFound:
         raise ClaimRefused("claim.not_found", email=claim.account.email) from None
     except BackendError as exc:
-        raise ClaimRefused("claim.unreadable", reason=str(exc)) from None
+        raise ClaimRefused("claim.unreadable", reason=exc) from None  # said in the page's language
     finally:
         backend.close()
     if edit_access(claim.account, claim.spreadsheet_id) is False:  # one Drive call; unknown: let the sync tell

@@ -172,7 +172,9 @@ def _failure(exc: Exception) -> dict:
     """What the page says of a failed job: a refusal (a person can fix it) in both languages, so
     the page speaks its reader's; a bug only as «failed» (its text is in the log)."""
     if isinstance(exc, SheetsSyncError):
-        return {"refused": True, "messages": {"ru": exc.message("ru"), "en": exc.message("en")}}
+        from sheets_sync.web.refusals import messages_of  # the page's words: no flag, no English on a Russian page
+
+        return {"refused": True, "messages": messages_of(exc)}
     return {"refused": False}
 
 

@@ -52,6 +52,9 @@ class Reset(auth_views.PasswordResetView):
     form_class = EmailResetForm
     success_url = reverse_lazy("password_reset_done")
 
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "lang": request_language(self.request)}
+
     def form_valid(self, form):
         self.extra_email_context = {"lang": request_language(self.request)}  # the mail in the page's language
         return super().form_valid(form)

@@ -25,7 +25,9 @@ from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs
 from sheets_sync.web.accounts.sheets import refused
 from sheets_sync.web.claims import FIRST_TAB, ClaimRefused, check_claim, claim_for, register
+from sheets_sync.web.forms_said import speak
 from sheets_sync.web.models import Claim, Tournament
+from sheets_sync.web.refusals import said
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
 from sheets_sync.web.words import request_language, word
 
@@ -57,6 +59,7 @@ class NewTournamentForm(forms.Form):
         self.initial.setdefault("preset", DEFAULT_PRESET)
         for name, field in self.fields.items():
             field.label = word(f"new.{name}", lang)
+        speak(self, lang)
 
     def clean(self) -> dict:
         data = super().clean()
@@ -147,7 +150,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         context["error"] = refused(request, exc)
         return render(request, "accounts/new.html", context)
     except SheetsSyncError as exc:
-        context["error"] = exc.message(lang)
+        context["error"] = said(exc, lang)  # the page's words: no flag, no English on a Russian page
         return render(request, "accounts/new.html", context)
     if claim is not None:
         Claim.objects.filter(pk=claim.pk).update(proved_at=tournament.created_at)

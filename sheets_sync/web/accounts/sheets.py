@@ -9,11 +9,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
+from scoring.errors import SheetsSyncError
 from sheets_sync.backends.google import spreadsheet_url
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs
 from sheets_sync.web.claims import ClaimRefused, check_claim, claim_for, register
 from sheets_sync.web.models import Claim, Tournament
+from sheets_sync.web.refusals import said
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
 from sheets_sync.web.words import request_language, word
 
@@ -28,7 +30,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def refused(request: HttpRequest, exc: ClaimRefused) -> str:
-    return word(exc.key, request_language(request), **exc.values)
+    """Why a claim was refused, in the page's language (a backend's error inside it too)."""
+    lang = request_language(request)
+    values = {k: said(v, lang) if isinstance(v, SheetsSyncError) else v for k, v in exc.values.items()}
+    return word(exc.key, lang, **values)
 
 
 def _start_claim(request: HttpRequest, context: dict) -> HttpResponse:

@@ -23,7 +23,7 @@ WORDS: dict[str, tuple[str, str]] = {
     # the error pages
     "csrf.title": ("Страница устарела", "The page is out of date"),
     "csrf.text": ("Страница устарела — обновите её и повторите. Так бывает, если страница долго была открыта, "
-                  "если вы вошли или вышли в другой вкладке, или если браузер не принимает cookie этого сайта.",
+                  "если вы вошли или вышли в другой вкладке, или если браузер не принимает куки этого сайта.",
                   "The page is out of date: reload it and try again. This happens when a page stayed open for a "
                   "long time, after signing in or out in another tab, or when the browser refuses this site's "
                   "cookies."),
