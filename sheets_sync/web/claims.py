@@ -22,6 +22,7 @@ from scoring.parse.grid import find_tab
 from scoring.parse.settings import CLAIM_CODE_ALPHABET, read_settings
 from sheets_sync.backends.base import BackendError, PermissionDenied, WorkbookNotFound
 from sheets_sync.render.templates import slug as slug_of
+from sheets_sync.web.limits import fitted
 from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
 from sheets_sync.web.shares import edit_access
 from sheets_sync.web.workbooks import open_google_backend
@@ -117,7 +118,7 @@ def register(user, *, spreadsheet_id: str, account: ServiceAccount, title: str, 
             try:
                 with transaction.atomic():
                     tournament = Tournament.objects.create(
-                        slug=unique_slug(title), title=title, kind=kind, language=language,
+                        slug=unique_slug(title), title=fitted(Tournament, "title", title), kind=kind, language=language,
                         source=Tournament.GOOGLE, spreadsheet_id=spreadsheet_id, account=account,
                         hook_secret=secrets.token_urlsafe(24))
                 break

@@ -35,6 +35,7 @@ from django.utils import timezone
 from huey.contrib.djhuey import db_task
 
 from scoring.errors import SheetsSyncError
+from sheets_sync.web.limits import fitted
 from sheets_sync.web.models import Job, Tournament
 
 __all__ = ["RUNNERS", "runner", "enqueue", "run_job", "request_sync", "sync_due", "site_dir", "out_dir",
@@ -258,7 +259,8 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     _note_lane_fingerprint(tournament, report.snapshot)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
+    title = fitted(Tournament, "title", str(summary.get("name") or tournament.title))  # a sheet's name of any length
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
-                                                       title=str(summary.get("name") or tournament.title),
+                                                       title=title,
                                                        share_view_only=False)  # it wrote what it had to
     return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}

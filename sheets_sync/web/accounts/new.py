@@ -47,7 +47,7 @@ class NewTournamentForm(forms.Form):
     games = forms.IntegerField(min_value=1, max_value=50, required=False)
     tables = forms.IntegerField(min_value=1, max_value=100, required=False)
     language = forms.ChoiceField(choices=[("ru", "Русский"), ("en", "English")])
-    into = forms.CharField(required=False)  # an empty sheet's link; without one, a new sheet
+    into = forms.CharField(required=False, max_length=500)  # an empty sheet's link; without one, a new sheet
 
     def __init__(self, *args, lang: str = "ru", **kwargs) -> None:
         super().__init__(*args, **kwargs)
