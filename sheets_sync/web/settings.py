@@ -47,7 +47,9 @@ def _secret_key() -> str:
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL")
     if not url:
-        # a busy timeout: the web threads and the worker thread share one SQLite file
+        # WAL: a read never waits for a writer; IMMEDIATE: a write transaction takes the lock when it
+        # begins, so it waits for it (a deferred one would fail at once upgrading a read lock). The
+        # timeout is the worker's wait; a web request waits 2 s (sheets_sync.web.busy), then a 503
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DATA_DIR / "server.sqlite3"),
                 "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
                             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}}
@@ -84,6 +86,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "sheets_sync.web.busy.BusyDatabase",  # before anything reads the database: short SQLite waits, a 503 page
+    "sheets_sync.web.words.LanguageCookie",  # ?lang= kept in a cookie: reading a page never writes the session
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
