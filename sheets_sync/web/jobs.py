@@ -64,7 +64,11 @@ def out_dir(tournament: Tournament) -> Path:
 
 
 def site_dir(tournament: Tournament) -> Path:
-    return out_dir(tournament) / "site"
+    """The site ``/t/<slug>/`` serves: the version of the last sync that finished (not the folder
+    a sync is writing: :mod:`sheets_sync.web.site_versions`)."""
+    from sheets_sync.web.site_versions import served_site
+
+    return served_site(out_dir(tournament))
 
 
 def enqueue(tournament: Tournament, action: str, *, params: dict | None = None, user=None) -> Job:
@@ -256,6 +260,9 @@ def _sync(tournament: Tournament, params: dict) -> dict:
 
             note_refused_access(tournament)
         raise
+    from sheets_sync.web.site_versions import switch_site
+
+    switch_site(out_dir(tournament), changed=bool(report.files))  # the public site changes all at once, now
     _note_lane_fingerprint(tournament, report.snapshot)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT

@@ -1,8 +1,10 @@
 """The hosted public site of each tournament at ``/t/<slug>/``: the files its syncs wrote.
 
-A sync writes the site into ``jobs.site_dir(t)`` through :class:`sheets_sync.loop.publish.PublicResults`
-— the public filter is applied there, once (a hidden final stays hidden). This view only serves
-those files read-only: GET and HEAD, nothing outside the folder (the path is resolved, links
+A sync writes the site through :class:`sheets_sync.loop.publish.PublicResults` — the public filter
+is applied there, once (a hidden final stays hidden) — into a folder of its own; the server then
+switches to it at once (:mod:`sheets_sync.web.site_versions`), and ``jobs.site_dir(t)`` is the
+version switched to: a sync stopped half-way (a full disk) never shows half a site. This view only
+serves those files read-only: GET and HEAD, nothing outside the folder (the path is resolved, links
 followed, and must still be inside), a folder's ``index.html`` and never a listing, the content
 type by extension, ``no-cache`` with an ETag so the hall screen and phones see each sync. A
 tournament that is not public, or whose site no sync wrote yet, gets a friendly
