@@ -1,6 +1,7 @@
 """A crawler of the web app for the tests that open every page: it follows every link of this site
-from the pages it is given, remembers what each answered, and reads each Russian page's visible
-words for English left in it.
+from the pages it is given, remembers what each answered, reads each Russian page's visible
+words for English left in it, and finds on the app's own pages what their Content-Security-Policy
+would block (an inline script, an ``on…=`` handler, an inline style).
 
 "Visible" is what a person reads: the text, the button and field captions (``value``,
 ``placeholder``, ``title``, ``alt``) and the confirmation a button asks (``data-confirm``) — not
@@ -48,10 +49,14 @@ class _Visible(HTMLParser):
         self.words: list[str] = []
         self.links: list[str] = []
         self.language = ""
+        self.inline: list[str] = []  # what a Content-Security-Policy of 'self' would block: inline code and style
         self._hidden: list[str] = []  # tags open whose content is not read
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
+        self.inline += [f"<{tag} {k}=…>" for k in a if k.startswith("on") or k == "style"]
+        if tag == "style" or (tag == "script" and not a.get("src")):
+            self.inline.append(f"<{tag}> inline")
         if tag == "html":
             self.language = a.get("lang", "")
         for key in ("href", "src", "action"):
@@ -127,6 +132,8 @@ class Crawler:
             html = _body(response)
             parser = _Visible()
             parser.feed(html)
+            if parser.inline and not url.startswith(("/t/", "POST /t/")) and "/files/" not in url:
+                self.findings.append(f"inline script or style on {url}: {' '.join(dict.fromkeys(parser.inline))}")
             if parser.language == "ru":
                 english = english_words(parser.words, self.names())
                 if english:
