@@ -7,8 +7,9 @@ Why a public page waited 20 s (measured on main, docs/decisions.md 2026-12-05): 
 mode a read never waits for a writer, and neither the ``init_command`` PRAGMAs nor ``BEGIN
 IMMEDIATE`` (only write transactions open one) touch a read. Each button press waited the 20-second
 busy timeout on one of waitress' eight threads; with eight presses waiting, the public GET waited
-in waitress' queue for a thread. So the web's requests wait :data:`WEB_WAIT` (SQLite's busy
-handler retries within it), the threads come free, and the reads go through. The worker's
+in waitress' queue for a thread. So a web request waits :data:`WEB_WAIT` at most (SQLite's busy
+handler retries within it), and only :data:`LONG_WAITERS` forms at a time wait that long — the
+others :data:`SHORT_WAIT` — so threads stay free and the reads go through. The worker's
 threads keep the long timeout of the settings: nobody waits on a page for them, and a job failed
 for a busy database would have to be run again.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 from contextvars import ContextVar
 
 from django.db import connection
@@ -35,8 +37,11 @@ __all__ = ["WEB_WAIT", "BusyDatabase", "is_busy", "busy_page", "busy_now"]
 log = logging.getLogger("sheets_sync.web.busy")
 
 WEB_WAIT = 2.0  # seconds a web request waits for SQLite's write lock before it answers 503
+SHORT_WAIT = 0.25  # … a form sent while LONG_WAITERS others already wait (our own writes take milliseconds)
+LONG_WAITERS = 2  # of waitress' 8 threads: the rest stay free for pages to read
 RETRY_AFTER = 5  # seconds the 503 asks the browser (and a script) to wait
-_IN_REQUEST: ContextVar[bool] = ContextVar("sheets_sync_web_request", default=False)
+_WAIT: ContextVar[float | None] = ContextVar("sheets_sync_web_wait", default=None)  # set inside a web request
+_LONG = threading.BoundedSemaphore(LONG_WAITERS)
 _LOCKED = ("database is locked", "database table is locked", "database schema is locked")
 
 
@@ -63,9 +68,10 @@ def _settings_wait() -> float:
 
 @receiver(connection_created)
 def _web_requests_wait_briefly(sender, connection, **kwargs) -> None:  # noqa: ARG001 - Django's signal
-    """A connection opened for a web request waits :data:`WEB_WAIT`, not the settings' timeout."""
-    if connection.vendor == "sqlite" and _IN_REQUEST.get():
-        _wait_briefly(connection.connection)
+    """A connection opened for a web request waits that request's wait, not the settings' timeout."""
+    wait = _WAIT.get()
+    if connection.vendor == "sqlite" and wait is not None:
+        _wait_briefly(connection.connection, wait)
 
 
 class BusyDatabase:
@@ -76,13 +82,18 @@ class BusyDatabase:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        mark = _IN_REQUEST.set(True)
+        # a form writes: at most LONG_WAITERS of them wait the full WEB_WAIT at once, so a burst of
+        # presses against a held database cannot take every thread from the pages being read
+        long = request.method in ("GET", "HEAD", "OPTIONS") or _LONG.acquire(blocking=False)
+        mark = _WAIT.set(WEB_WAIT if long else SHORT_WAIT)
         try:
             if connection.vendor == "sqlite" and connection.connection is not None:  # a kept connection
-                _wait_briefly(connection.connection)
+                _wait_briefly(connection.connection, _WAIT.get())
             return self.get_response(request)
         finally:
-            _IN_REQUEST.reset(mark)
+            _WAIT.reset(mark)
+            if long and request.method not in ("GET", "HEAD", "OPTIONS"):
+                _LONG.release()
             if connection.vendor == "sqlite" and connection.connection is not None:  # kept past the request
                 _wait_briefly(connection.connection, _settings_wait())
 
