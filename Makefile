@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.web  # the web dashboard with 500 tournaments: its own section
 	$(BIN)/python -m bench.keeper  # the server keeping 500 sheets: its own section
 	$(BIN)/python -m bench.connections  # 1,000 slow or idle connections held: its own section
+	$(BIN)/python -m bench.storage  # the site's switch and a busy database: its own section
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate

@@ -20,6 +20,8 @@ class SheetsSyncError(Exception):
 
     ru: str | None = None  # the same message in Russian, where the raiser wrote one
     language: str | None = None  # the tournament's language ("ru"/"en"), where the raiser knew it
+    key: str | None = None  # the message's key in sheets_sync.messages, where it was said from there
+    values: dict[str, object] = {}  # … and what was filled into it (another face — the web — words it anew)
 
     def __init__(self, *args: object, ru: str | None = None, language: str | None = None):
         super().__init__(*args)

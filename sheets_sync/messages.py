@@ -16,11 +16,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TypeVar
 
 from scoring.errors import SheetsSyncError
 
-__all__ = ["MESSAGES", "text", "fail", "system_language", "shell_word", "LANGUAGES"]
+__all__ = ["MESSAGES", "text", "fail", "Inner", "filled", "system_language", "shell_word", "LANGUAGES"]
 
 LANGUAGES = ("ru", "en")
 
@@ -36,6 +37,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # --games counts the games of all tables together (issue 34 §11): 6 at 2 tables are 3 rounds
     "evening.added_tables": ("добавлена вкладка «{tab}»: игр {games} — туров {rounds} за {tables} столами, протокол на каждую игру",
                              "tab '{tab}' added: {games} games — {rounds} rounds at {tables} tables, a protocol each"),
+    "evening.exists": ("вечер {title} уже есть в таблице: вкладка «{tab}»; впишите игры туда или укажите другую --date",
+                       "the evening of {title} is already in the workbook: tab {tab!r}; add its games there, or give "
+                       "another --date"),
     "evening.bad_date": ("«{value}» — не дата: напишите ГГГГ-ММ-ДД, например 2026-12-05",
                          "'{value}' is not a date: write it as YYYY-MM-DD, e.g. 2026-12-05"),
     "stopped": ("остановлено", "stopped"),
@@ -265,6 +269,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "--out FOLDER) and sync again; the workbook is unharmed and no half-written file was left"),
     "output.failed": ("не могу записать {path}: {reason}; таблица не пострадала",
                       "cannot write {path}: {reason}; the workbook is unharmed"),
+    # Google's answers (backends/google/errors.py)
+    "google.sheet": ("таблица {id}", "spreadsheet {id}"),
+    "google.sheet_to": ("таблице {id}", "spreadsheet {id}"),
+    "google.any_sheet": ("Google Таблица", "Google Sheets"),
+    "google.any_sheet_to": ("Google Таблицам", "Google Sheets"),
+    "google.service_account": ("сервисному аккаунту {email}", "the service account {email}"),
+    "google.your_account": ("аккаунту Google, с которым вы вошли", "the Google account you signed in with"),
+    "google.api_disabled": ("в этом проекте Google не включён Google Sheets API: {message}",
+                            "Google Sheets API is not enabled for this project: {message}"),
+    "google.no_access": ("нет доступа к {what}: откройте её в Google Таблицах, нажмите «Настройки доступа» и дайте "
+                         "{who} доступ «Редактор» (ответ Google: {message})",
+                         "no access to {what}: open it in Google Sheets, press Share and give {who} Editor access "
+                         "(Google said: {message})"),
+    "google.not_found": ("{what} не найдена{hint} — проверьте ссылку или идентификатор",
+                         "{what} does not exist{hint} (check the URL or id)"),
+    "google.not_shared": (" или не открыта для {email}", " or not shared with {email}"),
+    "google.credentials_rejected": ("Google отклонил наши учётные данные: {message}",
+                                    "Google rejected our credentials: {message}"),
+    "google.busy": ("Google Таблицы заняты или сбоят (HTTP {status}: {message}); повторные попытки исчерпаны",
+                    "Google Sheets is busy or failing (HTTP {status}: {message}); retries exhausted"),
+    "google.rejected": ("Google Таблицы отклонили запрос (HTTP {status}): {message}",
+                        "Google Sheets rejected the request (HTTP {status}): {message}"),
+    "google.signin_failed": ("служба входа Google не ответила, попробуйте позже ({reason})",
+                             "Google's sign-in service failed, try again later ({reason})"),
+    "google.key_refused": ("Google отклонил наши учётные данные ({reason}); проверьте, что файл ключа действующий, а "
+                           "сервисный аккаунт не удалён и не отключён",
+                           "Google refused our credentials ({reason}); check that the key file is current and the "
+                           "service account is not deleted or disabled"),
+    "google.unreachable": ("нет связи с Google Таблицами ({reason}); повторю позже",
+                           "cannot reach Google Sheets ({reason}); will retry later"),
     "workbook.encrypted": ("{name} защищён паролем на открытие: sheets-sync не может его прочитать. Откройте файл в "
                            "Excel, снимите пароль (Файл → Сведения → Защитить книгу → Зашифровать с использованием "
                            "пароля → пустой пароль), сохраните и запустите команду снова",
@@ -286,18 +320,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
 }
 
 
+@dataclass(frozen=True)
+class Inner:
+    """A message filled into another one (``what=Inner("google.sheet", id=…)``), said in the same language."""
+
+    key: str
+    values: Mapping[str, object]
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "values", values)
+
+
+def filled(values: Mapping[str, object], language: str) -> dict[str, object]:
+    """``values`` with every :class:`Inner` message said in ``language``."""
+    return {k: text(v.key, language, **v.values) if isinstance(v, Inner) else v for k, v in values.items()}
+
+
 def text(key: str, language: str, /, **values: object) -> str:
     """The message ``key`` in ``language`` ("ru", else English) with ``values`` filled in."""
     ru, en = MESSAGES[key]
-    return (ru if language == "ru" else en).format(**values)
+    return (ru if language == "ru" else en).format(**filled(values, language))
 
 
 E = TypeVar("E", bound=SheetsSyncError)
 
 
 def fail(cls: type[E], key: str, /, *, language: str | None = None, **values: object) -> E:
-    """An error of class ``cls`` saying message ``key`` in both languages (raise it)."""
-    return cls(text(key, "en", **values), ru=text(key, "ru", **values), language=language)
+    """An error of class ``cls`` saying message ``key`` in both languages (raise it); the key and
+    the values stay on it, so the web pages can say the same in their own words (no flags)."""
+    error = cls(text(key, "en", **values), ru=text(key, "ru", **values), language=language)
+    error.key, error.values = key, dict(values)
+    return error
 
 
 def shell_word(arg: object) -> str:

@@ -13,10 +13,13 @@ from pathlib import Path
 from scoring.errors import SheetsSyncError
 from sheets_sync.messages import fail
 
-__all__ = ["is_google_ref", "workbook_folder", "spreadsheet_id", "WorkbookRefError", "EXCEL_SUFFIXES"]
+__all__ = ["is_google_ref", "workbook_folder", "spreadsheet_id", "WorkbookRefError", "EXCEL_SUFFIXES", "ID_LENGTH"]
 
 _GOOGLE_PREFIXES = ("gsheet:", "https://docs.google.com/", "http://docs.google.com/", "docs.google.com/")
-_ID = re.compile(r"^[A-Za-z0-9_-]{10,}$")
+# a spreadsheet's id: Google's are 44 characters (older ones a little shorter); 100 leaves room and
+# refuses a pasted text of thousands (the server keeps an id in a column of 200)
+ID_LENGTH = 100
+_ID = re.compile(rf"^[A-Za-z0-9_-]{{10,{ID_LENGTH}}}$")
 EXCEL_SUFFIXES = (".xlsx", ".xlsm")
 
 

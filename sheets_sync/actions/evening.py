@@ -17,6 +17,7 @@ from sheets_sync.backends.base import Backend, Patch
 from sheets_sync.actions.draw import CommandRefused
 from sheets_sync.workbook.layout import evening_block_games, evening_tab, evening_title
 from sheets_sync.loop.outcome import compute, read_workbook
+from sheets_sync.messages import fail
 from sheets_sync.refs import workbook_folder
 
 __all__ = ["EveningAdded", "add_evening"]
@@ -49,10 +50,7 @@ def add_evening(backend: Backend, *, day: date, games: int, tables: int | None =
     language = outcome.language
     same = [t for t in snapshot.order if L.norm(t) == L.norm(title) or evening_of(t, snapshot.tabs[t]) == day]
     if same:
-        raise CommandRefused(f"the evening of {title} is already in the workbook: tab {same[0]!r}; "
-                             "add its games there, or give another --date",
-                             ru=f"вечер {title} уже есть в таблице: вкладка «{same[0]}»; впишите игры туда "
-                                f"или укажите другую --date", language=language)
+        raise fail(CommandRefused, "evening.exists", language=language, title=title, tab=same[0])
     tab = evening_tab(day=day, games=games, tables=tables, language=language, preset=outcome.preset)
     backend.apply(Patch(writes=(tab,)), base=snapshot)
     return EveningAdded(title=title, games=tuple(evening_block_games(games, tables)), language=language)

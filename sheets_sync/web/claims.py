@@ -22,11 +22,14 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from scoring.errors import SheetsSyncError
 from scoring.parse.grid import find_tab
 from scoring.parse.settings import CLAIM_CODE_ALPHABET, read_settings
 from sheets_sync.backends.base import BackendError, PermissionDenied, WorkbookNotFound
 from sheets_sync.render.templates import slug as slug_of
 from sheets_sync.web import throttle
+from sheets_sync.web.limits import fitted
+from sheets_sync.web.refusals import said
 from sheets_sync.web.models import Claim, Membership, ServiceAccount, Tournament
 from sheets_sync.web.shares import edit_access
 from sheets_sync.web.words import word
@@ -50,7 +53,8 @@ class ClaimRefused(Exception):
     def said(self, lang: str) -> str:
         """The refusal in ``lang`` (a ``wait`` in seconds said as «5 секунд», «20 minutes»)."""
         values = {k: throttle.wait_words(v, lang) if k == "wait" else v for k, v in self.values.items()}
-        return word(self.key, lang, **values)
+        values = {k: said(v, lang) if isinstance(v, SheetsSyncError) else v for k, v in values.items()}
+        return word(self.key, lang, **values)  # a backend's error inside it in the page's words too
 
 
 def new_code() -> str:
@@ -100,7 +104,7 @@ def check_claim(claim: Claim, *, tab: str = TOURNAMENT_TAB) -> tuple[str, object
     except WorkbookNotFound:
         raise ClaimRefused("claim.not_found", email=claim.account.email) from None
     except BackendError as exc:
-        raise ClaimRefused("claim.unreadable", reason=str(exc)) from None
+        raise ClaimRefused("claim.unreadable", reason=exc) from None  # said in the page's language
     finally:
         backend.close()
     if edit_access(claim.account, claim.spreadsheet_id) is False:  # one Drive call; unknown: let the sync tell
@@ -134,7 +138,7 @@ def register(user, *, spreadsheet_id: str, account: ServiceAccount, title: str, 
             try:
                 with transaction.atomic():
                     tournament = Tournament.objects.create(
-                        slug=unique_slug(title), title=title, kind=kind, language=language,
+                        slug=unique_slug(title), title=fitted(Tournament, "title", title), kind=kind, language=language,
                         source=Tournament.GOOGLE, spreadsheet_id=spreadsheet_id, account=account,
                         hook_secret=secrets.token_urlsafe(24))
                 break

@@ -56,7 +56,13 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """``handler500``: rendered without the request's context (the failure may be the database's)."""
+    """``handler500``: rendered without the request's context (the failure may be the database's).
+    A database held by another process is no failure: it answers the busy page (503), wherever the
+    wait ran out — in a view, or in a middleware saving the session."""
+    from sheets_sync.web.busy import busy_now, busy_page
+
+    if busy_now():
+        return busy_page(request)
     try:
         try:
             lang = request_language(request)

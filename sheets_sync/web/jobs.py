@@ -58,6 +58,7 @@ from huey.contrib.djhuey import db_task
 from scoring.errors import SheetsSyncError
 from sheets_sync.keeper.budget import BudgetExhausted
 from sheets_sync.web import workers
+from sheets_sync.web.limits import fitted
 from sheets_sync.web.models import Job, Membership, Tournament
 from sheets_sync.web.words import word
 
@@ -106,7 +107,11 @@ def out_dir(tournament: Tournament) -> Path:
 
 
 def site_dir(tournament: Tournament) -> Path:
-    return out_dir(tournament) / "site"
+    """The site ``/t/<slug>/`` serves: the version of the last sync that finished (not the folder
+    a sync is writing: :mod:`sheets_sync.web.site_versions`)."""
+    from sheets_sync.web.site_versions import served_site
+
+    return served_site(out_dir(tournament))
 
 
 def owner_of(tournament: Tournament | None, user=None) -> int | None:
@@ -346,7 +351,9 @@ def _failure(exc: Exception) -> dict:
     """What the page says of a failed job: a refusal (a person can fix it) in both languages, so
     the page speaks its reader's; a bug only as «failed» (its text is in the log)."""
     if isinstance(exc, SheetsSyncError):
-        return {"refused": True, "messages": {"ru": exc.message("ru"), "en": exc.message("en")}}
+        from sheets_sync.web.refusals import messages_of  # the page's words: no flag, no English on a Russian page
+
+        return {"refused": True, "messages": messages_of(exc)}
     if isinstance(exc, BudgetExhausted):  # Google's quota of the account, not a bug: say so and when to try
         return {"refused": True, "messages": {lang: word("organizer.job.quota", lang) for lang in ("ru", "en")}}
     return {"refused": False}
@@ -440,10 +447,14 @@ def _sync(tournament: Tournament, params: dict) -> dict:
 
             note_refused_access(tournament)
         raise
+    from sheets_sync.web.site_versions import switch_site
+
+    switch_site(out_dir(tournament), changed=bool(report.files))  # the public site changes all at once, now
     _note_sync_read(tournament, report.snapshot, read_at)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
+    title = fitted(Tournament, "title", str(summary.get("name") or tournament.title))  # a sheet's name of any length
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
-                                                       title=str(summary.get("name") or tournament.title),
+                                                       title=title,
                                                        share_view_only=False)  # it wrote what it had to
     return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}

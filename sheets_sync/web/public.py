@@ -1,8 +1,10 @@
 """The hosted public site of each tournament at ``/t/<slug>/``: the files its syncs wrote.
 
-A sync writes the site into ``jobs.site_dir(t)`` through :class:`sheets_sync.loop.publish.PublicResults`
-— the public filter is applied there, once (a hidden final stays hidden). This view only serves
-those files read-only: GET and HEAD, nothing outside the folder (the path is resolved, links
+A sync writes the site through :class:`sheets_sync.loop.publish.PublicResults` — the public filter
+is applied there, once (a hidden final stays hidden) — into a folder of its own; the server then
+switches to it at once (:mod:`sheets_sync.web.site_versions`), and ``jobs.site_dir(t)`` is the
+version switched to: a sync stopped half-way (a full disk) never shows half a site. This view only
+serves those files read-only: GET and HEAD, nothing outside the folder (the path is resolved, links
 followed, and must still be inside), a folder's ``index.html`` and never a listing, the content
 type by extension, ``no-cache`` with an ETag so the hall screen and phones see each sync. A
 tournament that is not public, or whose site no sync wrote yet, gets a friendly
@@ -19,15 +21,17 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpRe
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_safe
 
+from sheets_sync.resources import shipped
 from sheets_sync.web.jobs import site_dir
 from sheets_sync.web.models import Tournament
 
-__all__ = ["public_site", "safe_file", "file_response", "CONTENT_TYPES"]
+__all__ = ["public_site", "asset", "safe_file", "file_response", "CONTENT_TYPES", "ASSETS"]
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".js": "text/javascript; charset=utf-8", ".json": "application/json",
                  ".txt": "text/plain; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
                  ".zip": "application/zip"}
+ASSETS = shipped("templates") / "web" / "assets"  # the app's own scripts and styles (its pages have none inline)
 
 
 def safe_file(root: Path, path: str) -> tuple[Path | None, bool]:
@@ -72,4 +76,13 @@ def public_site(request: HttpRequest, slug: str, path: str = "") -> HttpResponse
         raise Http404("no such page")
     if bare_folder:  # /t/x/players → /t/x/players/, so the index's relative links resolve
         return redirect(request.path + "/", permanent=True)
+    return file_response(request, real)
+
+
+@require_safe
+def asset(request: HttpRequest, name: str) -> HttpResponse:
+    """``/assets/<name>``: a script or a style of the app's pages (a file of ``templates/web/assets``)."""
+    real, _ = safe_file(ASSETS, name)
+    if real is None:
+        raise Http404("no such file")
     return file_response(request, real)

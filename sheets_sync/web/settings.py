@@ -7,7 +7,7 @@
 * ``SHEETS_SYNC_REDIS_URL`` — ``redis://host:6379/0``: the queue on Redis (workers on several
   machines); without it the queue is a SQLite file in the data folder (one process).
 * ``SHEETS_SYNC_SECRET_KEY`` — else a random key kept in ``DATA/secret_key`` (mode 600).
-* ``SHEETS_SYNC_HTTPS=1`` — behind an HTTPS proxy: Secure cookies, the proxy's scheme header.
+* ``SHEETS_SYNC_HTTPS=1`` — behind an HTTPS proxy: Secure cookies, the proxy's scheme header, HSTS.
 * ``SHEETS_SYNC_ALLOWED_HOSTS`` — comma-separated host names (default: localhost names only).
 * ``SHEETS_SYNC_GOOGLE_ENDPOINT`` — another Google API address (the tests' fake Sheets server).
 * ``SHEETS_SYNC_SMTP_URL`` — ``smtp://user:password@host:port``: the mail server for reset links and
@@ -50,7 +50,9 @@ def _secret_key() -> str:
 def _database() -> dict:
     url = os.environ.get("DATABASE_URL")
     if not url:
-        # a busy timeout: the web threads and the worker thread share one SQLite file
+        # WAL: a read never waits for a writer; IMMEDIATE: a write transaction takes the lock when it
+        # begins, so it waits for it (a deferred one would fail at once upgrading a read lock). The
+        # timeout is the worker's wait; a web request waits 2 s (sheets_sync.web.busy), then a 503
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DATA_DIR / "server.sqlite3"),
                 "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
                             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}}
@@ -86,7 +88,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "django.middleware.security.SecurityMiddleware",
+    "django.middleware.security.SecurityMiddleware",  # HSTS behind HTTPS, Referrer-Policy, nosniff
+    "sheets_sync.web.headers.SecurityPolicy",  # a Content-Security-Policy on every answer
+    "sheets_sync.web.busy.BusyDatabase",  # before anything reads the database: short SQLite waits, a 503 page
+    "sheets_sync.web.words.LanguageCookie",  # ?lang= kept in a cookie: reading a page never writes the session
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -140,7 +145,10 @@ CSRF_COOKIE_SAMESITE = "Lax"
 CSRF_FAILURE_VIEW = "sheets_sync.web.errors.csrf_failure"  # «the page went stale: reload» in the reader's language
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+SECURE_REFERRER_POLICY = "same-origin"  # another site never learns a tournament's or a job's address
+SECURE_CONTENT_TYPE_NOSNIFF = True
 if HTTPS:
+    SECURE_HSTS_SECONDS = 365 * 24 * 3600  # browsers keep to HTTPS for a year (subdomains are not ours to bind)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     CSRF_TRUSTED_ORIGINS = [f"https://{h}" for h in ALLOWED_HOSTS if not h.startswith("[")]
 

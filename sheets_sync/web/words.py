@@ -5,7 +5,7 @@ key → (ru, en), not from gettext (no compiled catalogues to build). Each part 
 words in a dictionary of its own module, joined here; a template reads ``w.key`` (the context
 processor :func:`web_words` gives ``w`` and ``lang``).
 
-Which language: the one the person chose (``?lang=en`` once, kept in the session), else the
+Which language: the one the person chose (``?lang=en`` once, kept in a cookie), else the
 browser's ``Accept-Language`` when it prefers English, else Russian.
 """
 
@@ -15,9 +15,9 @@ from collections.abc import Mapping
 
 from django.http import HttpRequest
 
-from sheets_sync.web.wording import access, accounts, keeping, organizer, public
+from sheets_sync.web.wording import access, accounts, forms, keeping, organizer, public, refusals
 
-__all__ = ["WORDS", "word", "request_language", "web_words", "LANGUAGES"]
+__all__ = ["WORDS", "word", "request_language", "web_words", "LANGUAGES", "LANGUAGE_COOKIE", "LanguageCookie"]
 
 LANGUAGES = ("ru", "en")
 
@@ -39,7 +39,7 @@ def _joined(*parts: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
 
 
 WORDS: dict[str, tuple[str, str]] = _joined(_COMMON, accounts.WORDS, organizer.WORDS, public.WORDS, keeping.WORDS,
-                                            access.WORDS)
+                                            access.WORDS, refusals.WORDS, forms.WORDS)
 
 
 def word(key: str, lang: str, **values: object) -> str:
@@ -48,17 +48,44 @@ def word(key: str, lang: str, **values: object) -> str:
     return text.format(**values) if values else text
 
 
+LANGUAGE_COOKIE = "sheets_sync_lang"
+_YEAR = 365 * 24 * 3600
+
+
 def request_language(request: HttpRequest) -> str:
+    """``?lang=`` (kept in a cookie by :class:`LanguageCookie`), else the cookie, else a choice an
+    older version kept in the session, else the browser's. The choice is never written to the
+    session: a page read with ``?lang=en`` must not write the database (a write waits while
+    another process holds SQLite; docs/decisions.md, 2026-12-05)."""
     chosen = request.GET.get("lang")
-    session = getattr(request, "session", None)
     if chosen in LANGUAGES:
-        if session is not None:
-            session["lang"] = chosen
+        request.chosen_language = chosen
         return chosen
+    kept = request.COOKIES.get(LANGUAGE_COOKIE)
+    if kept in LANGUAGES:
+        return kept
+    session = getattr(request, "session", None)
     if session is not None and session.get("lang") in LANGUAGES:
         return session["lang"]
     accepted = request.META.get("HTTP_ACCEPT_LANGUAGE", "").lower()
     return "en" if accepted.startswith("en") else "ru"
+
+
+class LanguageCookie:
+    """Middleware: the language a page was asked for with ``?lang=`` is kept in a cookie."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest):
+        response = self.get_response(request)
+        chosen = getattr(request, "chosen_language", None)
+        if chosen is not None and request.COOKIES.get(LANGUAGE_COOKIE) != chosen:
+            from django.conf import settings
+
+            response.set_cookie(LANGUAGE_COOKIE, chosen, max_age=_YEAR, samesite="Lax", httponly=True,
+                                secure=getattr(settings, "SESSION_COOKIE_SECURE", False))
+        return response
 
 
 class _Words(Mapping):

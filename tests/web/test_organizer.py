@@ -177,8 +177,12 @@ def test_another_organizers_tournament_and_its_jobs_are_404(client, excel_tourna
 
 def test_the_page_shows_a_lost_share_and_the_last_error(signed_in, excel_tournament):
     Tournament.objects.filter(pk=excel_tournament.pk).update(share_lost=True, last_error="403 The caller does not have permission")
+    Job.objects.create(tournament=excel_tournament, action="sync", status=Job.FAILED, message="403 The caller",
+                       result={"refused": True, "messages": {"ru": "нет доступа к таблице", "en": "no access"}})
     html = page(signed_in, excel_tournament)
-    assert 'id="share-lost"' in html and "Доступ потерян" in html and "403 The caller" in html
+    assert 'id="share-lost"' in html and "Доступ потерян" in html and "нет доступа к таблице" in html
+    assert "403 The caller" not in html  # the server's log text, in English: the page says the job's words
+    assert "no access" in page(signed_in, excel_tournament, lang="en")
 
 
 def test_while_jobs_wait_the_page_polls_its_status(signed_in, excel_tournament, monkeypatch):

@@ -57,7 +57,7 @@ class Route:
         def fill(m: re.Match) -> str:
             name = m.group(1)
             converter = self.converters.get(name)
-            return converter.to_url(values[name]) if converter else str(values[name])
+            return str(converter.to_url(values[name])) if converter else str(values[name])  # <str:…> keeps an int
         return "/" + re.sub(r"<(?:\w+:)?(\w+)>", fill, self.route)
 
 

@@ -1,4 +1,5 @@
-"""Google's answers in the organizer's words: which failures are ours to retry, which are theirs to fix.
+"""Google's answers in the organizer's words — Russian and English (:mod:`sheets_sync.messages`) —
+which failures are ours to retry, which are theirs to fix.
 
 API errors, refused credentials and network failures become the backends' own
 :class:`~sheets_sync.backends.base.BackendError` family; 400s that mean "the tab list
@@ -16,6 +17,7 @@ from gspread.exceptions import APIError
 
 from sheets_sync.backends.base import BackendError, PermissionDenied, TransientError, WorkbookNotFound
 from sheets_sync.backends.google.http import RETRY_STATUSES
+from sheets_sync.messages import Inner, fail
 
 __all__ = ["translate_errors", "is_stale"]
 
@@ -39,9 +41,10 @@ def is_stale(exc: APIError) -> bool:
 
 @contextmanager
 def translate_errors(spreadsheet_id: str | None, email: Callable[[], str | None]) -> Iterator[None]:
-    """Every failure of the requests inside as a :class:`BackendError` saying what to do: share
-    the spreadsheet with the account ``email()`` names (asked only then: the connection may open
-    inside the block), check the key, try again later."""
+    """Every failure of the requests inside as a :class:`BackendError` saying what to do, in both
+    languages (:func:`sheets_sync.messages.fail`): share the spreadsheet with the account
+    ``email()`` names (asked only then: the connection may open inside the block), check the key,
+    try again later."""
     try:
         yield
     except BackendError:
@@ -50,13 +53,10 @@ def translate_errors(spreadsheet_id: str | None, email: Callable[[], str | None]
         raise _api_error(exc, spreadsheet_id, email()) from None
     except google.auth.exceptions.RefreshError as exc:
         if getattr(exc, "retryable", False):
-            raise TransientError(f"Google's sign-in service failed, try again later ({_short(exc)})") from None
-        raise PermissionDenied(
-            f"Google refused our credentials ({_short(exc)}); check that the key file is current "
-            "and the service account is not deleted or disabled"
-        ) from None
+            raise fail(TransientError, "google.signin_failed", reason=_short(exc)) from None
+        raise fail(PermissionDenied, "google.key_refused", reason=_short(exc)) from None
     except (requests.Timeout, requests.ConnectionError, google.auth.exceptions.TransportError) as exc:
-        raise TransientError(f"cannot reach Google Sheets ({type(exc).__name__}); will retry later") from None
+        raise fail(TransientError, "google.unreachable", reason=type(exc).__name__) from None
 
 
 def _short(exc: Exception) -> str:
@@ -67,22 +67,18 @@ def _short(exc: Exception) -> str:
 def _api_error(exc: APIError, spreadsheet_id: str | None, email: str | None) -> BackendError:
     status = exc.response.status_code
     message = (str(exc.error.get("message", "")) or exc.response.reason or "")[:300]
-    what = f"spreadsheet {spreadsheet_id}" if spreadsheet_id else "Google Sheets"
     if status == 403:
         if "has not been used" in message or "disabled" in message.lower():
-            return PermissionDenied(f"Google Sheets API is not enabled for this project: {message}")
-        who = (
-            f"the service account {email}" if email else "the Google account you signed in with"
-        )
-        return PermissionDenied(
-            f"no access to {what}: open it in Google Sheets, press Share and give {who} Editor "
-            f"access (Google said: {message})"
-        )
+            return fail(PermissionDenied, "google.api_disabled", message=message)
+        who = Inner("google.service_account", email=email) if email else Inner("google.your_account")
+        what = Inner("google.sheet_to", id=spreadsheet_id) if spreadsheet_id else Inner("google.any_sheet_to")
+        return fail(PermissionDenied, "google.no_access", what=what, who=who, message=message)
     if status == 404:
-        hint = f" or not shared with {email}" if email else ""
-        return WorkbookNotFound(f"{what} does not exist{hint} (check the URL or id)")
+        what = Inner("google.sheet", id=spreadsheet_id) if spreadsheet_id else Inner("google.any_sheet")
+        return fail(WorkbookNotFound, "google.not_found", what=what,
+                    hint=Inner("google.not_shared", email=email) if email else "")
     if status == 401:
-        return PermissionDenied(f"Google rejected our credentials: {message}")
+        return fail(PermissionDenied, "google.credentials_rejected", message=message)
     if status in RETRY_STATUSES:
-        return TransientError(f"Google Sheets is busy or failing (HTTP {status}: {message}); retries exhausted")
-    return BackendError(f"Google Sheets rejected the request (HTTP {status}): {message}")
+        return fail(TransientError, "google.busy", status=status, message=message)
+    return fail(BackendError, "google.rejected", status=status, message=message)

@@ -66,6 +66,9 @@ class Reset(auth_views.PasswordResetView):
     form_class = EmailResetForm
     success_url = reverse_lazy("password_reset_done")
 
+    def get_form_kwargs(self) -> dict:
+        return {**super().get_form_kwargs(), "lang": request_language(self.request)}
+
     def form_valid(self, form):
         lang = request_language(self.request)
         error = _reset_refusal(self.request, form.cleaned_data["email"], lang)

@@ -6,6 +6,7 @@ from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm
 
+from sheets_sync.web.forms_said import speak
 from sheets_sync.web.words import WORDS, request_language, word
 
 __all__ = ["normal_email", "said", "axes_username", "SignupForm", "EmailLoginForm", "EmailResetForm", "NewPasswordForm"]
@@ -37,6 +38,7 @@ class SignupForm(forms.Form):
         self.lang = lang
         for name in self.fields:
             self.fields[name].label = word(f"signup.{name}", lang)
+        speak(self, lang)
 
     def clean_email(self) -> str:
         email = normal_email(self.cleaned_data["email"])
@@ -78,6 +80,7 @@ class EmailLoginForm(AuthenticationForm):
         self.fields["password"].label = word("login.password", lang)
         self.error_messages = {**self.error_messages, "invalid_login": word("login.invalid", lang),
                                "inactive": word("login.invalid", lang)}
+        speak(self, lang)
 
 
 class NewPasswordForm(SetPasswordForm):
@@ -87,6 +90,7 @@ class NewPasswordForm(SetPasswordForm):
         super().__init__(user, *args, **kwargs)
         self.lang = lang
         self.error_messages = {**self.error_messages, "password_mismatch": word("signup.mismatch", lang)}
+        speak(self, lang)
 
     def validate_password_for_user(self, user, password_field_name: str = "new_password2") -> None:
         password = self.cleaned_data.get(password_field_name)
@@ -98,5 +102,9 @@ class NewPasswordForm(SetPasswordForm):
 
 
 class EmailResetForm(PasswordResetForm):
+    def __init__(self, *args, lang: str = "ru", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        speak(self, lang)
+
     def clean_email(self) -> str:
         return normal_email(self.cleaned_data["email"])

@@ -24,6 +24,7 @@ from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs, workbooks
 from sheets_sync.web.accounts.sheets import refused
 from sheets_sync.web.claims import ClaimRefused, claim_for
+from sheets_sync.web.forms_said import speak
 from sheets_sync.web.models import Claim, Tournament
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
 from sheets_sync.web.words import request_language, word
@@ -44,7 +45,7 @@ class NewTournamentForm(forms.Form):
     games = forms.IntegerField(min_value=1, max_value=50, required=False)
     tables = forms.IntegerField(min_value=1, max_value=100, required=False)
     language = forms.ChoiceField(choices=[("ru", "Русский"), ("en", "English")])
-    into = forms.CharField(required=False)  # an empty sheet's link; without one, a new sheet
+    into = forms.CharField(required=False, max_length=500)  # an empty sheet's link; without one, a new sheet
 
     def __init__(self, *args, lang: str = "ru", **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -56,6 +57,7 @@ class NewTournamentForm(forms.Form):
         self.initial.setdefault("preset", DEFAULT_PRESET)
         for name, field in self.fields.items():
             field.label = word(f"new.{name}", lang)
+        speak(self, lang)
 
     def clean(self) -> dict:
         data = super().clean()

@@ -41,12 +41,22 @@ def _push(request: HttpRequest, tournament: Tournament) -> dict:
     return {"push_template": template, "hook_url": hook_url}
 
 
+def _last_error(tournament: Tournament, lang: str) -> str:
+    """Why the last sync failed, in the page's language: its job's words (``last_error`` is the
+    server log's English text, not the reader's)."""
+    if not tournament.last_error:
+        return ""
+    failed = Job.objects.filter(tournament=tournament, action=jobs.SYNC, status=Job.FAILED).order_by("-pk").first()
+    return _failure(failed, lang) if failed is not None else word("organizer.job.crashed", lang)
+
+
 @login_required
 @require_safe
 def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     lang = request_language(request)
     context = {"tournament": tournament, "glance": glance(tournament, lang), "buttons": buttons_for(tournament),
+               "last_error": _last_error(tournament, lang),
                "public_url": reverse("public_site", args=[tournament.slug]),
                "status_url": reverse("tournament_status", args=[tournament.slug]), **_push(request, tournament)}
     return render(request, "organizer/tournament.html", context)
@@ -104,17 +114,24 @@ def waiting_words(job: Job, lang: str) -> str:
     return word(f"organizer.job.waiting.{job.waiting}", lang) if job.status == Job.QUEUED and job.waiting else ""
 
 
+def _said(result: dict, key: str, lang: str) -> list:
+    """A runner's lines in the page's language (``{"ru": [...], "en": [...]}``); a sync's result has
+    counts under the same names (``warnings``: how many), which are no lines to list."""
+    value = result.get(key)
+    return list(value.get(lang) or []) if isinstance(value, dict) else []
+
+
 @login_required
 @require_safe
 def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     tournament, job = _job(request, slug, job_id)
     lang = request_language(request)
     result = job.result or {}
+    files = result.get("files") if isinstance(result.get("files"), list) else []  # a sync's is a count
     context = {"tournament": tournament, "job": job, "result": result, "failure": _failure(job, lang),
                "waiting": waiting_words(job, lang),
-               "lines": (result.get("lines") or {}).get(lang) or [], "rows": (result.get("rows") or {}).get(lang) or [],
-               "warnings": (result.get("warnings") or {}).get(lang) or [],
-               "files": [(f, f.rsplit("/", 1)[-1]) for f in result.get("files") or []],
+               "lines": _said(result, "lines", lang), "rows": _said(result, "rows", lang),
+               "warnings": _said(result, "warnings", lang), "files": [(f, f.rsplit("/", 1)[-1]) for f in files],
                "active": job.status in ACTIVE, "status_url": reverse("job_status", args=[tournament.slug, job.pk])}
     return render(request, "organizer/job.html", context)
 

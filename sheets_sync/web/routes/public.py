@@ -1,5 +1,6 @@
 """The public part's addresses (joined in :mod:`sheets_sync.web.urls`): each tournament's hosted
-site at ``/t/<slug>/`` (no sign-in; only what its syncs published)."""
+site at ``/t/<slug>/`` (no sign-in; only what its syncs published), and the app's own scripts and
+styles at ``/assets/`` (shipped files, the same for everyone)."""
 
 from django.urls import path
 
@@ -8,4 +9,5 @@ from sheets_sync.web import public
 urlpatterns: list = [
     path("t/<slug:slug>/", public.public_site, name="public_site"),
     path("t/<slug:slug>/<path:path>", public.public_site, name="public_file"),
+    path("assets/<str:name>", public.asset, name="asset"),  # the app's own scripts and styles
 ]

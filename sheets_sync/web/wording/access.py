@@ -23,7 +23,7 @@ WORDS: dict[str, tuple[str, str]] = {
     # the error pages
     "csrf.title": ("Страница устарела", "The page is out of date"),
     "csrf.text": ("Страница устарела — обновите её и повторите. Так бывает, если страница долго была открыта, "
-                  "если вы вошли или вышли в другой вкладке, или если браузер не принимает cookie этого сайта.",
+                  "если вы вошли или вышли в другой вкладке, или если браузер не принимает куки этого сайта.",
                   "The page is out of date: reload it and try again. This happens when a page stayed open for a "
                   "long time, after signing in or out in another tab, or when the browser refuses this site's "
                   "cookies."),
@@ -33,6 +33,16 @@ WORDS: dict[str, tuple[str, str]] = {
     "notfound.text": ("Такой страницы нет — или она не ваша. Проверьте адрес или вернитесь к списку турниров.",
                       "There is no such page, or it is not yours. Check the address or go back to the tournament "
                       "list."),
+    # the database held by another process a moment too long (sheets_sync.web.busy): 503
+    "busy.title": ("Сервер занят", "The server is busy"),
+    "busy.text": ("База данных сервера сейчас занята — это ненадолго. Повторите через несколько секунд.",
+                  "The server's database is busy for a moment. Try again in a few seconds."),
+    "busy.press": ("База данных сервера сейчас занята — нажатие не выполнено. Повторите через несколько секунд: "
+                   "кнопка ниже отправит то же самое ещё раз.",
+                   "The server's database is busy for a moment: the press was not done. Try again in a few seconds: "
+                   "the button below sends the same again."),
+    "busy.again": ("Повторить", "Try again"),
+    "busy.reload": ("Обновить страницу", "Reload the page"),
     "servererror.title": ("Ошибка на сервере", "Server error"),
     "servererror.text": ("Что-то сломалось на нашей стороне. Данные в таблице не тронуты. Попробуйте ещё раз через "
                          "минуту; если ошибка повторяется, сообщите тому, кто запускает сервер.",

@@ -81,6 +81,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.field.seed": ("Номер варианта (тот же номер — та же рассадка)", "Variant number (same number, same seating)"),
     "organizer.field.timelimit": ("Искать не дольше, секунд", "Search at most, seconds"),
     "organizer.field.force": ("даже если протоколы уже заполнены", "even if protocols are filled"),
+    "organizer.field.forceadvance": ("даже если прошлый этап засчитан не весь",
+                                     "even if the last stage is not all counted"),
     "organizer.field.stage": ("Этап (пусто — следующий по порядку)", "Stage (blank: the next one)"),
     "organizer.field.player": ("Кого заменить (ник, как в таблице)", "Who to replace (nickname as in the sheet)"),
     "organizer.field.date": ("Дата вечера", "Date of the evening"),
