@@ -260,3 +260,49 @@ def test_replaying_any_prefix_never_raises(seed, data):
 
 def test_the_simulator_is_seeded():
     assert simulate_events(random.Random(3)) == simulate_events(random.Random(3))
+
+
+# -- legal games the protocol rules refused (findings: tests first) -------------------------------
+def _errors(events) -> list[str]:
+    p = protocol_of(events, SEATING, sheet="Тур 1 Стол 1", rules=RULES)
+    return [x.message("en") for x in _problems(p) if x.severity.value == "error"]
+
+
+def test_two_removals_on_one_day_the_second_deciding_is_a_valid_protocol():
+    """Seat 6 removed, then seat 1 with team defeat, both on day 1: the protocol cannot say which
+    came first, and the rules replayed them by seat (1 first), calling 6's removal one after the
+    end — a legal game refused (found by the random games: 6 in 1,500)."""
+    g = Game()
+    g.add(ev.Remove, seat=6)
+    g.add(ev.Remove, seat=1, team_defeat=True)
+    assert g.state.winner is Team.BLACK
+    assert _errors(g.events) == []
+
+
+def test_two_removals_on_one_day_the_second_at_four_players_is_a_valid_protocol():
+    """Day 4 with five at the table (5, 6, 7 red; 8, 10 black): 10 is removed, then 5 with four
+    at the table gives black the win.  By seat order the rules had 5 leave first (a natural
+    black win) and 10 after the end (found by the random games, seed 35370)."""
+    g = Game()
+    g.speeches({2: 9, 4: 5}).vote((9, 7), (5, 3)).speeches()  # day 1: 9 voted out
+    g.night(1).morning()
+    g.speeches({2: 4, 3: 5}).vote((4, 6)).speeches()  # day 2: 4 voted out
+    g.night(2).morning()
+    g.quiet_day().night(3).morning()  # day 4: 5, 6, 7, 8, 10 at the table
+    g.add(ev.Remove, seat=10)
+    g.add(ev.Remove, seat=5)
+    assert g.state.winner is Team.BLACK and "seat 5 removed with 4 players" in g.state.reason.en
+    assert _errors(g.events) == []
+
+
+def test_a_game_longer_than_ten_nights_is_a_valid_protocol():
+    """Two quiet days and nights before each shot: the fourth shot is on night 12, which the
+    rules called impossible (nights and days 1–10); three quiet ones in a row end a game, so a
+    game lasts at most 24 nights."""
+    g = Game()
+    for victim in (1, 2, 3, 4):
+        for _ in range(2):
+            g.quiet_day().night(None)
+        g.quiet_day().night(victim)
+    assert g.state.winner is Team.BLACK and g.state.seat(4).out.number == 12
+    assert _errors(g.events) == []
