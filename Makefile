@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.web_accounts  # the server's organizer pages with 500 tournaments: its own section
 	$(BIN)/python -m bench.web  # the web dashboard with 500 tournaments: its own section
 	$(BIN)/python -m bench.keeper  # the server keeping 500 sheets: its own section
+	$(BIN)/python -m bench.game  # the judge's game as an event log (issue 44): its own section
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate
