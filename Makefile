@@ -42,6 +42,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.keeper  # the server keeping 500 sheets: its own section
 	$(BIN)/python -m bench.connections  # 1,000 slow or idle connections held: its own section
 	$(BIN)/python -m bench.storage  # the site's switch and a busy database: its own section
+	$(BIN)/python -m bench.game  # the judge's game as an event log (issue 44): its own section
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate

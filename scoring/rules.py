@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice, permutations, product
 
 from scoring.cells import parse_a1
 from scoring.items import BEST_MOVE_AUTHORS, best_move_seats, may_name_best_move
@@ -53,6 +54,10 @@ def _cells(protocol: Protocol, seats: Iterable[int], column: str) -> tuple[Locat
             out.append(rec.cells[column])
     return tuple(out)
 
+
+# the last night (and day) a game can reach: three in a row without anybody leaving end it, and at
+# most eight departures are needed to end it otherwise (7 red, 3 black) — so 8 × 3 (issue 44)
+LAST_NIGHT = 24
 
 ProtocolRule = Callable[[Protocol, Context], Iterator[Problem]]
 RULES: dict[str, ProtocolRule] = {}
@@ -222,12 +227,12 @@ def kills(p: Protocol, ctx: Context) -> Iterator[Problem]:
     by_night: dict[int, list[int]] = defaultdict(list)
     for rec in p.seats:
         if rec.killed_night is not None:
-            if not 1 <= rec.killed_night <= 10:
+            if not 1 <= rec.killed_night <= LAST_NIGHT:
                 yield problem("kill.night_range", E, _loc(p, rec.seat, "killed_night"), seat=rec.seat, night=rec.killed_night)
             by_night[rec.killed_night].append(rec.seat)
-        if rec.voted_day is not None and not 1 <= rec.voted_day <= 10:
+        if rec.voted_day is not None and not 1 <= rec.voted_day <= LAST_NIGHT:
             yield problem("vote.day_range", E, _loc(p, rec.seat, "voted_day"), seat=rec.seat, day=rec.voted_day)
-        if rec.removal is not None and rec.removal_day is not None and not 0 <= rec.removal_day <= 10:
+        if rec.removal is not None and rec.removal_day is not None and not 0 <= rec.removal_day <= LAST_NIGHT:
             yield problem("removal.day_range", E, _loc(p, rec.seat, "removal"), seat=rec.seat, day=rec.removal_day)
         ways = [(h, column) for h, v, column in ((_SHOT, rec.killed_night, "killed_night"), (_VOTED, rec.voted_day, "voted_day"),
                                                   (_REMOVED, rec.removal, "removal")) if v is not None]
@@ -287,9 +292,10 @@ def _column(kind: str) -> str:
     return {"kill": "killed_night", "vote": "voted_day", "removal": "removal"}[kind]
 
 
-def _departures(p: Protocol, removal_days: dict[int, int]) -> list[_Event]:
+def _departures(p: Protocol, removal_days: dict[int, int], order: dict[int, int]) -> list[_Event]:
     """Every recorded departure as an event at its time (a removal without a day takes it from
-    ``removal_days``, or is left out), in the order the replay meets them."""
+    ``removal_days``, or is left out), in the order the replay meets them (removals of one day
+    in ``order``, else by seat)."""
     events: list[_Event] = []
     for rec in p.seats:
         if rec.voted_day is not None:
@@ -300,11 +306,23 @@ def _departures(p: Protocol, removal_days: dict[int, int]) -> list[_Event]:
             day = rec.removal_day if rec.removal_day is not None else removal_days.get(rec.seat)
             if day is not None:
                 events.append(_Event((day, _DAY_REMOVAL), "removal", rec))
-    events.sort(key=lambda e: (e.time, e.record.seat))
+    events.sort(key=lambda e: (e.time, order.get(e.record.seat, 0), e.record.seat))
     return events
 
 
-def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
+def _same_day_orders(p: Protocol) -> Iterator[dict[int, int]]:
+    """The orders to try for removals dated the same day, which a protocol cannot order (seat
+    order first; at most 24, of days with at most four removals)."""
+    by_day: dict[int, list[int]] = defaultdict(list)
+    for rec in p.seats:
+        if rec.removal is not None and rec.removal_day is not None:
+            by_day[rec.removal_day].append(rec.seat)
+    groups = [list(permutations(seats)) for seats in by_day.values() if 1 < len(seats) <= 4]
+    for combo in islice(product(*groups), 24):
+        yield {seat: i for perm in combo for i, seat in enumerate(perm)}
+
+
+def replay(p: Protocol, removal_days: dict[int, int] | None = None, order: dict[int, int] | None = None) -> _Replay:
     """Replay the departures in order (day n before night n) and decide the game.
 
     ``removal_days`` gives a day to removals the protocol records without one.
@@ -314,7 +332,7 @@ def replay(p: Protocol, removal_days: dict[int, int] | None = None) -> _Replay:
     """
     roles = {rec.seat: rec.role for rec in p.seats}
     alive = {rec.seat for rec in p.seats}
-    events = _departures(p, removal_days or {})
+    events = _departures(p, removal_days or {}, order or {})
     out = _Replay(late=[], four_left=[])
 
     def counts() -> tuple[int, int]:
@@ -425,14 +443,15 @@ def winner(p: Protocol, ctx: Context) -> Iterator[Problem]:
         return
     if Counter(rec.role for rec in p.seats) != Counter(_WANT):
         return
-    if any(not 1 <= (rec.killed_night if rec.killed_night is not None else 1) <= 10
-           or not 1 <= (rec.voted_day if rec.voted_day is not None else 1) <= 10
-           or not 0 <= (rec.removal_day if rec.removal_day is not None else 0) <= 10
+    if any(not 1 <= (rec.killed_night if rec.killed_night is not None else 1) <= LAST_NIGHT
+           or not 1 <= (rec.voted_day if rec.voted_day is not None else 1) <= LAST_NIGHT
+           or not 0 <= (rec.removal_day if rec.removal_day is not None else 0) <= LAST_NIGHT
            or sum(v is not None for v in (rec.killed_night, rec.voted_day, rec.removal)) > 1 for rec in p.seats):
         return  # reported by `kills`; a replay of impossible numbers would only repeat it
     undated = [rec for rec in p.seats if rec.removal is not None and rec.removal_day is None]
-    if not undated:
-        yield from _replay_problems(p, replay(p))
+    if not undated:  # removals of one day in any order that fits (the protocol cannot order them)
+        tried = [_replay_problems(p, replay(p, order=order)) for order in _same_day_orders(p)]
+        yield from next((found for found in tried if not any(f.severity is E for f in found)), tried[0])
         return
     first = _loc(p, undated[0].seat, "removal")
     if len(undated) > 2:  # too many combinations to try

@@ -97,11 +97,11 @@ CASES = [
         ('kill.night_range', 'error', 'E10', 'Seat 1: night 0 is impossible', 'Место 1: ночь 0 невозможна'),
         ('best_move.after_miss', 'warning', 'H10', 'Seat 1: no best move after a miss on the first night: not scored (the game counts)', 'Место 1: после промаха в первую ночь лучший ход не называется — не засчитан (игра засчитана)'),
     ], id='kill.night_range'),
-    pytest.param(dict(), {'F11': 12}, [
-        ('vote.day_range', 'error', 'F11', 'Seat 2: day 12 is impossible', 'Место 2: день 12 невозможен'),
+    pytest.param(dict(), {'F11': 25}, [  # a game ends by night 24 at the latest (rules.LAST_NIGHT)
+        ('vote.day_range', 'error', 'F11', 'Seat 2: day 25 is impossible', 'Место 2: день 25 невозможен'),
     ], id='vote.day_range'),
-    pytest.param(dict(), {'G14': 'да 11'}, [
-        ('removal.day_range', 'error', 'G14', 'Seat 5: removal day 11 is impossible', 'Место 5: день удаления 11 невозможен'),
+    pytest.param(dict(), {'G14': 'да 31'}, [
+        ('removal.day_range', 'error', 'G14', 'Seat 5: removal day 31 is impossible', 'Место 5: день удаления 31 невозможен'),
     ], id='removal.day_range'),
     pytest.param(dict(), {'H13': '1 2 3'}, [
         ('best_move.not_first_shot', 'warning', 'H13', 'Seat 4: only the player shot on the first night may name a best move: not scored (the game counts)', 'Место 4: лучший ход может назвать только убитый в первую ночь — не засчитан (игра засчитана)'),
