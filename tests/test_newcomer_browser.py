@@ -1,0 +1,97 @@
+"""The site as a new organizer meets it on a 390 px phone and at 1280 px (issue 43 §7, §8), in the
+system's Chromium driven by Playwright: the outputs of a real sync of his own workbook.
+Screenshots go to tests/artifacts/newcomer/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sheets_sync.render.site import game_file
+from tests.newcomer_support import fresh_artifacts, newcomer_cup, newcomer_season, synced
+from tests.web.browser import chromium  # noqa: F401 - a fixture
+from tests.judge import ExcelDesk
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def cup(tmp_path_factory) -> Path:
+    """The finished cup's site."""
+    return synced(newcomer_cup(tmp_path_factory.mktemp("cup") / "cup.xlsx")) / "site"
+
+
+@pytest.fixture(scope="module")
+def season_site(tmp_path_factory) -> Path:
+    return synced(newcomer_season(tmp_path_factory.mktemp("season"))) / "site"
+
+
+def _page(chromium, width: int, url: str):  # noqa: F811 - the fixture
+    context = chromium.new_context(viewport={"width": width, "height": 844}, device_scale_factor=1, locale="ru-RU")
+    page = context.new_page()
+    page.goto(url)
+    return context, page
+
+
+# the boxes that scroll inside the page: their own height shorter than their content's
+INNER_SCROLLERS = """() => Array.from(document.querySelectorAll('*')).filter(e => {
+  const s = getComputedStyle(e);
+  return /(auto|scroll)/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
+}).map(e => e.className + ' ' + e.scrollHeight + '>' + e.clientHeight)"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_page_scrolls_not_a_box(chromium, cup, width):  # noqa: F811
+    """All 40 rows are reached by scrolling the page: no box scrolls up and down inside it."""
+    context, page = _page(chromium, width, (cup / "index.html").as_uri())
+    try:
+        assert page.evaluate(INNER_SCROLLERS) == []
+        last = page.locator("table.standings tbody tr").last
+        last.scroll_into_view_if_needed()
+        assert page.evaluate("() => window.scrollY") > 0  # the page itself scrolled to row 40
+        assert last.is_visible()
+        page.screenshot(path=str(fresh_artifacts() / f"cup-index-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+# every word of every row's name column, as laid out: the line boxes of its text
+WORD_LINES = """() => Array.from(document.querySelectorAll('table.season tbody .name')).map(cell => {
+  const range = document.createRange(); const text = cell.textContent.trim(); const node = cell.querySelector('a') || cell;
+  const t = node.firstChild; range.selectNodeContents(t);
+  return {name: text, lines: new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size,
+          words: text.split(/\\s+/).length};
+})"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_long_nickname_never_breaks_inside_a_word_in_the_season_table(chromium, season_site, width):  # noqa: F811
+    context, page = _page(chromium, width, (season_site / "index.html").as_uri())
+    try:
+        rows = page.evaluate(WORD_LINES)
+        assert any(r["name"] == "Гроссмейстер" for r in rows)
+        broken = [r for r in rows if r["lines"] > r["words"]]
+        assert broken == [], broken
+        assert page.evaluate(INNER_SCROLLERS) == []
+        page.screenshot(path=str(fresh_artifacts() / f"season-index-{width}.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_a_game_page_says_one_true_thing(chromium, tmp_path):  # noqa: F811
+    """A game with an error (a Latin «k» for a role) and a best move that is not scored: the page says
+    the game is not counted, and nothing on it says it is."""
+    book = newcomer_cup(tmp_path / "cup.xlsx", rounds_played=3)
+    ExcelDesk(book).type({("Тур 1 Стол 1", "C16"): "k", ("Тур 1 Стол 1", "H10"): "1 2 3"})
+    site = synced(book) / "site"
+    context, page = _page(chromium, 390, (site / game_file("qualifying", 1, 1)).as_uri())
+    try:
+        said = page.inner_text("main")
+        assert "Игра не засчитана" in said
+        assert not re.search(r"игра засчитана", said), said
+        assert "латинская буква «k»" in said
+        page.screenshot(path=str(fresh_artifacts() / "game-not-counted-390.png"), full_page=True)
+    finally:
+        context.close()
