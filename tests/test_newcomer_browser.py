@@ -95,3 +95,53 @@ def test_a_game_page_says_one_true_thing(chromium, tmp_path):  # noqa: F811
         page.screenshot(path=str(fresh_artifacts() / "game-not-counted-390.png"), full_page=True)
     finally:
         context.close()
+
+
+def test_the_finished_tournaments_index_names_its_winners(chromium, cup):  # noqa: F811
+    context, page = _page(chromium, 390, (cup / "index.html").as_uri())
+    try:
+        winners = page.locator("section.winners")
+        said = winners.inner_text()
+        assert "Победители" in said
+        podium = [re.sub(r"\s+", " ", li).strip() for li in winners.locator("li").all_inner_texts()]
+        assert [p.split(" — ")[0] for p in podium] == ["1 Чеширский Кот", "2 Цезарь", "3 Гроссмейстер"], podium
+        assert re.search(r"Победитель финала: \S", said), said
+        winners.screenshot(path=str(fresh_artifacts() / "cup-winners-390.png"))
+    finally:
+        context.close()
+
+
+def test_a_player_without_a_place_is_not_said_to_share_one(chromium, tmp_path):  # noqa: F811
+    """After the first game of round 1 thirty players have no game: their row says so, and says no
+    «полное равенство: место делится» of a place they do not have."""
+    site = synced(newcomer_cup(tmp_path / "cup.xlsx", rounds_played=0)) / "site"
+    context, page = _page(chromium, 1280, (site / "index.html").as_uri())
+    try:
+        rows = page.locator("table.standings tbody tr")
+        unplaced = [r for r in rows.all() if not r.locator("td").first.inner_text().strip()]
+        assert len(unplaced) == 30
+        for row in unplaced:
+            why = row.locator("td.why").inner_text()
+            assert "равенство" not in why and "игр пока нет" in why, why
+    finally:
+        context.close()
+
+
+def test_awards_said_once_and_marked_only_where_they_are_not(chromium, tmp_path):  # noqa: F811
+    book = newcomer_cup(tmp_path / "cup.xlsx")
+    desk = ExcelDesk(book)
+    players = desk.grid("Игроки")
+    status = [_c for _c, v in enumerate(players[0]) if v == "Статус"][0]
+    row = next(r for r, line in enumerate(players) if line[0] == "Цезарь")
+    desk.type({("Игроки", f"{'ABCDEFGH'[status]}{row + 1}"): "дисквалифицирован"})
+    site = synced(book) / "site"
+    context, page = _page(chromium, 1280, (site / "index.html").as_uri())
+    try:
+        text = page.inner_text("main")
+        assert text.count("без приза") == 2  # Цезарь's mark and the legend under the table
+        assert "«без приза» — по регламенту не участвует в награждении" in text
+        cells = page.locator("table.standings tbody td.warn").all_inner_texts()
+        assert [c.strip() for c in cells if c.strip()] == ["без приза"]
+        assert "да" not in [c.strip() for c in cells]
+    finally:
+        context.close()

@@ -258,8 +258,7 @@ class _Site:
             "best_move": points(s.best_move_points),
             "penalties": _signed(s.penalties),
             "shot_first": s.shot_first,
-            "eligible": ui("yes" if s.eligible else "no", self.lang),
-            "not_eligible": not s.eligible,
+            "eligible": "" if s.eligible else ui("not_eligible", self.lang),
             "tiebreak": tiebreak_text(st, self.lang),
             "group_start": prev_group is not None and st.group != prev_group,
             "group": st.group,
@@ -277,11 +276,23 @@ class _Site:
         finished = self.progress.finished
         return self.render("site/index.html", self.page(
             "", "index", headline(self.progress, self.preset, self.lang), rows=rows,
+            winners=self.winners() if finished else None,
+            awards_legend=ui("not_eligible_legend", self.lang) if any(r["eligible"] for r in rows) else "",
             stages=[self.stage_name(k) for k in self.keys],
             games_counted=len(self.r.counted), awaiting=self.r.awaiting_confirmation,
             nominations=nominations(self.r, self.lang) if finished else [],
             liveness_legend=race_view.legend(self.live, self.live_stage, self.lang,
                                              [st.stats.player for st in self.r.overall] if rows else [])))
+
+    def winners(self) -> dict:
+        """A finished tournament's podium (places 1–3, shared places included) and the final's
+        winner — what the VK post says first, now on the index too (issue 43 §8)."""
+        podium = [{"place": st.place, "places": st.places, "player": st.stats.player, "total": points(st.stats.total),
+                   "href": self.player_href.get(st.stats.player, player_file(st.stats.player))}
+                  for st in self.r.overall if st.place <= 3 and st.stats.games]
+        final = self.keys[-1] if len(self.keys) > 1 else None
+        top = [st.stats.player for st in self.r.stages.get(final, ()) if st.place == 1] if final else []
+        return {"podium": podium, "final": self.stage_name(final) if final else "", "final_winners": top}
 
     def race_page(self) -> str:
         top = 20

@@ -41,6 +41,8 @@ __all__ = ["TABLE_PAGE", "HEADING_ROWS", "HEADER_ROW", "TOP_ROWS", "POINTS_FORMA
 
 
 def tiebreak_text(standing: Standing, language: str) -> str:
+    if not standing.stats.games:  # no place to share: «полное равенство» was said of everyone before round 1
+        return ru_en("игр пока нет — без места", "no game yet: no place", language)
     if standing.tiebreak is None:
         return ""
     if standing.tiebreak == "shared":
@@ -150,7 +152,8 @@ def _standings_columns(results: Results, language: str, live: Liveness | None) -
         _Column(w("Убит первым", "Shot first"), 8, lambda st: st.stats.shot_first),
         *(_Column(i.column.name(language), i.column.width, lambda st, k=i.key: number(st.stats.item_total(k)),
                   points=True) for i in shown),
-        _Column(w("Призы", "Awards"), 7, lambda st: L.word("yes" if st.stats.eligible else "no", language)),
+        # a mark only on who is out of the awards (issue 43 §8: «да» on every row)
+        _Column(w("Призы", "Awards"), 9, lambda st: None if st.stats.eligible else ui("not_eligible", language)),
         *((_Column(w("Ci: как посчитано", "Ci: how it is counted"), 50,
                    lambda st: ci_text(results, st.stats, language) or None),) if preset.ci.enabled else ()),
         *_rating_columns(results, language),
