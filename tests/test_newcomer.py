@@ -90,3 +90,75 @@ def test_init_asks_for_the_name_at_a_terminal(tmp_path):
     sheets_sync(tmp_path, "evening", "club.xlsx", "--date", "2026-12-05", "--games", "2")
     sheets_sync(tmp_path, "sync", "club.xlsx")
     assert "#КлубНочь" in (tmp_path / "club.sheets-sync" / "vk-post.txt").read_text(encoding="utf-8")
+
+
+# -- §9 the league's words ---------------------------------------------------------------------------------
+LEAGUE = ROOT / "examples" / "league"
+
+
+def _league_with_a_bad_start(folder: Path) -> Path:
+    """The example league (its league.toml says language = "ru") with «тысяча» typed as a starting rating."""
+    import shutil
+
+    import openpyxl
+
+    for f in LEAGUE.iterdir():
+        if f.suffix in (".toml", ".xlsx"):
+            shutil.copyfile(f, folder / f.name)
+    wb = openpyxl.load_workbook(folder / "stage-1.xlsx")
+    players = wb["Игроки"]
+    column = players.max_column + 1
+    players.cell(row=1, column=column, value="Рейтинг")
+    players.cell(row=2, column=column, value="тысяча")
+    wb.save(folder / "stage-1.xlsx")
+    return folder / "league.toml"
+
+
+def _league(folder: Path, *args: str, lang: str) -> subprocess.CompletedProcess:
+    env = dict(_env(), LANG=lang)
+    return subprocess.run([sys.executable, "-m", "sheets_sync", "league", *args], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("args, lang, said", [
+    ((), "C", "начальный рейтинг должен быть числом, а не «тысяча»"),  # league.toml's language = "ru"
+    (("--language", "ru"), "C", "начальный рейтинг должен быть числом, а не «тысяча»"),
+    (("--language", "en"), "ru_RU.UTF-8", "a starting rating must be a number, not 'тысяча'"),
+])
+def test_a_bad_starting_rating_is_said_in_the_leagues_language(tmp_path, args, lang, said):
+    toml = _league_with_a_bad_start(tmp_path)
+    done = _league(tmp_path, toml.name, *args, lang=lang)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert said in done.stderr, done.stderr
+    assert "Игроки!" in done.stderr
+
+
+def test_league_json_gives_each_games_exact_change_beside_the_shown_one(tmp_path):
+    import json
+    import shutil
+
+    for f in LEAGUE.iterdir():
+        if f.suffix in (".toml", ".xlsx"):
+            shutil.copyfile(f, tmp_path / f.name)
+    done = _league(tmp_path, "league.toml", lang="ru_RU.UTF-8")
+    assert done.returncode == 0, done.stderr
+    doc = json.loads((tmp_path / "league" / "league.json").read_text(encoding="utf-8"))
+    offset = doc["scheme"]["offset"]
+    for player, career in doc["players"].items():
+        before = None
+        for point in career["curve"]:
+            exact = point["exact"]
+            assert round(exact["change"], 2) == pytest.approx(point["change"], abs=0.0051), (player, point)
+            assert round(exact["rating"] + offset) == pytest.approx(point["rating"], abs=1), (player, point)
+            if before is not None:
+                assert exact["rating"] == pytest.approx(before + exact["change"]), (player, point)
+            before = exact["rating"]
+        for e in career["events"]:
+            assert round(e["exact"]["rating_change"], 2) == pytest.approx(e["rating_change"], abs=0.0051)
+    for row in doc["rating"]:
+        assert round(row["exact"]["last_game"], 2) == pytest.approx(row["last_game"], abs=0.0051)
+        assert round(row["exact"]["rating"] + offset) == pytest.approx(row["rating"], abs=1)
+    schema = json.loads((ROOT / "schemas" / "league.schema.json").read_text(encoding="utf-8"))
+    import jsonschema
+
+    jsonschema.validate(doc, schema)
