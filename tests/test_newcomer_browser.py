@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.render.site import game_file
 from tests.newcomer_support import fresh_artifacts, newcomer_cup, newcomer_season, synced
 from tests.web.browser import chromium  # noqa: F401 - a fixture
@@ -145,3 +146,37 @@ def test_awards_said_once_and_marked_only_where_they_are_not(chromium, tmp_path)
         assert "да" not in [c.strip() for c in cells]
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("hosted", [False, True])
+def test_the_hall_screen_prints_the_sites_address_and_its_qr_code(chromium, tmp_path, hosted):  # noqa: F811
+    """«Вся таблица — на сайте турнира» said where: the Tournament tab's «Ссылка», or the hosted site's
+    address when the server publishes (publish_files' link), and a QR code of it big enough to scan
+    from the hall — an inline SVG, no script."""
+    from sheets_sync.loop.outcome import compute
+    from sheets_sync.loop.publish import publish_files
+
+    book = newcomer_cup(tmp_path / "cup.xlsx")
+    ExcelDesk(book).type({("Турнир", "B" + str(_settings_row(book, "Ссылка") + 1)): "https://vk.cc/cup2026"})
+    if hosted:
+        out = tmp_path / "hosted"
+        publish_files(compute(ExcelBackend(book).read()), out, link="https://mafia.example.org/t/kubok-reina/")
+        site, address = out / "site", "https://mafia.example.org/t/kubok-reina/"
+    else:
+        site, address = synced(book) / "site", "https://vk.cc/cup2026"
+    context, page = _page(chromium, 1280, (site / "screen.html").as_uri())
+    try:
+        assert page.locator("script").count() == 0
+        said = page.inner_text("body")
+        assert "Вся таблица — на сайте турнира" in said and address in said, said
+        qr = page.locator(".screen-link svg")
+        box = qr.bounding_box()
+        assert box and box["width"] >= 120 and abs(box["width"] - box["height"]) < 2, box
+        page.screenshot(path=str(fresh_artifacts() / f"screen-link{'-hosted' if hosted else ''}-1280.png"))
+    finally:
+        context.close()
+
+
+def _settings_row(book: Path, label: str) -> int:
+    grid = ExcelDesk(book).grid("Турнир")
+    return next(r for r, row in enumerate(grid) if row and row[0] == label)

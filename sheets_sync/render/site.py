@@ -105,8 +105,10 @@ def _signed(value: Decimal) -> str:
 
 class _Site:
     def __init__(self, results: Results, problems: Sequence[Problem], language: str,
-                 progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK):
+                 progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK,
+                 link: str | None = None):
         self.r = results
+        self.link = link  # the site's own address (the hosted one), before the Tournament tab's «Ссылка»
         self.progress = progress if progress is not None else progress_of(results)
         self.updated = updated
         self.problems = problems
@@ -630,7 +632,8 @@ class _Site:
         yield "race.html", self.race_page()
         if self.seating.rounds:
             yield "seating.html", self.seating_page()
-        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
+        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated,
+                                link=self.link).items()
         for key in self.shown_stages():
             yield stage_file(key), self.stage(key)
         yield from self.side_pages()
@@ -645,7 +648,8 @@ class _Site:
         pages = SeasonPages(self)
         yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
         yield from pages.pages()  # status.css, players.html and statistics.html in the season's frame too
-        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
+        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated,
+                                link=self.link).items()
 
     def files(self) -> dict[str, str]:
         return {rel: page if isinstance(page, str) else page.text() for rel, page in self.pages()}
@@ -691,11 +695,12 @@ def site_files(results: Results, problems: Sequence[Problem] = (), *, language: 
 
 def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str,
                progress: Progress | None = None, updated: datetime | None = None,
-               live: Liveness | None | Ask = ASK) -> list[Path]:
-    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed."""
+               live: Liveness | None | Ask = ASK, link: str | None = None) -> list[Path]:
+    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed.
+    ``link``: the site's address where it is hosted (the hall's screen prints it; else «Ссылка»)."""
     files: set[str] = set()
     written = []
-    for rel, page in _Site(results, problems, language, progress, updated, live).pages():
+    for rel, page in _Site(results, problems, language, progress, updated, live, link).pages():
         files.add(rel)
         path = out_dir / rel
         key = None
