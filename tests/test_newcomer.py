@@ -162,3 +162,14 @@ def test_league_json_gives_each_games_exact_change_beside_the_shown_one(tmp_path
     import jsonschema
 
     jsonschema.validate(doc, schema)
+
+
+def test_the_vk_posts_totals_have_one_number_of_decimals(tmp_path):
+    from tests.newcomer_support import newcomer_cup, synced
+
+    out = synced(newcomer_cup(tmp_path / "cup.xlsx"))
+    lines = (out / "vk-post.txt").read_text(encoding="utf-8").splitlines()
+    import re
+
+    totals = [n for line in lines if " — " in line for n in re.findall(r"-?\d+\.\d+", line)]  # podium and table
+    assert len(totals) == 23 and {len(t.partition(".")[2]) for t in totals} == {3}, totals

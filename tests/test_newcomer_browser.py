@@ -180,3 +180,25 @@ def test_the_hall_screen_prints_the_sites_address_and_its_qr_code(chromium, tmp_
 def _settings_row(book: Path, label: str) -> int:
     grid = ExcelDesk(book).grid("Турнир")
     return next(r for r, row in enumerate(grid) if row and row[0] == label)
+
+
+def _decimals(texts: list[str]) -> set[int]:
+    return {len(t.strip().partition(".")[2]) for t in texts if t.strip()}
+
+
+def test_each_column_of_points_has_one_number_of_decimals(chromium, cup):  # noqa: F811
+    """gmo-2016: a semifinal game adds 0.25 × 1.5 = 0.375, so the semifinal and the total show three
+    decimals on every row (13.475 stood beside 3.38); the qualifying (×1) and the final (×2) two."""
+    context, page = _page(chromium, 1280, (cup / "index.html").as_uri())
+    try:
+        heads = [h.strip() for h in page.locator("table.standings thead th").all_inner_texts()]
+        cells = page.locator("table.standings tbody tr").evaluate_all(
+            "rows => rows.map(r => Array.from(r.children).map(c => c.innerText))")
+        column = {name: [row[i] for row in cells] for i, name in enumerate(heads)}
+        assert _decimals(column["Итого"]) == {3}, column["Итого"][:5]
+        assert _decimals(column["Полуфинал"]) == {3}
+        assert _decimals(column["Отбор"]) == {2} and _decimals(column["Финал"]) == {2}
+        for name in ("Доп. баллы", "Лучший ход", "Штрафы"):
+            assert len(_decimals(column[name])) == 1, (name, column[name])
+    finally:
+        context.close()

@@ -59,7 +59,7 @@ def _print_teams(results, console: Console, top: int, en: bool) -> None:
     for col in (("Place", "Место"), ("Team", "Команда"), ("Points", "Очки")):
         table.add_column(col[0] if en else col[1], justify="left" if col[0] == "Team" else "right")
     for t in teams[:top]:
-        table.add_row(t.places, escape(t.team), points(t.points))
+        table.add_row(t.places, escape(t.team), points(t.points, results.preset.points_places()))
     console.print(table)
 
 
@@ -94,7 +94,9 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     en = lang == "en"
     # names are as typed: «[/b]x» is a nickname, not rich markup
     table = Table(title=("Standings" if en else "Итоги") + f" — {escape(results.tournament.name)}", show_lines=False)
-    rows = [(st.places, st.stats.player, points(st.stats.total), str(st.stats.games)) for st in results.overall[:top]]
+    places = results.preset.points_places()
+    rows = [(st.places, st.stats.player, points(st.stats.total, places), str(st.stats.games))
+            for st in results.overall[:top]]
     main = ("Total", "Итого")
     if results.tournament.season:  # a club season: its own order (provisional places in parentheses), its key
         from sheets_sync.render.season_text import season_console_rows  # loaded for a club season only

@@ -1,7 +1,8 @@
 """Text measured before it is laid out: the width a nickname needs on a page, and text fitted to a
 picture's column without cutting it (issue 43 §8: «Гроссмейст/ер», «Полуфи…», «Чеширский К…»).
 
-Widths come from the font the pictures are drawn with (DejaVu Sans, :func:`render.vk.find_font`);
+Widths come from the font the pictures are drawn with (DejaVu Sans, :func:`find_font`: this module
+finds it for every picture);
 on a page it is an upper bound — the phone's own sans-serif is narrower — so a column sized by it
 always holds the word. Without any font the width is estimated from the number of letters.
 """
@@ -12,9 +13,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-__all__ = ["word_em", "name_width_class", "Fitted", "fit_text", "wrap_words"]
+from scoring.errors import SheetsSyncError
+
+__all__ = ["FontNotFound", "find_font", "font", "word_em", "name_width_class", "Fitted", "fit_text", "wrap_words"]
 
 # the season table's name column: at least this wide (em), at most the widest class of style.css
 NAME_EM_MIN, NAME_EM_MAX = 7, 16
@@ -24,11 +28,50 @@ CELL_PADDING_EM = 0.8
 FALLBACK_LETTER_EM = 0.75
 
 
-@lru_cache(maxsize=8)
-def _font(size: int, bold: bool = False) -> Any:
-    from PIL import ImageFont
+class FontNotFound(SheetsSyncError, RuntimeError):
+    pass
 
-    from sheets_sync.render.vk import find_font
+
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/share/fonts/truetype", "/Library/Fonts",
+              "C:/Windows/Fonts")
+_CANDIDATES = {
+    False: ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf", "Arial.ttf", "arial.ttf"),
+    True: ("DejaVuSans-Bold.ttf", "NotoSans-Bold.ttf", "LiberationSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf"),
+}
+
+
+@lru_cache(maxsize=4)
+def find_font(bold: bool = False) -> Path:
+    """A TTF with Cyrillic glyphs among installed fonts (DejaVu Sans first)."""
+    dirs = [Path(d) for d in _FONT_DIRS]
+    try:  # matplotlib ships DejaVu Sans
+        import matplotlib  # type: ignore[import-not-found]
+
+        dirs.append(Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf")
+    except Exception:  # noqa: BLE001 - optional
+        pass
+    for name in _CANDIDATES[bold]:
+        for d in dirs:
+            direct = d / "truetype" / "dejavu" / name
+            if direct.is_file():
+                return direct
+            if (d / name).is_file():
+                return d / name
+    for name in _CANDIDATES[bold]:
+        for d in dirs:
+            if d.is_dir():
+                found = sorted(d.rglob(name))
+                if found:
+                    return found[0]
+    if bold:
+        return find_font(False)
+    raise FontNotFound("no Cyrillic TTF font found: install DejaVu Sans (Debian: apt-get install fonts-dejavu-core)")
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> Any:
+    """The pictures' font (:func:`find_font`) at ``size`` px."""
+    from PIL import ImageFont
 
     return ImageFont.truetype(str(find_font(bold)), size)
 
@@ -37,7 +80,7 @@ def _font(size: int, bold: bool = False) -> Any:
 def word_em(word: str, bold: bool = False) -> float:
     """The width of ``word`` in em of the site's text."""
     try:
-        return _font(100, bold).getlength(word) / 100
+        return font(100, bold).getlength(word) / 100
     except Exception:  # noqa: BLE001 - no font to measure with (FontNotFound, no Pillow): an estimate
         return len(word) * FALLBACK_LETTER_EM
 
@@ -88,8 +131,8 @@ def fit_text(text: str, width: int, *, size: int, floor: int, bold: bool = False
     """``text`` in one line at the largest type from ``size`` down to ``floor`` that fits ``width``;
     else in as many lines at ``floor`` as it needs (a picture grows, it never cuts)."""
     for s in range(size, floor - 1, -1):
-        font = _font(s, bold)
-        if font.getlength(text) <= width:
-            return Fitted((text,), s, font)
-    font = _font(floor, bold)
-    return Fitted(tuple(wrap_words(text, lambda line: font.getlength(line) <= width)), floor, font)
+        face = font(s, bold)
+        if face.getlength(text) <= width:
+            return Fitted((text,), s, face)
+    face = font(floor, bold)
+    return Fitted(tuple(wrap_words(text, lambda line: face.getlength(line) <= width)), floor, face)

@@ -65,7 +65,8 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
     if results.tournament.season:
         return _season_screen(results, language=language, updated=updated, link=site_link)
     nxt = next_round(results, language)
-    rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total), "games": st.stats.games}
+    places = preset.points_places()
+    rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total, places), "games": st.stats.games}
             for st in results.overall[:SCREEN_ROWS]] if progress.started else []
     seating = None
     if nxt is not None:

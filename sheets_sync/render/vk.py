@@ -23,15 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any, NamedTuple
 from pathlib import Path
 
-from scoring.errors import SheetsSyncError
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
 from scoring.teams import sides
 from sheets_sync.render.json_out import points
+from sheets_sync.render.measure import FontNotFound, find_font, font
 from sheets_sync.files import reuse_output, write_bytes_atomic, write_text_atomic
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from sheets_sync.render import race as race_view
@@ -84,12 +83,12 @@ def _decimal(text: str, int_w: int, frac_w: int) -> str:
     return _num(whole, int_w) + "." + frac + FIGURE_SPACE * max(0, frac_w - len(frac))
 
 
-def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str = "") -> str:
+def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str = "", places: int = 2) -> str:
     s = st.stats
     club = f" ({vk_safe(s.club)})" if s.club else ""
     place = f"{_num(st.places, place_w)}." if s.games else FIGURE_SPACE * (place_w + 1)  # no place before a game
     mark = f" {mark}" if mark else ""  # ✓ / ✗: through to or out of the next stage
-    return f"{place} {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
+    return f"{place} {_decimal(points(s.total, places), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
 
 
 # the post's team table: the first ten teams (a post is read on a phone; the site has them all)
@@ -101,10 +100,11 @@ def _side_lines(results: Results, language: str) -> list[str]:
     """A short team table after the players' and each classification's first three (nothing
     without the Players tab's «Команда» / «Зачёт»)."""
     found = sides(results)
+    places = results.preset.points_places()
     lines: list[str] = []
     if found.teams:
         lines += ["", ru_en("Командный зачёт:", "Team standings:", language)]
-        lines += [f"{t.places}. {vk_safe(t.team)} — {points(t.points)}" for t in found.teams[:TEAMS_IN_POST]]
+        lines += [f"{t.places}. {vk_safe(t.team)} — {points(t.points, places)}" for t in found.teams[:TEAMS_IN_POST]]
         if len(found.teams) > TEAMS_IN_POST:
             more = len(found.teams) - TEAMS_IN_POST
             lines.append(ru_en(f"… и ещё {more}", f"… and {more} more", language))
@@ -112,7 +112,8 @@ def _side_lines(results: Results, language: str) -> list[str]:
         top = [e for e in c.entries if e.standing.stats.games][:CLASSIFICATION_TOP]
         if top:
             lines += ["", ru_en(f"Зачёт «{vk_safe(c.name)}»:", f"Classification '{vk_safe(c.name)}':", language)]
-            lines += [f"{e.places}. {vk_safe(e.standing.stats.player)} — {points(e.standing.stats.total)}" for e in top]
+            lines += [f"{e.places}. {vk_safe(e.standing.stats.player)} — {points(e.standing.stats.total, places)}"
+                      for e in top]
     return lines
 
 
@@ -148,6 +149,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     if progress is None:
         progress = progress_of(results)
     title = headline(progress, results.preset, language)
+    places = results.preset.points_places()  # one number of decimals for every total of the post
     head = [f"🏆 {vk_safe(t.name)}"]
     if t.date:
         head.append(f"📅 {vk_safe(t.date)}")
@@ -157,7 +159,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     if podium:
         head.append(ru_en("Победители:", "Winners:", language))
         for st in podium:
-            head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total)}")
+            head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total, places)}")
         head.append("")
     # only who has played: a player without a counted game has no place, and ten «0.00» after round 1
     # would fill the post with nothing (they are counted in a line of their own instead)
@@ -167,11 +169,11 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     table_title = (title + ru_en(f" (первые {len(shown)} из {len(ranked)}):", f" (top {len(shown)} of {len(ranked)}):",
                                  language) if len(shown) < len(ranked) else title + (":" if ranked else ""))
     place_w = max((len(st.places) for st in shown), default=1)
-    totals = [points(st.stats.total).partition(".") for st in shown]
+    totals = [points(st.stats.total, places).partition(".") for st in shown]
     int_w = max((len(w) for w, _, _ in totals), default=1)
     frac_w = max((len(f) for _, _, f in totals), default=2)
     live = given_or_current(live, results)
-    table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player)) for st in shown]
+    table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player), places) for st in shown]
 
     link = (link or t.link).strip()  # `export vk --link`, else the Tournament tab's «Ссылка»
     tail = _tail(results, progress, updated, language, link)
@@ -206,50 +208,8 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
 
 
 # -- the picture ---------------------------------------------------------------------------------------
-class FontNotFound(SheetsSyncError, RuntimeError):
-    pass
-
-
-_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/share/fonts/truetype", "/Library/Fonts",
-              "C:/Windows/Fonts")
-_CANDIDATES = {
-    False: ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf", "Arial.ttf", "arial.ttf"),
-    True: ("DejaVuSans-Bold.ttf", "NotoSans-Bold.ttf", "LiberationSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf"),
-}
-
-
-@lru_cache(maxsize=4)
-def find_font(bold: bool = False) -> Path:
-    """A TTF with Cyrillic glyphs among installed fonts (DejaVu Sans first)."""
-    dirs = [Path(d) for d in _FONT_DIRS]
-    try:  # matplotlib ships DejaVu Sans
-        import matplotlib  # type: ignore[import-not-found]
-
-        dirs.append(Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf")
-    except Exception:  # noqa: BLE001 - optional
-        pass
-    for name in _CANDIDATES[bold]:
-        for d in dirs:
-            direct = d / "truetype" / "dejavu" / name
-            if direct.is_file():
-                return direct
-            if (d / name).is_file():
-                return d / name
-    for name in _CANDIDATES[bold]:
-        for d in dirs:
-            if d.is_dir():
-                found = sorted(d.rglob(name))
-                if found:
-                    return found[0]
-    if bold:
-        return find_font(False)
-    raise FontNotFound("no Cyrillic TTF font found: install DejaVu Sans (Debian: apt-get install fonts-dejavu-core)")
-
-
 def _font(size: int, bold: bool = False):
-    from PIL import ImageFont
-
-    return ImageFont.truetype(str(find_font(bold)), size)
+    return font(size, bold)
 
 
 def _fit(draw, text: str, font, width: int) -> str:
@@ -366,9 +326,9 @@ def _picture(results: Results, *, language: str, width: int, progress: Progress 
         mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
         rows.append(_Row(place=st.place, places=st.places, played=bool(s.games),
                          name=plain_text(s.player) + (f" {mark}" if mark else ""), club=plain_text(s.club) if s.club else "",
-                         stage_points=tuple(points(s.stage_points.get(k, ZERO)) if s.player in results.participants.get(k, ())
-                                            else None for k in keys),
-                         total=points(s.total)))
+                         stage_points=tuple(points(s.stage_points.get(k, ZERO), results.preset.points_places(k))
+                                            if s.player in results.participants.get(k, ()) else None for k in keys),
+                         total=points(s.total, results.preset.points_places())))
     chief = plain_text(t.chief_judge)
     head = headline(progress, results.preset, language)
     return _Picture(
