@@ -173,3 +173,91 @@ def test_the_vk_posts_totals_have_one_number_of_decimals(tmp_path):
 
     totals = [n for line in lines if " — " in line for n in re.findall(r"-?\d+\.\d+", line)]  # podium and table
     assert len(totals) == 23 and {len(t.partition(".")[2]) for t in totals} == {3}, totals
+
+
+# -- §8 nothing in a picture is cut ---------------------------------------------------------------------
+class _Drawn:
+    """Every text a picture's drawing put on the image, with the box its letters took."""
+
+    def __init__(self, monkeypatch) -> None:
+        from PIL import ImageDraw
+
+        self.drawn: list[tuple[tuple[int, int], str, tuple[int, int, int, int]]] = []
+        original = ImageDraw.ImageDraw.text
+
+        def text(draw, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
+            self.drawn.append((draw.im.size, text, draw.textbbox(xy, text, font=font, anchor=anchor)))
+            return original(draw, xy, text, fill, font, anchor, *args, **kwargs)
+
+        monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+
+    def on(self, size: tuple[int, int]) -> list[tuple[str, tuple[int, int, int, int]]]:
+        """What was drawn on the pictures of this size (a run may draw several pictures)."""
+        return [(t, box) for on, t, box in self.drawn if on == size]
+
+
+def _check_nothing_cut(png: bytes, drawn: _Drawn, wanted: list[str], name: str) -> None:
+    """The picture holds every ``wanted`` text whole (its words in order, on one line or several), no
+    «…», every text inside the image, no two texts on top of each other, ink where each one was drawn."""
+    import io
+    import re
+
+    from PIL import Image
+
+    from tests.newcomer_support import fresh_artifacts
+
+    (fresh_artifacts() / name).write_bytes(png)
+    image = Image.open(io.BytesIO(png)).convert("L")
+    drawn_here = drawn.on(image.size)
+    texts = [t for t, _ in drawn_here]
+    assert not [t for t in texts if "…" in t], texts
+    said = " ".join(texts)
+    for want in wanted:
+        assert re.search(r"\s+".join(map(re.escape, want.split())), said), (want, texts)
+    boxes = [(t, b) for t, b in drawn_here if t.strip()]
+    for t, (x0, y0, x1, y1) in boxes:
+        assert 0 <= x0 and 0 <= y0 and x1 <= image.width and y1 <= image.height, (t, (x0, y0, x1, y1), image.size)
+        assert min(image.crop((x0, y0, x1 + 1, y1 + 1)).getextrema()) < 200, t  # the letters are there
+    for i, (t, a) in enumerate(boxes):
+        for u, b in boxes[i + 1:]:
+            overlap = min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+            assert overlap[0] <= 1 or overlap[1] <= 1, f"«{t}» {a} lies over «{u}» {b}"
+
+
+def test_the_tournaments_picture_cuts_nothing(tmp_path, monkeypatch):
+    """After the qualifying: «Чеширский Кот ✓» with the ✓ of the cut to the semifinal."""
+    from tests.newcomer_support import newcomer_cup, synced
+
+    drawn = _Drawn(monkeypatch)
+    out = synced(newcomer_cup(tmp_path / "mid.xlsx", rounds_played=7))
+    png = (out / "vk-post.png").read_bytes()
+    _check_nothing_cut(png, drawn, ["Чеширский Кот ✓"], "vk-post-qualifying-done.png")
+
+
+def test_the_finished_tournaments_picture_cuts_nothing(tmp_path, monkeypatch):
+    from tests.newcomer_support import newcomer_cup, synced
+
+    drawn = _Drawn(monkeypatch)
+    out = synced(newcomer_cup(tmp_path / "cup.xlsx"))
+    _check_nothing_cut((out / "vk-post.png").read_bytes(), drawn,
+                       ["Полуфинал", "Финал", "Чеширский Кот", "Гроссмейстер", "засчитано игр: 38 из 38"],
+                       "vk-post-finished.png")
+
+
+def test_the_seasons_picture_cuts_nothing(tmp_path, monkeypatch):
+    """The season picture's foot («(вече…»): which evenings it covers, the provisional note, the time."""
+    from scoring.season import season
+    from sheets_sync.render.season_text import provisional_note, season_covers
+    from sheets_sync.render.vk_season import write_season_vk
+    from tests.test_season_pictures import FIVE, _results
+
+    results = _results(FIVE)
+    results = __import__("dataclasses").replace(results, tournament=__import__("dataclasses").replace(
+        results.tournament, name="Клуб спортивной мафии «Чеширский Кот» — открытый рейтинговый сезон 2026/2027"))
+    drawn = _Drawn(monkeypatch)
+    write_season_vk(results, tmp_path, language="ru")
+    s = season(results)
+    feet = [season_covers(s, "ru"), provisional_note(s, "ru")]
+    assert all(feet)
+    _check_nothing_cut((tmp_path / "vk-season.png").read_bytes(), drawn,
+                       [*feet, "открытый рейтинговый сезон 2026/2027"], "vk-season-five-evenings.png")
