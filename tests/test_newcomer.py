@@ -261,3 +261,16 @@ def test_the_seasons_picture_cuts_nothing(tmp_path, monkeypatch):
     assert all(feet)
     _check_nothing_cut((tmp_path / "vk-season.png").read_bytes(), drawn,
                        [*feet, "открытый рейтинговый сезон 2026/2027"], "vk-season-five-evenings.png")
+
+
+@pytest.mark.parametrize("text", ["Чеширский Кот", "Гроссмейстер", "Ааааааааааааааааааааааааааааааааааааааааааааааааа",
+                                  "Клуб спортивной мафии «Чеширский Кот» открытый сезон"])
+def test_fitted_text_keeps_every_letter(text):
+    """Smaller type down to the floor, then lines between words; a word longer than the column even at
+    the floor is broken where it must be — never a letter left out."""
+    from sheets_sync.render.measure import fit_text
+
+    fitted = fit_text(text, 200, size=32, floor=24, bold=True)
+    assert "".join(fitted.lines).replace(" ", "") == text.replace(" ", "")
+    assert all(fitted.font.getlength(line) <= 200 for line in fitted.lines)
+    assert fitted.size >= 24

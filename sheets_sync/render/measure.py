@@ -119,7 +119,9 @@ def wrap_words(text: str, fits) -> list[str]:
             lines.append(current)
         current = word
         while not fits(current) and len(current) > 1:
-            cut = max(k for k in range(1, len(current)) if fits(current[:k]) or k == 1)
+            cut = 1  # as many letters as fit, one at least
+            while cut + 1 < len(current) and fits(current[:cut + 1]):
+                cut += 1
             lines.append(current[:cut])
             current = current[cut:]
     if current:

@@ -208,10 +208,6 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
 
 
 # -- the picture ---------------------------------------------------------------------------------------
-def _font(size: int, bold: bool = False):
-    return font(size, bold)
-
-
 def line_height(size: int) -> int:
     """The distance between two lines of type of ``size`` px in a picture (46 → 58)."""
     return round(size * 1.26)
@@ -272,7 +268,7 @@ class _Fonts:
     columns' heads are fitted to their columns (:func:`_laid_rows`)."""
 
     def __init__(self) -> None:
-        self.num, self.total, self.place, self.small = _font(30), _font(34, True), _font(30, True), _font(20)
+        self.num, self.total, self.place, self.small = font(30), font(34, True), font(30, True), font(20)
 
 
 class _Columns(NamedTuple):
@@ -419,7 +415,7 @@ def _draw(m: _Picture) -> bytes:
                "#5b6470", anchor="r")
     d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
     if not m.rows:
-        d.text((pad, table_top + ROW_HEIGHT // 2), m.empty, font=_font(32, True), fill="#1b1f24", anchor="lm")
+        d.text((pad, table_top + ROW_HEIGHT // 2), m.empty, font=font(32, True), fill="#1b1f24", anchor="lm")
     top = table_top
     for i, (row, h) in enumerate(zip(m.rows, heights)):
         if i % 2:

@@ -26,8 +26,8 @@ from sheets_sync.render.season_text import (
     provisional_note,
     season_covers,
 )
-from sheets_sync.render.measure import fit_text
-from sheets_sync.render.vk import (FIGURE_SPACE, NAME_SIZES, ROW_HEIGHT, _decimal, _font, _hashtags, _num, _side_lines,
+from sheets_sync.render.measure import fit_text, font
+from sheets_sync.render.vk import (FIGURE_SPACE, NAME_SIZES, ROW_HEIGHT, _decimal, _hashtags, _num, _side_lines,
                                    block_height, header_layout, picture_header, png_bytes, text_block, vk_safe)
 from sheets_sync.render.words import plain_text, ru_en, ui
 
@@ -127,7 +127,7 @@ def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_heade
 
     rows = list(rows)[:20]
     pad = 48
-    f_head, f_num, f_value, f_small = _font(22, True), _font(30), _font(34, True), _font(20)
+    f_head, f_num, f_value, f_small = font(22, True), font(30), font(34, True), font(20)
     header = header_layout(plain_text(title), plain_text(subtitle), width=width, pad=pad)
     table_top = header.height + 44
     games_x, value_x, name_x = width - pad - 190, width - pad, pad + 96

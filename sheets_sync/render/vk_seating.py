@@ -12,8 +12,8 @@ from pathlib import Path
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
 from sheets_sync.render.seating import Round
 from sheets_sync.render.templates import slug
-from sheets_sync.render.measure import fit_text
-from sheets_sync.render.vk import (FIGURE_SPACE, _font, _hashtags, block_height, header_layout, picture_header, png_bytes,
+from sheets_sync.render.measure import fit_text, font
+from sheets_sync.render.vk import (FIGURE_SPACE, _hashtags, block_height, header_layout, picture_header, png_bytes,
                                    text_block, vk_safe)
 from sheets_sync.render.words import plain_text, ru_en, ui
 
@@ -44,8 +44,8 @@ def seating_image(rnd: Round, *, tournament: str, language: str, width: int = 10
     cols = 1 if len(rnd.tables) == 1 else 2
     gap = 32
     block_w = (width - 2 * pad - gap * (cols - 1)) // cols
-    f_table = _font(34, True)
-    f_seat = _font(28 if cols == 2 else 36, True)
+    f_table = font(34, True)
+    f_seat = font(28 if cols == 2 else 36, True)
     size = 28 if cols == 2 else 36
     names = [[fit_text(plain_text(name) or "—", block_w - 100, size=size, floor=20) for name in t.seats]
              for t in rnd.tables]
