@@ -326,15 +326,17 @@ def _picture(results: Results, *, language: str, width: int, progress: Progress 
         progress = progress_of(results)
     live = given_or_current(live, results)
     keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
+    places = {k: results.preset.points_places(k) for k in keys}
+    total_places = results.preset.points_places()
     rows = []
     for st in _picture_rows(results, progress):
         s = st.stats
         mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
         rows.append(_Row(place=st.place, places=st.places, played=bool(s.games),
                          name=plain_text(s.player) + (f" {mark}" if mark else ""), club=plain_text(s.club) if s.club else "",
-                         stage_points=tuple(points(s.stage_points.get(k, ZERO), results.preset.points_places(k))
+                         stage_points=tuple(points(s.stage_points.get(k, ZERO), places[k])
                                             if s.player in results.participants.get(k, ()) else None for k in keys),
-                         total=points(s.total, results.preset.points_places())))
+                         total=points(s.total, total_places)))
     chief = plain_text(t.chief_judge)
     head = headline(progress, results.preset, language)
     return _Picture(
