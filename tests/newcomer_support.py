@@ -11,7 +11,6 @@ tests/artifacts/newcomer/.
 from __future__ import annotations
 
 import dataclasses
-import shutil
 from pathlib import Path
 
 from sheets_sync.backends.excel import ExcelBackend
@@ -21,7 +20,6 @@ from sheets_sync.loop.sync import sync_once
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "newcomer"
 LONG_NAMES = {"Пума": "Чеширский Кот", "Рубин": "Гроссмейстер"}
 SEASON_PLAYERS = "Гроссмейстер Борис Вера Глеб Дина Егор Жанна Зоя Иван Кира".split()
-NOW = "2026-12-05T14:05"
 
 
 def newcomer_cup(path: Path, *, rounds_played: int | None = None) -> Path:
@@ -40,7 +38,7 @@ def newcomer_cup(path: Path, *, rounds_played: int | None = None) -> Path:
         example.NICKNAMES[:] = names
 
 
-def synced(workbook: Path, monkeypatch=None) -> Path:
+def synced(workbook: Path) -> Path:
     """Sync ``workbook`` as the command does; its output folder."""
     out = output_folder(str(workbook))
     sync_once(ExcelBackend(workbook), out_dir=out)
@@ -70,8 +68,3 @@ def fresh_artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
-
-def copy_of(source: Path, folder: Path) -> Path:
-    target = folder / source.name
-    shutil.copyfile(source, target)
-    return target
