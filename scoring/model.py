@@ -164,6 +164,7 @@ class SeatRecord:
     penalty: Decimal = Decimal(0)  # a penalty of any value the judge gave in this game (≤ 0; «Штраф» column)
     penalty_reason: str = ""  # what it was for («Причина штрафа»)
     comment: str = ""
+    role_unread: bool = False  # something is typed in the role cell, and it is no role (its own error says so)
     cells: Mapping[str, Location] = field(default_factory=dict, compare=False, hash=False)
 
     @property

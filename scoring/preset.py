@@ -21,6 +21,7 @@ from typing import Any
 
 from scoring.errors import SheetsSyncError
 from scoring.items import ITEM_VALUES
+from scoring.numbers import CI_QUANTUM
 from scoring.rating.scheme import RatingScheme
 from scoring.preset_settings import (
     OVERRIDE_ALIASES,
@@ -202,6 +203,20 @@ class Preset:
 
     def best_move_points(self, blacks_named: int) -> Decimal:
         return self.best_move.get(blacks_named, Decimal(0))
+
+    def points_places(self, stage: str | None = None) -> int:
+        """The decimals a column of points needs (issue 43 §8: 13.475 beside 3.38): those of the finest
+        value a game of ``stage`` adds — each point value of the preset times the stage's coefficient
+        (a semifinal's 0.25 × 1.5 is 0.375) —, for the total (None) those of every stage and of the
+        tournament's penalties; three where Ci is counted (shown to 0.001), at least two."""
+        rules = self.stages if stage is None else (self.stage(stage),)
+        game = (self.win, *self.point_values.values(), self.extra_min, self.extra_max, self.extra_step,
+                *self.best_move.values(), self.removal, self.team_defeat, self.auto_extra)
+        values = [v * rule.coefficient for rule in rules for v in game]
+        if stage is None:
+            values += [self.missed_round, *(t.points for t in self.late_tiers)]
+        places = max((-Decimal(v).normalize().as_tuple().exponent for v in values if v), default=0)
+        return max(2, places, -CI_QUANTUM.as_tuple().exponent if self.ci.enabled else 0)
 
     def point(self, key: str) -> Decimal:
         """A value a point item reads: ``points.<key>`` (declared with the item in scoring.items)."""

@@ -49,6 +49,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "«{value}» — неизвестная роль (мирный, шериф, мафия, дон)",
         "'{value}' is not a role (civilian, sheriff, mafia, don)",
     ),
+    "read.role_lookalike": (
+        "«{value}» — {script} буква «{typed}» вместо {other} «{meant}»: роль «{fixed}» ({role}) пишут {alphabet} буквами",
+        "'{value}': the {script} letter '{typed}' in place of the {other} '{meant}' — the role '{fixed}' ({role}) "
+        "is typed in {alphabet}",
+    ),
     "read.winner": (
         "«{value}» — непонятный победитель: пишите «Мирные» (красные, К) или «Мафия» (чёрные, Ч)",
         "'{value}' is not a winner: write 'Red' (civilians, R) or 'Black' (mafia, B)",
@@ -59,8 +64,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{value}': 'Removed' takes 'yes' or 'team defeat' (optionally with the day)",
     ),
     "read.best_move": (
-        "«{value}» — лучший ход это три номера мест (например «2 5 8»); не засчитан (игра засчитана)",
-        "'{value}': a best move is three seat numbers (e.g. '2 5 8'); not scored (the game counts)",
+        "«{value}» — лучший ход это три номера мест (например «2 5 8»); не засчитан (на зачёт игры это не влияет)",
+        "'{value}': a best move is three seat numbers (e.g. '2 5 8'); not scored (this does not keep the game from counting)",
     ),
     "read.seat_number": ("Номер места должен быть {expected}, а не «{value}»", "Seat number must be {expected}, not '{value}'"),
     "read.status": (
@@ -289,20 +294,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # best move
     "best_move.not_first_shot": (
-        "Место {seat}: лучший ход может назвать только убитый в первую ночь — не засчитан (игра засчитана)",
-        "Seat {seat}: only the player shot on the first night may name a best move: not scored (the game counts)",
+        "Место {seat}: лучший ход может назвать только убитый в первую ночь — не засчитан (на зачёт игры это не влияет)",
+        "Seat {seat}: only the player shot on the first night may name a best move: not scored (this does not keep the game from counting)",
     ),
     "best_move.not_author": (
-        "Место {seat}: по регламенту лучший ход называет только {who} — не засчитан (игра засчитана)",
-        "Seat {seat}: under this regulation a best move is named only by {who}: not scored (the game counts)",
+        "Место {seat}: по регламенту лучший ход называет только {who} — не засчитан (на зачёт игры это не влияет)",
+        "Seat {seat}: under this regulation a best move is named only by {who}: not scored (this does not keep the game from counting)",
     ),
     "best_move.after_miss": (
-        "Место {seat}: после промаха в первую ночь лучший ход не называется — не засчитан (игра засчитана)",
-        "Seat {seat}: no best move after a miss on the first night: not scored (the game counts)",
+        "Место {seat}: после промаха в первую ночь лучший ход не называется — не засчитан (на зачёт игры это не влияет)",
+        "Seat {seat}: no best move after a miss on the first night: not scored (this does not keep the game from counting)",
     ),
     "best_move.seats": (
-        "Место {seat}: лучший ход — три разных места 1–10, кроме своего ({value}) — не засчитан (игра засчитана)",
-        "Seat {seat}: a best move is three distinct seats 1–10 other than his own ({value}): not scored (the game counts)",
+        "Место {seat}: лучший ход — три разных места 1–10, кроме своего ({value}) — не засчитан (на зачёт игры это не влияет)",
+        "Seat {seat}: a best move is three distinct seats 1–10 other than his own ({value}): not scored (this does not keep the game from counting)",
     ),
     "best_move.partial": (
         "Место {seat}: лучший ход — три других места, а записано «{value}»; засчитан по чёрным среди мест {seats}",

@@ -21,6 +21,7 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "read.date_guessed": ("Число стало датой", "Number turned into a date"),
     "read.formula": ("Формула вместо значения", "Formula instead of a value"),
     "read.role": ("Неизвестная роль", "Unknown role"),
+    "read.role_lookalike": ("Латинская буква в роли", "A letter of the other alphabet in a role"),
     "read.winner": ("Непонятный победитель", "Unreadable winner"),
     "read.stage": ("Неизвестный этап", "Unknown stage"),
     "read.removal": ("Непонятное удаление", "Unreadable removal"),

@@ -105,7 +105,8 @@ def roles(p: Protocol, ctx: Context) -> Iterator[Problem]:
     if not any(rec.role for rec in p.seats) and not p.finished:
         return  # a blank pre-filled protocol: nothing typed yet
     counts = Counter(rec.role for rec in p.seats if rec.role)
-    empty = [rec.seat for rec in p.seats if rec.role is None and rec.player]
+    # a role cell with something unreadable in it has its own error at that cell (read.role), not «no role»
+    empty = [rec.seat for rec in p.seats if rec.role is None and rec.player and not rec.role_unread]
     if empty and any(counts.get(r, 0) > n for r, n in _WANT.items()):
         yield _marked_composition(p, counts, empty)  # the composition, not the empty cells, is the mistake
         return

@@ -106,6 +106,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "раз",
                             "reserves added (status 'reserve') to fill the empty seats: {names} — to seat real ones, "
                             "add them to the players list with status 'reserve' and run init again"),
+    "init.name_prompt": ("Название турнира или сезона (на сайте, в посте ВК и его хэштеге)",
+                         "The tournament's or season's name (on the site, in the VK post and its hashtag)"),
+    "init.name_default": ("название: «{name}» — из имени файла; другое — --name \"…\" или строка «Название» на "
+                          "вкладке Турнир", "name: “{name}”, from the file's name; another: --name \"…\" or the "
+                          "Tournament tab's “Name” row"),
     "init.new_spreadsheet": ("новая таблица {source}", "new spreadsheet {source}"),
     "init.shared": (", доступ на редактирование: {who}", ", shared with {who} (editor)"),
     "init.owner_note": ("таблица принадлежит сервисному аккаунту {email}; добавьте --share-with ВАШ_EMAIL, чтобы "
@@ -129,6 +134,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # the sync's report
     "report.counted": ("засчитано игр: {games}; ошибок: {errors}, предупреждений: {warnings}",
                        "{games} games counted; {errors} errors, {warnings} warnings"),
+    "report.not_started": ("{title}: {headline}; игроков в списке: {players}", "{title}: {headline}; {players} players "
+                           "on the list"),
     "report.season_not_started": ("{title}: игр пока нет; игроков в списке: {players}",
                                   "{title}: no game yet; {players} players on the list"),
     "report.more": ("  … и ещё {n} — на вкладке Проверка", "  … and {n} more on the Problems tab"),

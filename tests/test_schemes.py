@@ -143,12 +143,12 @@ def best_move_problems(p, **facts):
     (None, {"s5": {"killed_night": 1, "best_move": (1, 2, 3)}}, []),
     (None, {"s5": {"voted_day": 1, "best_move": (1, 2, 3)}},
      [("best_move.not_first_shot", "warning", "Seat 5: only the player shot on the first night may name a best move: "
-       "not scored (the game counts)")]),
+       "not scored (this does not keep the game from counting)")]),
     (BOTH, {"s5": {"voted_day": 1, "best_move": (1, 2, 3)}}, []),
     (BOTH, {"s5": {"killed_night": 1, "best_move": (1, 2, 3)}}, []),
     (BOTH, {"s5": {"voted_day": 2, "best_move": (1, 2, 3)}},
      [("best_move.not_author", "warning", "Seat 5: under this regulation a best move is named only by the player shot "
-       "on the first night or a player voted out on the first day: not scored (the game counts)")]),
+       "on the first night or a player voted out on the first day: not scored (this does not keep the game from counting)")]),
     (BOTH, {"s5": {"voted_day": 1, "best_move": (1, 2, 5)}},
      [("best_move.partial", "warning", "Seat 5: a best move is three other seats, the protocol has '1 2 5'; scored by "
        "the blacks among seats 1 2")]),
@@ -157,7 +157,7 @@ def best_move_problems(p, **facts):
     (["voted_first_day"], {"s5": {"killed_night": 1, "best_move": (1, 2, 3)}},
      [("best_move.not_author", "warning",
        "Seat 5: under this regulation a best move is named only by a player voted out on the first day: not scored "
-       "(the game counts)")]),
+       "(this does not keep the game from counting)")]),
 ])
 def test_best_move_rule_follows_the_preset(authors, facts, expected):
     p = preset() if authors is None else scheme(best_move_by=authors)

@@ -153,7 +153,8 @@ def _expected(book: Path) -> tuple[list[str], list[str], int]:
     top = results.overall[:SCREEN_ROWS]
     from sheets_sync.render.json_out import points
 
-    return [st.stats.player for st in top], [points(st.stats.total) for st in top], len(results.counted)
+    places = results.preset.points_places()  # the screen shows the preset's one number of decimals
+    return [st.stats.player for st in top], [points(st.stats.total, places) for st in top], len(results.counted)
 
 
 @pytest.fixture

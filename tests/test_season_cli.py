@@ -203,7 +203,7 @@ def test_a_season_before_its_first_game_says_who_is_registered_not_an_empty_tabl
     said = _cli("init", str(book), "--season", "--players", str(_csv(tmp_path / "p.csv", ["Анна", "Борис", "Вера"])),
                 "--preset", str(PRESET), "--language", "ru")
     assert "┏" not in said, said  # no empty box drawn
-    assert "Итоги — club: игр пока нет; игроков в списке: 3" in said, said
+    assert "Итоги — Club: игр пока нет; игроков в списке: 3" in said, said
     said = _cli("sync", str(book), "--language", "ru")
     assert "┏" not in said and "игроков в списке: 3" in said, said
 

@@ -111,9 +111,11 @@ def test_overall_columns(files):
     index = files["index.html"]
     top = o.results.overall[0].stats
     assert f">{top.player}</a>" in index
-    for word in ("Итого", "Отбор", "Полуфинал", "Финал", "Побед доном", "Доп. баллы", "Лучший ход", "Штрафы", "Призы",
+    for word in ("Итого", "Отбор", "Полуфинал", "Финал", "Побед доном", "Доп. баллы", "Лучший ход", "Штрафы",
                  "Почему выше следующего"):
         assert word in index
+    # everyone takes part in the awards: no «Призы: да» column on every row (issue 43 §8)
+    assert all(st.stats.eligible for st in o.results.overall) and "Призы" not in index
     tie = next(st for st in o.results.overall if st.tiebreak)
     from sheets_sync.render.tabs import tiebreak_text
 

@@ -115,6 +115,14 @@ CASES = [
     ("removal 1.2", {"G16": "1.2"}, 7, date_guessed(FEB_1),
      Marked("read.removal", "«1.2»: в «Удалён» пишут «да» или «ППК» (можно с номером дня)",
             "'1.2': 'Removed' takes 'yes' or 'team defeat' (optionally with the day)"), date_guessed(FEB_1)),
+    # a role typed with a Latin letter that looks like the Cyrillic one (issue 43 §7): one error at the
+    # cell saying which letter, not «unknown role» plus «no role» for the same seat
+    ("role Latin k", {"C16": "k"}, 7,
+     *[Marked("read.role_lookalike", "«k» — латинская буква «k» вместо русской «к»: роль «к» (мирный) пишут русскими буквами",
+              "'k': the Latin letter 'k' in place of the Cyrillic 'к' — the role 'к' (civilian) is typed in Cyrillic")] * 3),
+    ("role дoн with a Latin o", {"C15": "дoн"}, 6,
+     *[Marked("read.role_lookalike", "«дoн» — латинская буква «o» вместо русской «о»: роль «дон» (дон) пишут русскими буквами",
+              "'дoн': the Latin letter 'o' in place of the Cyrillic 'о' — the role 'дон' (don) is typed in Cyrillic")] * 3),
     # the winner cell
     ("winner мирные победили", {"B6": "мирные победили"}, 1, *[Read("winner", Team.RED)] * 3),
     ("winner М", {"B6": "М"}, 1,

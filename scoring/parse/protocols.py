@@ -241,6 +241,27 @@ def _empty_roles_are_civilians(seats: list[SeatRecord], empty_role: Sequence[boo
     return [replace(rec, role=Role.CIVILIAN) if empty else rec for rec, empty in zip(seats, empty_role)]
 
 
+def _read_role(rd: _Reader, r: int, c: int, typed: str) -> Role | None:
+    """The role typed at (r, c); None with one error at the cell when it is none — naming the letter
+    when a Latin one stands for its Cyrillic lookalike (or the other way round)."""
+    words = _words(L.ROLE_WORDS)
+    key = words.get(L.norm(typed).rstrip("."))
+    if key is not None:
+        return Role(key)
+    alike = L.lookalike_word(L.norm(typed).rstrip("."), words)
+    if alike is None:
+        rd.add("read.role", E, r, c, value=typed)
+        return None
+    key, fixed, letters = alike
+    latin = letters[0][0] in L.LATIN_LOOKALIKES
+    rd.add("read.role_lookalike", E, r, c, value=typed, fixed=fixed, role=Text(L.ROLE_WORDS[key][0], key),
+           typed=[a for a, _ in letters], meant=[b for _, b in letters],
+           script=Text("латинская", "Latin") if latin else Text("русская", "Cyrillic"),
+           other=Text("русской", "Cyrillic") if latin else Text("латинской", "Latin"),
+           alphabet=Text("русскими", "Cyrillic") if latin else Text("латинскими", "Latin"))
+    return None
+
+
 def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_seat: int) -> SeatRecord:
     rec_cells = RowCells(rd.sheet, r, cols)
     if "seat" in cols:
@@ -248,14 +269,8 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
         if seat_no is not None and seat_no != expected_seat:
             rd.add("read.seat_number", E, r, cols["seat"], expected=expected_seat, value=seat_no)
     player = typed_name(rd.text(r, cols["player"])) or None
-    role = None
     role_text = "" if is_dash(_cell(rd.grid, r, cols["role"])) else rd.text(r, cols["role"])
-    if role_text:
-        key = _words(L.ROLE_WORDS).get(L.norm(role_text).rstrip("."))
-        if key is None:
-            rd.add("read.role", E, r, cols["role"], value=role_text)
-        else:
-            role = Role(key)
+    role = _read_role(rd, r, cols["role"], role_text) if role_text else None
     fouls = rd.seat_number(r, cols.get("fouls"))
     killed = rd.seat_number(r, cols.get("killed_night"))
     voted = rd.seat_number(r, cols.get("voted_day"))
@@ -280,6 +295,7 @@ def _read_seat_row(rd: _Reader, r: int, cols: Mapping[str, int], *, expected_sea
         auto_extra_taken=auto_taken,
         penalty=-abs(penalty) if penalty is not None else Decimal(0),  # "2" and "-2" both mean a penalty
         penalty_reason=rd.text(r, cols.get("penalty_reason")),
+        role_unread=bool(role_text) and role is None,
         comment=rd.text(r, cols.get("comment")),
         cells=rec_cells,
     )

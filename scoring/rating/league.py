@@ -149,7 +149,9 @@ def typed_starts(tabs: Mapping[str, Grid]) -> dict[str, StartRating]:
             value, rule = (None, None) if is_blank(raw) else read_decimal(raw)
             if rule is not None or (value is None and not is_blank(raw)):
                 raise StartRatingError(f"{title}!{a1(r, cols[key])}: a starting rating must be a number, "
-                                       f"not {shown(raw)!r}")
+                                       f"not {shown(raw)!r}",
+                                       ru=f"{title}!{a1(r, cols[key])}: начальный рейтинг должен быть числом, "
+                                          f"а не «{shown(raw)}»")
             values[key] = value
         if any(v is not None for v in values.values()):
             starts[player] = StartRating(values["overall"], values["red"], values["black"])

@@ -36,7 +36,7 @@ from sheets_sync.messages import fail, text
 from sheets_sync.presets import is_preset_file, load_preset, shipped_id
 from sheets_sync.refs import is_google_ref, workbook_folder
 from sheets_sync.loop.sync import sync_once
-from sheets_sync.workbook.tournament_setup import read_players_csv, workbook_patch
+from sheets_sync.workbook.tournament_setup import read_players_csv, title_from_file_name, workbook_patch
 
 __all__ = ["init_workbook", "QualifyingRequest", "is_new_spreadsheet_ref"]
 
@@ -125,7 +125,7 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
             raise fail(BackendError, "init.exists", language=language, path=path)
     preset, _ = load_preset(preset_ref)  # an unknown preset is refused with the nearest id
     players = read_players_csv(players_csv, language=language)
-    title = name or (Path(ref).stem if not google else ("Клуб" if language == "ru" else "Club"))
+    title = name or (title_from_file_name(Path(ref).stem) if not google else ("Клуб" if language == "ru" else "Club"))
     organizers = tuple(dict.fromkeys(e.strip().lower() for e in organizers if e.strip()))
     share = tuple(dict.fromkeys([*share_with, *organizers]))
     if season:

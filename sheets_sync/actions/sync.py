@@ -59,8 +59,22 @@ def _print_teams(results, console: Console, top: int, en: bool) -> None:
     for col in (("Place", "Место"), ("Team", "Команда"), ("Points", "Очки")):
         table.add_column(col[0] if en else col[1], justify="left" if col[0] == "Team" else "right")
     for t in teams[:top]:
-        table.add_row(t.places, escape(t.team), points(t.points))
+        table.add_row(t.places, escape(t.team), points(t.points, results.preset.points_places()))
     console.print(table)
+
+
+def _print_not_started(results, title: str, lang: str, console: Console) -> None:
+    """Before the first counted game: what the site says and who is on the list — not a table of
+    shared places («1–40» for everyone after init, issue 43 §8) nor an empty box."""
+    listed = sum(1 for p in results.tournament.players if p.ranked)
+    if results.tournament.season:
+        console.print(text("report.season_not_started", lang, title=title, players=listed))
+        return
+    from scoring.progress import progress
+    from sheets_sync.render.progress_text import headline
+
+    said = headline(progress(results), results.preset, lang)
+    console.print(text("report.not_started", lang, title=title, headline=said, players=listed))
 
 
 def print_report(report: SyncReport, console: Console, *, top: int = 10, language: str | None = None,
@@ -80,15 +94,16 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     en = lang == "en"
     # names are as typed: «[/b]x» is a nickname, not rich markup
     table = Table(title=("Standings" if en else "Итоги") + f" — {escape(results.tournament.name)}", show_lines=False)
-    rows = [(st.places, st.stats.player, points(st.stats.total), str(st.stats.games)) for st in results.overall[:top]]
+    places = results.preset.points_places()
+    rows = [(st.places, st.stats.player, points(st.stats.total, places), str(st.stats.games))
+            for st in results.overall[:top]]
     main = ("Total", "Итого")
     if results.tournament.season:  # a club season: its own order (provisional places in parentheses), its key
         from sheets_sync.render.season_text import season_console_rows  # loaded for a club season only
 
         main, rows = season_console_rows(results, top, lang)
-    if not rows and results.tournament.season:  # before the first game: no empty box, but who is on the list
-        listed = sum(1 for p in results.tournament.players if p.ranked)
-        console.print(text("report.season_not_started", lang, title=table.title, players=listed))
+    if not results.counted:
+        _print_not_started(results, table.title, lang, console)
         rows = None
     for col in (("Place", "Место"), ("Player", "Игрок"), main, ("Games", "Игр")):
         table.add_column(col[0] if en else col[1], justify="right" if col[0] != "Player" else "left")

@@ -108,11 +108,30 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
     play the same number of games), init lists the nearest formats that do, each as the command to run."""
     from sheets_sync.actions.init import QualifyingRequest, init_workbook
 
+    name = name or _asked_name(workbook, speaking(language))
     request = QualifyingRequest(games=games, rounds=rounds, tables=tables, command=_init_command(ctx, workbook))
     init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
                   date=date_, seed=seed, force=force, credentials=credentials, share_with=share_with,
                   console=console, qualifying=request, organizers=organizers, season=season,
                   protect_password=protect_password)
+
+
+def _asked_name(workbook: str, language: str) -> str | None:
+    """The title of a new .xlsx when --name is not given (issue 43 §8: a season made as the README
+    shows was titled «club»): asked at a terminal, the file name written as a person would write it
+    offered as the answer; from a script that title, said with how to change it. A Google sheet
+    keeps the action's own default."""
+    from sheets_sync.messages import text
+    from sheets_sync.refs import is_google_ref
+    from sheets_sync.workbook.tournament_setup import title_from_file_name
+
+    if is_google_ref(workbook):
+        return None
+    title = title_from_file_name(Path(workbook).stem)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return click.prompt(text("init.name_prompt", language), default=title).strip() or title
+    console.print(text("init.name_default", language, name=title), markup=False)
+    return title
 
 
 def _out_dir(workbook: str, out: str | None, *, dry_run: bool = False) -> Path:

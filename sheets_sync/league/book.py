@@ -198,7 +198,8 @@ def league_from_grid(grid: Grid, *, tab: str, source: str, base_dir: Path, own_r
             raise
         reading.problems += [_in_cells(p, reading, header) for p in exc.problems]
     if reading.problems:
-        raise LeagueFileError.of(source, reading.problems)
+        said = reading.data.get("language")
+        raise LeagueFileError.of(source, reading.problems, language=said if said in ("ru", "en") else None)
     if file.output is None and own_ref is not None:
         file = replace(file, output=own_ref)
     return replace(file, places=dict(reading.places))

@@ -68,8 +68,9 @@ class LeagueFileError(SheetsSyncError, ValueError):
                          ru=None if ru is None else "\n".join(f"{source}: {e}" for e in ru), language=language)
 
     @classmethod
-    def of(cls, source: str, problems: Sequence[FileProblem]) -> LeagueFileError:
-        return cls(source, [p.line("en") for p in problems], ru=[p.line("ru") for p in problems], problems=problems)
+    def of(cls, source: str, problems: Sequence[FileProblem], language: str | None = None) -> LeagueFileError:
+        return cls(source, [p.line("en") for p in problems], ru=[p.line("ru") for p in problems], problems=problems,
+                   language=language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,8 +173,9 @@ def parse_league(data: Mapping[str, Any], *, source: str, base_dir: Path) -> Lea
         raw_events = []
     events = [e for i, raw in enumerate(raw_events, 1) if (e := _event(raw, i, errors))]
     errors += _event_problems(data, events)
-    if errors:
-        raise LeagueFileError.of(source, errors)
+    if errors:  # in the league's own language where the file names a valid one (issue 43 §9)
+        raise LeagueFileError.of(source, errors, language=data.get("language") if data.get("language") in ("ru", "en")
+                                 else None)
     return LeagueFile(name=str(data.get("name", "")), language=str(data.get("language", "ru")),
                       rating=str(data.get("rating", DEFAULT_RATING)), events=tuple(events), base_dir=base_dir,
                       source=source, series=data.get("series") or None, best_n=int(data.get("best_n", 0)),
@@ -341,7 +343,8 @@ def build_league(file: LeagueFile, *, cache: Path | None, credentials: str | Non
             data, again = read_event(file, event, cache, credentials=credentials, opener=opener)
         except SheetsSyncError as exc:
             where = f"{file.place(f'event[{i}].workbook')} ({event.workbook})"
-            raise LeagueFileError(file.source, [f"{where}: {exc}"], ru=[f"{where}: {exc.message('ru')}"]) from exc
+            raise LeagueFileError(file.source, [f"{where}: {exc}"], ru=[f"{where}: {exc.message('ru')}"],
+                                  language=file.language) from exc
         events.append((event, data))
         if again:
             read.append(event.workbook)

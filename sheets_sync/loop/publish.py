@@ -62,10 +62,10 @@ def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
     return [path] if write_text_atomic(path, dumps(doc)) else []
 
 
-def write_public_site(public: PublicResults, folder: Path) -> list[Path]:
-    """The static HTML site in ``folder``."""
+def write_public_site(public: PublicResults, folder: Path, *, link: str | None = None) -> list[Path]:
+    """The static HTML site in ``folder`` (``link``: its hosted address, which the hall's screen prints)."""
     return write_site(public.results, public.problems, folder, language=public.language,
-                      progress=public.progress, updated=public.updated, live=public.live)
+                      progress=public.progress, updated=public.updated, live=public.live, link=link)
 
 
 def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = None,
@@ -105,6 +105,6 @@ def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None =
     hosted site), before the Tournament tab's «Ссылка»."""
     public = PublicResults.of(outcome, updated=updated)
     files = write_standings_json(public, out_dir)
-    files += write_public_site(public, out_dir / "site")
+    files += write_public_site(public, out_dir / "site", link=link)
     files += write_vk_post(public, out_dir, link=link, text_without_font=True)
     return files

@@ -38,14 +38,12 @@ __all__ = ["standings_document", "dumps", "points"]
 SCHEMA_VERSION = 1
 
 
-def points(value: Decimal) -> str:
-    """A decimal string with at least two places, exact: 12.35, 0.375, -2.00."""
-    text = format(value, "f")
-    if "." not in text:
-        return text + ".00"
-    whole, frac = text.split(".")
-    frac = frac.rstrip("0")
-    return f"{whole}.{frac.ljust(2, '0')}"
+def points(value: Decimal, places: int = 2) -> str:
+    """A decimal string with at least ``places`` places, exact: 12.35, 0.375, -2.00; a column shows
+    its points with the one ``places`` its preset needs (:meth:`scoring.preset.Preset.points_places`:
+    14.850 beside 14.825), standings.json keeps the exact value with two at least."""
+    whole, _, frac = format(value, "f").partition(".")
+    return f"{whole}.{frac.rstrip('0').ljust(places, '0')}"
 
 
 def rating_text(value) -> str:

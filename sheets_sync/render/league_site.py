@@ -58,14 +58,15 @@ def start_of(league: League, player: str) -> float:
     return league.scheme.start_overall
 
 
-def _curves(league: League) -> dict[str, list[tuple[str, float]]]:
-    """Each player's overall rating (internal units) after each of his games, in the played order."""
+def _curves(league: League) -> dict[str, list[tuple[str, float, float]]]:
+    """Each player's overall rating (internal units) after each of his games and that game's change,
+    in the played order."""
     current: dict[str, float] = {}
-    curves: dict[str, list[tuple[str, float]]] = {}
+    curves: dict[str, list[tuple[str, float, float]]] = {}
     for change in league.ratings.history:
         for seat, delta in zip(change.game.seats, change.changes):
             current[seat.player] = current.get(seat.player, start_of(league, seat.player)) + delta
-            curves.setdefault(seat.player, []).append((change.game.id, current[seat.player]))
+            curves.setdefault(seat.player, []).append((change.game.id, current[seat.player], delta))
     return curves
 
 
@@ -79,12 +80,16 @@ def rating_rows(league: League) -> list[dict[str, Any]]:
     for player in sorted(ratings.players, key=lambda p: (listed[p].place if p in listed else 10**9, name_key(p))):
         r = ratings.players[player]
         place = listed.get(player)
+        last_event = per_event.get(last_event_of.get(player, ""), {}).get(player, 0.0)
         rows.append({"player": player, "listed": place is not None, "place": place.place if place else None,
                      "rating": scheme.shown(r.overall), "red": scheme.shown(r.red), "black": scheme.shown(r.black),
                      "games": r.games, "red_games": r.red_games, "black_games": r.black_games, "wins": r.wins,
                      "last_game": scheme.shown_change(last_game.get(player, 0.0)),
-                     "last_event": scheme.shown_change(per_event.get(last_event_of.get(player, ""), {}).get(player, 0.0)),
-                     "needs": max(0, scheme.min_games - r.games)})
+                     "last_event": scheme.shown_change(last_event),
+                     "needs": max(0, scheme.min_games - r.games),
+                     # the floats the replay keeps (internal units: the scheme's offset not added), beside the shown
+                     "exact": {"rating": r.overall, "red": r.red, "black": r.black,
+                               "last_game": last_game.get(player, 0.0), "last_event": last_event}})
     return rows
 
 
@@ -126,7 +131,9 @@ def _careers(league: League) -> dict[str, list[dict[str, Any]]]:
                 "best_moves": ln.best_moves,
                 "rating_change": league.scheme.shown_change(per_event[data.id].get(ln.player, 0.0)),
                 "rating_before": None if before is None else shown(before),
-                "rating_after": None if after is None else shown(after)})
+                "rating_after": None if after is None else shown(after),
+                "exact": {"rating_change": per_event[data.id].get(ln.player, 0.0), "rating_before": before,
+                          "rating_after": after}})
     return careers
 
 
@@ -145,11 +152,12 @@ def league_document(league: League) -> dict[str, Any]:
     players = {p: {"events": [{**e, "points": str(e["points"]), "rating_change": _number(e["rating_change"]),
                                **{k: None if e[k] is None else _number(e[k]) for k in ("rating_before", "rating_after")}}
                               for e in careers.get(p, [])],
-                   "curve": [{"game": g, "rating": _number(scheme.shown(v))} for g, v in curves.get(p, [])]}
+                   "curve": [{"game": g, "rating": _number(scheme.shown(v)), "change": _number(scheme.shown_change(d)),
+                              "exact": {"rating": v, "change": d}} for g, v, d in curves.get(p, [])]}
                for p in sorted(league.ratings.players, key=name_key)}
     document: dict[str, Any] = {
         "name": league.file.name, "language": league.file.language,
-        "scheme": {"id": scheme.id, "name": scheme.name, "min_games": scheme.min_games},
+        "scheme": {"id": scheme.id, "name": scheme.name, "min_games": scheme.min_games, "offset": scheme.offset},
         "events": _events(league),
         "rating": rating, "players": players, "series": None}
     if league.series is not None:
@@ -205,7 +213,7 @@ def league_site_files(league: League) -> dict[str, str]:
     by_player = {r["player"]: r for r in rows}
     for player in league.ratings.players:
         ctx = _context(league, "../", "player")
-        values = [start_of(league, player), *(v for _, v in curves.get(player, []))]
+        values = [start_of(league, player), *(v for _, v, _ in curves.get(player, []))]
         files[player_file(player)] = env.get_template("league/player.html").render(
             **ctx, title=player, row=by_player[player], events=careers.get(player, []),
             svg=curve_svg(values, league.scheme),

@@ -22,7 +22,7 @@ from sheets_sync.render.seating import Round, SeatingViews
 from sheets_sync.render.templates import environment
 from sheets_sync.render.words import ui
 
-__all__ = ["SCREEN_ROWS", "SCREEN_SECONDS", "next_round", "screen_files"]
+__all__ = ["SCREEN_ROWS", "SCREEN_SECONDS", "next_round", "screen_files", "qr_svg"]
 
 # What a TV across a hall can show in type read from the back rows; not a regulation number.
 SCREEN_ROWS = 12
@@ -36,18 +36,37 @@ def next_round(results: Results, language: str = "ru") -> Round | None:
     return SeatingViews(results, language, hidden=results.hidden).current
 
 
+def qr_svg(address: str) -> str:
+    """A QR code of ``address`` as inline SVG (segno: pure Python; no script, no file of its own), its
+    size set by the page's style."""
+    import segno  # only where a screen has an address to show
+
+    return segno.make(address, error="m").svg_inline(scale=1, border=2, dark="#000", light="#fff", omitsize=True)
+
+
+def _link(address: str | None) -> dict | None:
+    """Where the full standings are, as the hall's screen prints it (issue 43 §8: «Вся таблица — на
+    сайте турнира» without an address): the address and its QR code."""
+    address = (address or "").strip()
+    return {"address": address, "qr": qr_svg(address)} if address else None
+
+
 def screen_files(results: Results, *, language: str, progress: Progress | None = None,
-                 updated: datetime | None = None) -> dict[str, str]:
+                 updated: datetime | None = None, link: str | None = None) -> dict[str, str]:
     """``screen.html`` and ``screen-2.html`` (the second only alternates when there is a next round),
     titled by the tournament's progress like every page (``progress`` of the full results when
-    these are the published ones; ``updated`` the time the pages say they were made)."""
+    these are the published ones; ``updated`` the time the pages say they were made; ``link`` the
+    site's address the screen prints with its QR code: the hosted site's, else the Tournament tab's
+    «Ссылка»)."""
     preset = results.preset
     if progress is None:
         progress = progress_of(results)
+    site_link = _link(link or results.tournament.link)
     if results.tournament.season:
-        return _season_screen(results, language=language, updated=updated)
+        return _season_screen(results, language=language, updated=updated, link=site_link)
     nxt = next_round(results, language)
-    rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total), "games": st.stats.games}
+    places = preset.points_places()
+    rows = [{"places": st.places, "player": st.stats.player, "total": points(st.stats.total, places), "games": st.stats.games}
             for st in results.overall[:SCREEN_ROWS]] if progress.started else []
     seating = None
     if nxt is not None:
@@ -56,7 +75,7 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
             "tables": [{"table": t.table, "seats": [{"seat": i + 1, "player": p or "—"} for i, p in enumerate(t.seats)]}
                        for t in nxt.tables],
         }
-    common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS,
+    common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS, "link": site_link,
               "headline": headline(progress, preset, language), "status": status_lines(progress, updated, language), "ui": lambda key: ui(key, language)}
     env = environment()
     standings_page = env.get_template("site/screen.html").render(
@@ -69,7 +88,7 @@ def screen_files(results: Results, *, language: str, progress: Progress | None =
     return {"screen.html": standings_page, "screen-2.html": seating_page}
 
 
-def _season_screen(results: Results, *, language: str, updated: datetime | None) -> dict[str, str]:
+def _season_screen(results: Results, *, language: str, updated: datetime | None, link: dict | None) -> dict[str, str]:
     """A club season's screen: the last evening's standings (``screen.html``), then the season's
     (``screen-2.html``), in turn."""
     from scoring.season import season  # a club season's modules load for a club season only
@@ -85,7 +104,7 @@ def _season_screen(results: Results, *, language: str, updated: datetime | None)
     season_rows = [{"places": place_text(e), "player": e.player, "total": main_value(s, e), "games": e.stats.games}
                    for e in played[:SCREEN_ROWS]]
     common = {"lang": language, "tournament": results.tournament.name, "seconds": SCREEN_SECONDS, "status": status,
-              "ui": lambda key: ui(key, language), "part": "standings", "seating": None}
+              "ui": lambda key: ui(key, language), "part": "standings", "seating": None, "link": link}
     template = environment().get_template("site/screen.html")
     first = evening_title(evening, language) if evening else season_headline(0, 0, language)
     second = season_headline(len(s.evenings), s.games, language)

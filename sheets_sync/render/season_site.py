@@ -19,6 +19,7 @@ from scoring.race import Race, RacePoint
 from scoring.season import Evening, Season, SeasonStanding, season
 from sheets_sync.render import race as race_view
 from sheets_sync.render.json_out import points
+from sheets_sync.render.measure import name_width_class
 from sheets_sync.render.progress_text import evening_date, season_headline, updated_line
 from sheets_sync.render.season_text import (
     COUNT_COLUMNS,
@@ -126,6 +127,7 @@ class SeasonPages:
             covers=season_covers(s, self.lang), note=provisional_note(s, self.lang),
             rows=[{**self.row(e, ""), "group_start": e.player == first_provisional and e is not played[0]}
                   for e in played],
+            name_class=name_width_class(e.player for e in played),
             unplayed_title=ru_en("Ещё не играли в этом сезоне", "Not played this season yet", self.lang),
             unplayed=[self.row(e, "") for e in s.table if not e.stats.games],
             evenings=[self.evening_link(e) for e in reversed(s.evenings)][:5]))

@@ -95,18 +95,20 @@ def nominations(results: Results, language: str) -> list[NominationView]:
 
 
 # -- page models -------------------------------------------------------------------------------------
-def _pts(value: Decimal | None) -> str:
-    return "" if value is None else points(value)
+def _pts(value: Decimal | None, places: int = 2) -> str:
+    return "" if value is None else points(value, places)
 
 
-def _signed(value: Decimal) -> str:
-    return "" if value == 0 else points(value)
+def _signed(value: Decimal, places: int = 2) -> str:
+    return "" if value == 0 else points(value, places)
 
 
 class _Site:
     def __init__(self, results: Results, problems: Sequence[Problem], language: str,
-                 progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK):
+                 progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK,
+                 link: str | None = None):
         self.r = results
+        self.link = link  # the site's own address (the hosted one), before the Tournament tab's «Ссылка»
         self.progress = progress if progress is not None else progress_of(results)
         self.updated = updated
         self.problems = problems
@@ -151,6 +153,9 @@ class _Site:
         self._line_points: dict[int, tuple[list[str], str]] = {}  # see line_points
         self._navs: dict[tuple[str, str], list[dict]] = {}  # see nav
         self.headline = headline(self.progress, self.preset, self.lang)
+        # one number of decimals per column, as many as the preset's finest step needs (issue 43 §8)
+        self.places = self.preset.points_places()
+        self.stage_places = {k: self.preset.points_places(k) for k in self.preset.stage_keys}
         self.sides = sides(results)  # teams and classifications: empty without the Players tab's columns
 
     def line_points(self, ln: GameLine) -> tuple[list[str], str]:
@@ -158,7 +163,9 @@ class _Site:
         the game's page show the same line (20,000 times at 1000 players)."""
         shown = self._line_points.get(id(ln))
         if shown is None:
-            shown = self._line_points[id(ln)] = ([_signed(ln.item(i.key)) for i in self.items], points(ln.total))
+            places = self.stage_places.get(ln.stage, self.places)
+            shown = self._line_points[id(ln)] = ([_signed(ln.item(i.key), places) for i in self.items],
+                                                 points(ln.total, places))
         return shown
 
     @property
@@ -245,21 +252,20 @@ class _Site:
             "href": root + self.player_href.get(s.player, player_file(s.player)),
             "club": s.club,
             "status": status,
-            "total": points(s.total),
-            "stages": [(_pts(s.stage_points.get(k, ZERO)) if s.player in self.r.participants.get(k, ()) else "")
-                       for k in self.keys],
+            "total": points(s.total, self.places),
+            "stages": [(_pts(s.stage_points.get(k, ZERO), self.stage_places[k])
+                        if s.player in self.r.participants.get(k, ()) else "") for k in self.keys],
             "games": s.games,
             "wins": s.wins,
             "wins_don": s.wins_as.get("don", 0),
             "wins_sheriff": s.wins_as.get("sheriff", 0),
             "wins_mafia": s.wins_as.get("mafia", 0),
-            "extra": points(s.extra_points),
+            "extra": points(s.extra_points, self.places),
             "recognised_best": s.recognised_best,
-            "best_move": points(s.best_move_points),
-            "penalties": _signed(s.penalties),
+            "best_move": points(s.best_move_points, self.places),
+            "penalties": _signed(s.penalties, self.places),
             "shot_first": s.shot_first,
-            "eligible": ui("yes" if s.eligible else "no", self.lang),
-            "not_eligible": not s.eligible,
+            "eligible": "" if s.eligible else ui("not_eligible", self.lang),
             "tiebreak": tiebreak_text(st, self.lang),
             "group_start": prev_group is not None and st.group != prev_group,
             "group": st.group,
@@ -277,11 +283,24 @@ class _Site:
         finished = self.progress.finished
         return self.render("site/index.html", self.page(
             "", "index", headline(self.progress, self.preset, self.lang), rows=rows,
+            winners=self.winners() if finished else None,
+            awards_legend=ui("not_eligible_legend", self.lang) if any(r["eligible"] for r in rows) else "",
             stages=[self.stage_name(k) for k in self.keys],
             games_counted=len(self.r.counted), awaiting=self.r.awaiting_confirmation,
             nominations=nominations(self.r, self.lang) if finished else [],
             liveness_legend=race_view.legend(self.live, self.live_stage, self.lang,
                                              [st.stats.player for st in self.r.overall] if rows else [])))
+
+    def winners(self) -> dict:
+        """A finished tournament's podium (places 1–3, shared places included) and the final's
+        winner — what the VK post says first, now on the index too (issue 43 §8)."""
+        podium = [{"place": st.place, "places": st.places, "player": st.stats.player,
+                   "total": points(st.stats.total, self.places),
+                   "href": self.player_href.get(st.stats.player, player_file(st.stats.player))}
+                  for st in self.r.overall if st.place <= 3 and st.stats.games]
+        final = self.keys[-1] if len(self.keys) > 1 else None
+        top = [st.stats.player for st in self.r.stages.get(final, ()) if st.place == 1] if final else []
+        return {"podium": podium, "final": self.stage_name(final) if final else "", "final_winners": top}
 
     def race_page(self) -> str:
         top = 20
@@ -313,7 +332,7 @@ class _Site:
                 lines = per_game.get((s.player, r))
                 if lines:
                     ln = lines[0]
-                    cells.append({"text": points(sum((x.total for x in lines), ZERO)),
+                    cells.append({"text": points(sum((x.total for x in lines), ZERO), self.stage_places[key]),
                                   "href": "" + game_file(ln.stage, ln.round, ln.table), "won": ln.won,
                                   "title": f"{self.round_word(key)} {r}, {ui('table', self.lang).lower()} {ln.table}, "
                                            f"{role_name(ln.role, self.lang)}"})
@@ -322,8 +341,10 @@ class _Site:
             stage_pen = sum((p.points for p in s.applied_penalties if p.stage == key), ZERO)
             rows.append({"places": st.places if s.games else "", "player": s.player,
                          "href": self.player_href.get(s.player, player_file(s.player)),
-                         "club": s.club, "total": points(s.total), "stage_points": points(s.stage_points.get(key, ZERO)),
-                         "cells": cells, "penalties": _signed(stage_pen), "tiebreak": tiebreak_text(st, self.lang)})
+                         "club": s.club, "total": points(s.total, self.places),
+                         "stage_points": points(s.stage_points.get(key, ZERO), self.stage_places[key]),
+                         "cells": cells, "penalties": _signed(stage_pen, self.stage_places[key]),
+                         "tiebreak": tiebreak_text(st, self.lang)})
         cut = None
         i = self.keys.index(key)
         if i + 1 < len(self.keys):
@@ -365,16 +386,18 @@ class _Site:
             for ap in stats.stats.applied_penalties:
                 note = ui("excused", self.lang) if ap.excused else (ui("derived", self.lang) if ap.derived else "")
                 penalties.append({"stage": self.stage_name(ap.stage), "round": ap.round or "",
-                                  "reason": L.word(ap.reason.value, self.lang), "points": points(ap.points), "note": note})
+                                  "reason": L.word(ap.reason.value, self.lang), "points": points(ap.points, self.places),
+                                  "note": note})
         summary = None
         if stats is not None:
             s = stats.stats
             summary = {
-                "places": stats.places if s.games else "", "total": points(s.total), "games": s.games, "wins": s.wins,
-                "stages": [(self.stage_name(k), points(s.stage_points.get(k, ZERO))) for k in self.keys
-                           if nickname in self.r.participants.get(k, ())],
-                "extra": points(s.extra_points), "recognised_best": s.recognised_best,
-                "best_move": points(s.best_move_points), "penalties": points(s.penalties), "shot_first": s.shot_first,
+                "places": stats.places if s.games else "", "total": points(s.total, self.places), "games": s.games,
+                "wins": s.wins, "stages": [(self.stage_name(k), points(s.stage_points.get(k, ZERO), self.stage_places[k]))
+                                           for k in self.keys if nickname in self.r.participants.get(k, ())],
+                "extra": points(s.extra_points, self.places), "recognised_best": s.recognised_best,
+                "best_move": points(s.best_move_points, self.places), "penalties": points(s.penalties, self.places),
+                "shot_first": s.shot_first,
                 "eligible": ui("yes" if s.eligible else "no", self.lang), "tiebreak": tiebreak_text(stats, self.lang),
                 "rating": self.rating_of(nickname),
             }
@@ -417,7 +440,8 @@ class _Site:
                 "title": title, "places": shown,
                 "mark": race_view.mark(self.live, nickname),
                 "mark_title": race_view.mark_title(self.live, nickname, self.live_stage, self.lang),
-                "bounds": race_view.word("bounds", self.lang, low=points(quantize(live.low)), high=points(quantize(live.high)))
+                "bounds": race_view.word("bounds", self.lang, low=points(quantize(live.low), self.places),
+                                          high=points(quantize(live.high), self.places))
                 if live and live.remaining else "",
                 "line": race_view.cut_line(self.live, nickname, self.lang)}
 
@@ -481,7 +505,7 @@ class _Site:
                 "voted": rec.voted_day or "",
                 "removal": removal,
                 "best_move": bm,
-                "extra": _signed(rec.extra_points),
+                "extra": _signed(rec.extra_points, self.stage_places.get(p.stage, self.places)),
                 "comment": rec.comment,
                 "parts": parts,
                 "total": total,
@@ -553,7 +577,7 @@ class _Site:
             lines = [ln for ln in own if ln.role.value == role]
             wins = sum(ln.won for ln in lines)
             roles.append({"role": L.word(role, self.lang), "games": len(lines), "wins": wins, "rate": _percent(wins, len(lines)),
-                          "extra": points(sum((ln.item("extra") for ln in lines), ZERO)),
+                          "extra": points(sum((ln.item("extra") for ln in lines), ZERO), self.places),
                           "best": sum(ln.recognised_best for ln in lines)})
         tables = []
         for key in self.keys:
@@ -584,9 +608,10 @@ class _Site:
         """Every team with its place and points, and its members with theirs (issue 36 §4);
         ``frame``: the page's frame (a club season's, default the tournament's)."""
         teams = [{"places": t.places if any(m.games for m in t.members) else "", "team": t.team,
-                  "points": points(t.points), "tiebreak": team_tiebreak_text(t.tiebreak, self.lang),
+                  "points": points(t.points, self.places), "tiebreak": team_tiebreak_text(t.tiebreak, self.lang),
                   "members": [{"player": m.player, "href": self.player_href.get(m.player, player_file(m.player)),
-                               "places": m.places if m.games else "", "points": points(m.points), "games": m.games,
+                               "places": m.places if m.games else "", "points": points(m.points, self.places),
+                               "games": m.games,
                                "counted": m.counted} for m in t.members]}
                  for t in self.sides.teams]
         return self.render("site/teams.html", (frame or self.page)("", "teams", ui("teams", self.lang), teams=teams,
@@ -596,7 +621,8 @@ class _Site:
         rows = [{"places": e.places if e.standing.stats.games else "", "player": e.standing.stats.player,
                  "href": self.player_href.get(e.standing.stats.player, player_file(e.standing.stats.player)),
                  "club": e.standing.stats.club, "overall": e.standing.places if e.standing.stats.games else "",
-                 "total": points(e.standing.stats.total), "games": e.standing.stats.games} for e in c.entries]
+                 "total": points(e.standing.stats.total, self.places), "games": e.standing.stats.games}
+                for e in c.entries]
         return self.render("site/classification.html", (frame or self.page)(
             "", "classification:" + c.name, f"{ui('classification', self.lang)}: {c.name}", name=c.name, rows=rows))
 
@@ -619,7 +645,8 @@ class _Site:
         yield "race.html", self.race_page()
         if self.seating.rounds:
             yield "seating.html", self.seating_page()
-        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
+        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated,
+                                link=self.link).items()
         for key in self.shown_stages():
             yield stage_file(key), self.stage(key)
         yield from self.side_pages()
@@ -634,7 +661,8 @@ class _Site:
         pages = SeasonPages(self)
         yield "style.css", (TEMPLATES / "site" / "style.css").read_text(encoding="utf-8")
         yield from pages.pages()  # status.css, players.html and statistics.html in the season's frame too
-        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated).items()
+        yield from screen_files(self.r, language=self.lang, progress=self.progress, updated=self.updated,
+                                link=self.link).items()
 
     def files(self) -> dict[str, str]:
         return {rel: page if isinstance(page, str) else page.text() for rel, page in self.pages()}
@@ -680,11 +708,12 @@ def site_files(results: Results, problems: Sequence[Problem] = (), *, language: 
 
 def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str,
                progress: Progress | None = None, updated: datetime | None = None,
-               live: Liveness | None | Ask = ASK) -> list[Path]:
-    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed."""
+               live: Liveness | None | Ask = ASK, link: str | None = None) -> list[Path]:
+    """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed.
+    ``link``: the site's address where it is hosted (the hall's screen prints it; else «Ссылка»)."""
     files: set[str] = set()
     written = []
-    for rel, page in _Site(results, problems, language, progress, updated, live).pages():
+    for rel, page in _Site(results, problems, language, progress, updated, live, link).pages():
         files.add(rel)
         path = out_dir / rel
         key = None

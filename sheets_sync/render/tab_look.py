@@ -11,7 +11,7 @@ from decimal import Decimal
 from sheets_sync.backends.base import PageSetup, Style, column_letter
 from sheets_sync.render.paper import LINE_PT
 
-__all__ = ["TABLE_PAGE", "HEADING_ROWS", "HEADER_ROW", "TOP_ROWS", "POINTS_FORMAT", "PERCENT_FORMAT", "HEADER_HEIGHT",
+__all__ = ["TABLE_PAGE", "HEADING_ROWS", "HEADER_ROW", "TOP_ROWS", "POINTS_FORMAT", "PERCENT_FORMAT", "points_format", "HEADER_HEIGHT",
            "STANDINGS_HEADER_HEIGHT", "heading", "tab_title", "heading_styles", "header_styles", "number_styles",
            "number"]
 
@@ -30,9 +30,16 @@ HEADER_HEIGHT = (22.0, None, 28.0)
 STANDINGS_HEADER_HEIGHT = (22.0, LINE_PT, 32.0)
 
 # points as the site prints them (render.json_out.points): at least two decimals, every one there
-# is (6.70, 14.825, -0.50, 15.00); the cell keeps the exact number, the format only shows it
+# is (6.70, 14.825, -0.50, 15.00); the cell keeps the exact number, the format only shows it.
+# A column of a tournament's points shows the one number of decimals its preset needs instead
+# (points_format: 14.850 beside 14.825, issue 43 §8)
 POINTS_FORMAT = "0.00###"
 PERCENT_FORMAT = "0.0"
+
+
+def points_format(places: int) -> str:
+    """The number format of a column whose points need ``places`` decimals (Preset.points_places)."""
+    return "0." + "0" * places
 
 
 def heading(title: str, status: str) -> list[tuple]:

@@ -30,7 +30,7 @@ from sheets_sync.render import race as race_view
 from sheets_sync.render.paper import LINE_PT, paper_page, text_lines
 from sheets_sync.render.tab_look import (HEADER_HEIGHT, HEADER_ROW, HEADING_ROWS, PERCENT_FORMAT, POINTS_FORMAT,
                                          STANDINGS_HEADER_HEIGHT, TABLE_PAGE, TOP_ROWS, header_styles, heading,
-                                         heading_styles, number, number_styles, tab_title)
+                                         heading_styles, number, number_styles, points_format, tab_title)
 from sheets_sync.render.progress_text import counted_line, games_line, headline
 from sheets_sync.render.team_tabs import side_rows, side_tabs, team_tiebreak_text
 from sheets_sync.render.words import ru_en, state_words, ui
@@ -41,6 +41,8 @@ __all__ = ["TABLE_PAGE", "HEADING_ROWS", "HEADER_ROW", "TOP_ROWS", "POINTS_FORMA
 
 
 def tiebreak_text(standing: Standing, language: str) -> str:
+    if not standing.stats.games:  # no place to share: «полное равенство» was said of everyone before round 1
+        return ru_en("игр пока нет — без места", "no game yet: no place", language)
     if standing.tiebreak is None:
         return ""
     if standing.tiebreak == "shared":
@@ -101,7 +103,7 @@ class _Column:
     width: float
     cell: Callable[[Standing], object]
     paper: bool = False
-    points: bool = False  # shown with the site's decimals
+    points: int = 0  # points, shown with this many decimals (the site's: Preset.points_places); 0: not points
     wrap: bool = False  # long text: wrapped inside the column, the row as tall as it needs
     align: str | None = None
 
@@ -126,13 +128,14 @@ def _standings_columns(results: Results, language: str, live: Liveness | None) -
         return cell
 
     shown = [i for i in ITEMS if i.column is not None and i.scored_by(preset)]  # e.g. auto extra, Ci
+    places = preset.points_places()
     heads = liveness_header(live, results, language) if live else None
     return [
         _Column(w("Место", "Place"), 7, lambda st: st.places if st.stats.games else None, True),  # no place before a game
         _Column(w("Игрок", "Player"), 20, lambda st: st.stats.player, True),
         _Column(w("Клуб", "Club"), 14, lambda st: st.stats.club or None, True),
-        _Column(w("Итого", "Total"), 9, lambda st: number(st.stats.total), True, points=True),
-        *(_Column(s.name(language), 11, stage(s.key), True, points=True) for s in preset.stages),
+        _Column(w("Итого", "Total"), 9, lambda st: number(st.stats.total), True, points=places),
+        *(_Column(s.name(language), 11, stage(s.key), True, points=preset.points_places(s.key)) for s in preset.stages),
         _Column(w("Игр", "Games"), 6, lambda st: st.stats.games, True, align="center"),  # apart from the text beside it
         *((_Column(heads[0], 11, chance(0), True), _Column(heads[2], 32, chance(2), True, wrap=True)) if heads else ()),
         # while a cut is played the page has no room for both: it shows the cut line
@@ -144,13 +147,14 @@ def _standings_columns(results: Results, language: str, live: Liveness | None) -
         _Column(w("Побед доном", "Wins as don"), 8, lambda st: st.stats.wins_as["don"]),
         _Column(w("Побед шерифом", "Wins as sheriff"), 8, lambda st: st.stats.wins_as["sheriff"]),
         _Column(w("Побед мафией", "Wins as mafia"), 8, lambda st: st.stats.wins_as["mafia"]),
-        _Column(w("Доп. баллы", "Extra points"), 9, lambda st: number(st.stats.extra_points), points=True),
-        _Column(w("Лучший ход", "Best move"), 9, lambda st: number(st.stats.best_move_points), points=True),
-        _Column(w("Штрафы", "Penalties"), 9, lambda st: number(st.stats.penalties), points=True),
+        _Column(w("Доп. баллы", "Extra points"), 9, lambda st: number(st.stats.extra_points), points=places),
+        _Column(w("Лучший ход", "Best move"), 9, lambda st: number(st.stats.best_move_points), points=places),
+        _Column(w("Штрафы", "Penalties"), 9, lambda st: number(st.stats.penalties), points=places),
         _Column(w("Убит первым", "Shot first"), 8, lambda st: st.stats.shot_first),
         *(_Column(i.column.name(language), i.column.width, lambda st, k=i.key: number(st.stats.item_total(k)),
-                  points=True) for i in shown),
-        _Column(w("Призы", "Awards"), 7, lambda st: L.word("yes" if st.stats.eligible else "no", language)),
+                  points=places) for i in shown),
+        # a mark only on who is out of the awards (issue 43 §8: «да» on every row)
+        _Column(w("Призы", "Awards"), 9, lambda st: None if st.stats.eligible else ui("not_eligible", language)),
         *((_Column(w("Ci: как посчитано", "Ci: how it is counted"), 50,
                    lambda st: ci_text(results, st.stats, language) or None),) if preset.ci.enabled else ()),
         *_rating_columns(results, language),
@@ -192,7 +196,9 @@ def standings_tab(results: Results, language: str, live: Liveness | None | Ask =
     # a taller text would be cut at the cell's edge
     heights = [*STANDINGS_HEADER_HEIGHT, *(LINE_PT * max(text_lines(v, c.width) if c.wrap else 1
                                                          for c, v in zip(columns, row)) for row in rows[TOP_ROWS:])]
-    formats = number_styles([i for i, c in enumerate(columns) if c.points], TOP_ROWS, last)
+    formats = tuple(style for places in sorted({c.points for c in columns if c.points})
+                    for style in number_styles([i for i, c in enumerate(columns) if c.points == places], TOP_ROWS,
+                                               last, points_format(places)))
 
     def down(first: int, end: int) -> str:  # columns first…end of the players' rows
         return f"{column_letter(first)}{TOP_ROWS + 1}:{column_letter(end)}{last + 1}"
@@ -279,7 +285,10 @@ def stage_tab(results: Results, stage: str, language: str) -> TabWrite:
         rows.append((st.places if s.games else None, s.player, s.club or None, number(s.total),
                      number(s.stage_points.get(stage, Decimal(0))),
                      *cells, number(stage_pen) if stage_pen else None, tiebreak_text(st, language) or None))
-    formats = number_styles(range(3, 6 + len(rounds)), TOP_ROWS, len(rows) - 1)
+    # the total with the tournament's decimals, the stage's columns with the stage's (issue 43 §8)
+    formats = (*number_styles([3], TOP_ROWS, len(rows) - 1, points_format(preset.points_places())),
+               *number_styles(range(4, 6 + len(rounds)), TOP_ROWS, len(rows) - 1,
+                              points_format(preset.points_places(stage))))
     states = game_states(results)
     by_round: dict[int, list[str]] = defaultdict(list)
     for p in results.tournament.protocols:

@@ -23,15 +23,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any, NamedTuple
 from pathlib import Path
 
-from scoring.errors import SheetsSyncError
 from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, Standing
 from scoring.teams import sides
 from sheets_sync.render.json_out import points
+from sheets_sync.render.measure import FontNotFound, Fitted, find_font, fit_text, font
 from sheets_sync.files import reuse_output, write_bytes_atomic, write_text_atomic
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from sheets_sync.render import race as race_view
@@ -84,12 +83,12 @@ def _decimal(text: str, int_w: int, frac_w: int) -> str:
     return _num(whole, int_w) + "." + frac + FIGURE_SPACE * max(0, frac_w - len(frac))
 
 
-def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str = "") -> str:
+def _table_line(st: Standing, place_w: int, int_w: int, frac_w: int, mark: str = "", places: int = 2) -> str:
     s = st.stats
     club = f" ({vk_safe(s.club)})" if s.club else ""
     place = f"{_num(st.places, place_w)}." if s.games else FIGURE_SPACE * (place_w + 1)  # no place before a game
     mark = f" {mark}" if mark else ""  # ✓ / ✗: through to or out of the next stage
-    return f"{place} {_decimal(points(s.total), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
+    return f"{place} {_decimal(points(s.total, places), int_w, frac_w)} — {vk_safe(s.player)}{club}{mark}"
 
 
 # the post's team table: the first ten teams (a post is read on a phone; the site has them all)
@@ -101,10 +100,11 @@ def _side_lines(results: Results, language: str) -> list[str]:
     """A short team table after the players' and each classification's first three (nothing
     without the Players tab's «Команда» / «Зачёт»)."""
     found = sides(results)
+    places = results.preset.points_places()
     lines: list[str] = []
     if found.teams:
         lines += ["", ru_en("Командный зачёт:", "Team standings:", language)]
-        lines += [f"{t.places}. {vk_safe(t.team)} — {points(t.points)}" for t in found.teams[:TEAMS_IN_POST]]
+        lines += [f"{t.places}. {vk_safe(t.team)} — {points(t.points, places)}" for t in found.teams[:TEAMS_IN_POST]]
         if len(found.teams) > TEAMS_IN_POST:
             more = len(found.teams) - TEAMS_IN_POST
             lines.append(ru_en(f"… и ещё {more}", f"… and {more} more", language))
@@ -112,7 +112,8 @@ def _side_lines(results: Results, language: str) -> list[str]:
         top = [e for e in c.entries if e.standing.stats.games][:CLASSIFICATION_TOP]
         if top:
             lines += ["", ru_en(f"Зачёт «{vk_safe(c.name)}»:", f"Classification '{vk_safe(c.name)}':", language)]
-            lines += [f"{e.places}. {vk_safe(e.standing.stats.player)} — {points(e.standing.stats.total)}" for e in top]
+            lines += [f"{e.places}. {vk_safe(e.standing.stats.player)} — {points(e.standing.stats.total, places)}"
+                      for e in top]
     return lines
 
 
@@ -148,6 +149,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     if progress is None:
         progress = progress_of(results)
     title = headline(progress, results.preset, language)
+    places = results.preset.points_places()  # one number of decimals for every total of the post
     head = [f"🏆 {vk_safe(t.name)}"]
     if t.date:
         head.append(f"📅 {vk_safe(t.date)}")
@@ -157,7 +159,7 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     if podium:
         head.append(ru_en("Победители:", "Winners:", language))
         for st in podium:
-            head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total)}")
+            head.append(f"{MEDALS[st.place]} {vk_safe(st.stats.player)} — {points(st.stats.total, places)}")
         head.append("")
     # only who has played: a player without a counted game has no place, and ten «0.00» after round 1
     # would fill the post with nothing (they are counted in a line of their own instead)
@@ -167,11 +169,11 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
     table_title = (title + ru_en(f" (первые {len(shown)} из {len(ranked)}):", f" (top {len(shown)} of {len(ranked)}):",
                                  language) if len(shown) < len(ranked) else title + (":" if ranked else ""))
     place_w = max((len(st.places) for st in shown), default=1)
-    totals = [points(st.stats.total).partition(".") for st in shown]
+    totals = [points(st.stats.total, places).partition(".") for st in shown]
     int_w = max((len(w) for w, _, _ in totals), default=1)
     frac_w = max((len(f) for _, _, f in totals), default=2)
     live = given_or_current(live, results)
-    table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player)) for st in shown]
+    table = [_table_line(st, place_w, int_w, frac_w, race_view.mark(live, st.stats.player), places) for st in shown]
 
     link = (link or t.link).strip()  # `export vk --link`, else the Tournament tab's «Ссылка»
     tail = _tail(results, progress, updated, language, link)
@@ -206,87 +208,47 @@ def post_text(results: Results, *, language: str, top: int = 20, link: str | Non
 
 
 # -- the picture ---------------------------------------------------------------------------------------
-class FontNotFound(SheetsSyncError, RuntimeError):
-    pass
+def line_height(size: int) -> int:
+    """The distance between two lines of type of ``size`` px in a picture (46 → 58)."""
+    return round(size * 1.26)
 
 
-_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "/usr/share/fonts/truetype", "/Library/Fonts",
-              "C:/Windows/Fonts")
-_CANDIDATES = {
-    False: ("DejaVuSans.ttf", "NotoSans-Regular.ttf", "LiberationSans-Regular.ttf", "Arial.ttf", "arial.ttf"),
-    True: ("DejaVuSans-Bold.ttf", "NotoSans-Bold.ttf", "LiberationSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf"),
-}
+def text_block(d: Any, fitted: Fitted, x: int, top: int, fill: str, *, anchor: str = "l") -> int:
+    """``fitted``'s lines from ``top`` down, each centred in its line height (``anchor`` "l" or "r": which
+    end stands at ``x``); the height they took."""
+    step = line_height(fitted.size)
+    for i, line in enumerate(fitted.lines):
+        d.text((x, top + i * step + step // 2), line, font=fitted.font, fill=fill, anchor=anchor + "m")
+    return step * len(fitted.lines)
 
 
-@lru_cache(maxsize=4)
-def find_font(bold: bool = False) -> Path:
-    """A TTF with Cyrillic glyphs among installed fonts (DejaVu Sans first)."""
-    dirs = [Path(d) for d in _FONT_DIRS]
-    try:  # matplotlib ships DejaVu Sans
-        import matplotlib  # type: ignore[import-not-found]
-
-        dirs.append(Path(matplotlib.__file__).parent / "mpl-data" / "fonts" / "ttf")
-    except Exception:  # noqa: BLE001 - optional
-        pass
-    for name in _CANDIDATES[bold]:
-        for d in dirs:
-            direct = d / "truetype" / "dejavu" / name
-            if direct.is_file():
-                return direct
-            if (d / name).is_file():
-                return d / name
-    for name in _CANDIDATES[bold]:
-        for d in dirs:
-            if d.is_dir():
-                found = sorted(d.rglob(name))
-                if found:
-                    return found[0]
-    if bold:
-        return find_font(False)
-    raise FontNotFound("no Cyrillic TTF font found: install DejaVu Sans (Debian: apt-get install fonts-dejavu-core)")
+def block_height(*fitted: Fitted | None) -> int:
+    """The height the lines of every ``fitted`` take one under another."""
+    return sum(line_height(f.size) * len(f.lines) for f in fitted if f is not None)
 
 
-def _font(size: int, bold: bool = False):
-    from PIL import ImageFont
+class Header(NamedTuple):
+    """The dark band at the top of a picture, laid out: the title and the grey line under it, each as many
+    lines as it needs (issue 43 §8: nothing in a picture is cut)."""
 
-    return ImageFont.truetype(str(find_font(bold)), size)
-
-
-def _fit(draw, text: str, font, width: int) -> str:
-    if draw.textlength(text, font=font) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=font) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    title: Fitted
+    subtitle: Fitted
+    height: int
 
 
-def _wrap(draw, text: str, font, width: int, lines: int) -> list[str]:
-    words = text.split(" ")
-    out: list[str] = []
-    current = ""
-    for w in words:
-        candidate = (current + " " + w).strip()
-        if draw.textlength(candidate, font=font) <= width or not current:
-            current = candidate
-        else:
-            out.append(current)
-            current = w
-    if current:
-        out.append(current)
-    if len(out) > lines:
-        out = out[: lines - 1] + [" ".join(out[lines - 1:])]
-    return [_fit(draw, line, font, width) for line in out]
+def header_layout(title: str, subtitle: str, *, width: int, pad: int, title_size: int = 46) -> Header:
+    """The band's text fitted to the picture's width: smaller type down to a floor, then more lines."""
+    t = fit_text(title, width - 2 * pad, size=title_size, floor=title_size - 8, bold=True)
+    sub = fit_text(subtitle, width - 2 * pad, size=30, floor=24)
+    return Header(t, sub, pad + block_height(t) + 6 + block_height(sub) + 36)
 
 
-def picture_header(draw, title_lines: Sequence[str], subtitle: str, *, width: int, height: int, pad: int,
-                   title_font, sub_font, line_height: int = 58) -> None:
-    """The dark band at the top of every picture: the title (already wrapped) and a grey line under it."""
-    draw.rectangle((0, 0, width, height), fill="#202833")
+def picture_header(draw, header: Header, *, width: int, pad: int) -> None:
+    """The dark band at the top of every picture: the title and a grey line under it."""
+    draw.rectangle((0, 0, width, header.height), fill="#202833")
     y = pad - 8
-    for line in title_lines:
-        draw.text((pad, y), line, font=title_font, fill="#ffffff")
-        y += line_height
-    draw.text((pad, y + 6), _fit(draw, subtitle, sub_font, width - 2 * pad), font=sub_font, fill="#c9d1db")
+    y += text_block(draw, header.title, pad, y, "#ffffff")
+    text_block(draw, header.subtitle, pad, y + 6, "#c9d1db")
 
 
 def _picture_rows(results: Results, progress: Progress) -> list[Standing]:
@@ -302,12 +264,11 @@ def _picture_rows(results: Results, progress: Progress) -> list[Standing]:
 
 
 class _Fonts:
-    """The picture's type sizes (bold where the reader's eye goes first)."""
+    """The picture's fixed type sizes (bold where the reader's eye goes first); names, clubs and the
+    columns' heads are fitted to their columns (:func:`_laid_rows`)."""
 
     def __init__(self) -> None:
-        self.title, self.sub, self.head = _font(46, True), _font(30), _font(22, True)
-        self.name, self.club, self.num = _font(32, True), _font(22), _font(30)
-        self.total, self.place, self.small = _font(34, True), _font(30, True), _font(20)
+        self.num, self.total, self.place, self.small = font(30), font(34, True), font(30, True), font(20)
 
 
 class _Columns(NamedTuple):
@@ -319,6 +280,11 @@ class _Columns(NamedTuple):
     name_w: int
     stages_x: int
     stage_w: int
+
+
+# the least type a name, a club or a column's head shrinks to before it takes a second line
+NAME_SIZES, CLUB_SIZES, HEAD_SIZES = (32, 24), (22, 18), (22, 16)
+ROW_HEIGHT = 66  # a row of one name line and its club
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,15 +326,17 @@ def _picture(results: Results, *, language: str, width: int, progress: Progress 
         progress = progress_of(results)
     live = given_or_current(live, results)
     keys = [k for k in results.preset.stage_keys if results.participants.get(k)]
+    places = {k: results.preset.points_places(k) for k in keys}
+    total_places = results.preset.points_places()
     rows = []
     for st in _picture_rows(results, progress):
         s = st.stats
         mark = race_view.mark(live, s.player)  # ✓ / ✗ while a cut is played
         rows.append(_Row(place=st.place, places=st.places, played=bool(s.games),
                          name=plain_text(s.player) + (f" {mark}" if mark else ""), club=plain_text(s.club) if s.club else "",
-                         stage_points=tuple(points(s.stage_points.get(k, ZERO)) if s.player in results.participants.get(k, ())
-                                            else None for k in keys),
-                         total=points(s.total)))
+                         stage_points=tuple(points(s.stage_points.get(k, ZERO), places[k])
+                                            if s.player in results.participants.get(k, ()) else None for k in keys),
+                         total=points(s.total, total_places)))
     chief = plain_text(t.chief_judge)
     head = headline(progress, results.preset, language)
     return _Picture(
@@ -385,25 +353,31 @@ def _picture(results: Results, *, language: str, width: int, progress: Progress 
 _MEDALS = {1: "#d4a017", 2: "#a8adb4", 3: "#b87333"}
 
 
-def _draw_row(d: Any, row: _Row, cy: int, c: _Columns, f: _Fonts, medals: bool) -> None:
-    """One player's row of the picture, centred on the height ``cy``."""
-    pad, width, name_x, name_w = c.pad, c.width, c.name_x, c.name_w
+def _draw_row(d: Any, row: _Row, top: int, height: int, laid: tuple[Fitted, Fitted | None], c: _Columns, f: _Fonts,
+              medals: bool) -> None:
+    """One player's row of the picture, ``height`` tall from ``top``: the name and the club as fitted."""
+    pad, width, cy = c.pad, c.width, top + height // 2
     if medals and row.place in _MEDALS:
         r = 22
         d.ellipse((pad + 24 - r, cy - r, pad + 24 + r, cy + r), fill=_MEDALS[row.place])
         d.text((pad + 24, cy), str(row.place), font=f.place, fill="#ffffff", anchor="mm")
     elif row.played:
         d.text((pad + 24, cy), row.places, font=f.num if len(row.places) < 4 else f.small, fill="#1b1f24", anchor="mm")
-    name = _fit(d, row.name, f.name, name_w)
-    if row.club:
-        d.text((name_x, cy - 4), name, font=f.name, fill="#1b1f24", anchor="ls")
-        d.text((name_x, cy + 4), _fit(d, row.club, f.club, name_w), font=f.club, fill="#5b6470", anchor="lt")
-    else:
-        d.text((name_x, cy), name, font=f.name, fill="#1b1f24", anchor="lm")
+    name, club = laid
+    y = top + (height - block_height(name, club)) // 2
+    y += text_block(d, name, c.name_x, y, "#1b1f24")
+    if club is not None:
+        text_block(d, club, c.name_x, y, "#5b6470")
     for j, value in enumerate(row.stage_points):
         if value is not None:
             d.text((c.stages_x + c.stage_w * (j + 1) - 4, cy), value, font=f.num, fill="#3a424c", anchor="rm")
     d.text((width - pad, cy), row.total, font=f.total, fill="#8a1c1c", anchor="rm")
+
+
+def _laid_rows(rows: Sequence[_Row], name_w: int) -> list[tuple[Fitted, Fitted | None]]:
+    """Each row's name and club fitted to the name column: smaller type down to a floor, then lines."""
+    return [(fit_text(r.name, name_w, size=NAME_SIZES[0], floor=NAME_SIZES[1], bold=True),
+             fit_text(r.club, name_w, size=CLUB_SIZES[0], floor=CLUB_SIZES[1]) if r.club else None) for r in rows]
 
 
 def post_image(results: Results, *, language: str, width: int = 1080, progress: Progress | None = None,
@@ -416,41 +390,43 @@ def post_image(results: Results, *, language: str, width: int = 1080, progress: 
 def _draw(m: _Picture) -> bytes:
     from PIL import Image, ImageDraw
 
-    width, pad, row_h = m.width, 48, 66
+    width, pad = m.width, 48
     fonts = _Fonts()
-    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
-    title_lines = _wrap(probe, m.title, fonts.title, width - 2 * pad, 2)
-    header_h = pad + len(title_lines) * 58 + 50 + 30
-    table_top = header_h + 44
-    height = table_top + row_h * max(1, len(m.rows)) + 80
-    img = Image.new("RGB", (width, height), "#ffffff")
-    d = ImageDraw.Draw(img)
-    picture_header(d, title_lines, m.subtitle, width=width, height=header_h, pad=pad, title_font=fonts.title,
-                   sub_font=fonts.sub)
+    header = header_layout(m.title, m.subtitle, width=width, pad=pad)
     # columns: place | player (club) | stage points… | total
     total_w = 170
     stage_w = 145 if len(m.stages) <= 3 else 110
     stages_x = width - pad - total_w - stage_w * len(m.stages)
-    name_x = pad + 80
-    hy = header_h + 12
-    d.text((pad, hy), "#", font=fonts.head, fill="#5b6470")
-    d.text((name_x, hy), m.player_word, font=fonts.head, fill="#5b6470")
-    for i, name in enumerate(m.stages):
-        d.text((stages_x + stage_w * (i + 1) - 4, hy), _fit(d, name, fonts.head, stage_w - 8), font=fonts.head,
-               fill="#5b6470", anchor="ra")
-    d.text((width - pad, hy), m.total_word, font=fonts.head, fill="#5b6470", anchor="ra")
+    columns = _Columns(pad, width, pad + 80, stages_x - pad - 80 - 16, stages_x, stage_w)
+    heads = [fit_text(name, stage_w - 8, size=HEAD_SIZES[0], floor=HEAD_SIZES[1], bold=True) for name in m.stages]
+    word = fit_text(m.player_word, columns.name_w, size=HEAD_SIZES[0], floor=HEAD_SIZES[1], bold=True)
+    table_top = header.height + 12 + max(block_height(h) for h in [word, *heads]) + 8
+    laid = _laid_rows(m.rows, columns.name_w)
+    heights = [max(ROW_HEIGHT, block_height(*x) + 10) for x in laid]
+    footer = fit_text(m.footer, width - 2 * pad, size=20, floor=18)
+    height = table_top + (sum(heights) or ROW_HEIGHT) + 44 + block_height(footer) + 16
+    img = Image.new("RGB", (width, height), "#ffffff")
+    d = ImageDraw.Draw(img)
+    picture_header(d, header, width=width, pad=pad)
+    hy = header.height + 12
+    text_block(d, word, columns.name_x, hy, "#5b6470")
+    d.text((pad, hy + line_height(word.size) // 2), "#", font=word.font, fill="#5b6470", anchor="lm")
+    for i, head in enumerate(heads):
+        text_block(d, head, stages_x + stage_w * (i + 1) - 4, hy, "#5b6470", anchor="r")
+    text_block(d, fit_text(m.total_word, total_w, size=HEAD_SIZES[0], floor=HEAD_SIZES[1], bold=True), width - pad, hy,
+               "#5b6470", anchor="r")
     d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
     if not m.rows:
-        d.text((pad, table_top + row_h // 2), m.empty, font=fonts.name, fill="#1b1f24", anchor="lm")
-    columns = _Columns(pad, width, name_x, stages_x - name_x - 16, stages_x, stage_w)
-    for i, row in enumerate(m.rows):
-        top = table_top + i * row_h
+        d.text((pad, table_top + ROW_HEIGHT // 2), m.empty, font=font(32, True), fill="#1b1f24", anchor="lm")
+    top = table_top
+    for i, (row, h) in enumerate(zip(m.rows, heights)):
         if i % 2:
-            d.rectangle((0, top, width, top + row_h), fill="#f3f5f8")
-        _draw_row(d, row, top + row_h // 2, columns, fonts, m.medals)
-    foot = height - 40
-    d.line((pad, foot - 24, width - pad, foot - 24), fill="#d5dae0", width=1)
-    d.text((pad, foot), _fit(d, m.footer, fonts.small, width - 2 * pad), font=fonts.small, fill="#5b6470", anchor="lm")
+            d.rectangle((0, top, width, top + h), fill="#f3f5f8")
+        _draw_row(d, row, top, h, laid[i], columns, fonts, m.medals)
+        top += h
+    foot = height - block_height(footer) - 16
+    d.line((pad, foot - 20, width - pad, foot - 20), fill="#d5dae0", width=1)
+    text_block(d, footer, pad, foot, "#5b6470")
     return png_bytes(img)
 
 

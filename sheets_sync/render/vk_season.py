@@ -26,8 +26,9 @@ from sheets_sync.render.season_text import (
     provisional_note,
     season_covers,
 )
-from sheets_sync.render.vk import (FIGURE_SPACE, _decimal, _fit, _font, _hashtags, _num, _side_lines, _wrap, picture_header,
-                                   png_bytes, vk_safe)
+from sheets_sync.render.measure import fit_text, font
+from sheets_sync.render.vk import (FIGURE_SPACE, NAME_SIZES, ROW_HEIGHT, _decimal, _hashtags, _num, _side_lines,
+                                   block_height, header_layout, picture_header, png_bytes, text_block, vk_safe)
 from sheets_sync.render.words import plain_text, ru_en, ui
 
 __all__ = ["evening_post_text", "season_post_text", "table_picture", "write_season_vk", "Row"]
@@ -120,48 +121,50 @@ def season_post_text(results, *, language: str, link: str | None = None, updated
 def table_picture(title: str, subtitle: str, rows: Sequence[Row], *, value_header: str, language: str,
                   foot: str | Sequence[str] = "", width: int = 1080) -> bytes:
     """A PNG of a post's table (at most 20 rows), readable on a phone: place, player, games, points;
-    ``foot``: a line (or lines) under it."""
+    ``foot``: a line (or lines) under it. Nothing is cut (issue 43 §8): a long name or foot takes smaller
+    type down to a floor, then another line, and the picture grows."""
     from PIL import Image, ImageDraw
 
     rows = list(rows)[:20]
-    pad, row_h = 48, 66
-    f_title, f_sub, f_head = _font(46, True), _font(30), _font(22, True)
-    f_name, f_num, f_value, f_small = _font(32, True), _font(30), _font(34, True), _font(20)
-    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
-    title_lines = _wrap(probe, plain_text(title), f_title, width - 2 * pad, 2)
-    header_h = pad + len(title_lines) * 58 + 80
-    table_top = header_h + 44
-    feet = [x for x in ([foot] if isinstance(foot, str) else foot) if x]
-    height = table_top + row_h * max(1, len(rows)) + 48 + 32 * max(1, len(feet))
+    pad = 48
+    f_head, f_num, f_value, f_small = font(22, True), font(30), font(34, True), font(20)
+    header = header_layout(plain_text(title), plain_text(subtitle), width=width, pad=pad)
+    table_top = header.height + 44
+    games_x, value_x, name_x = width - pad - 190, width - pad, pad + 96
+    names = [fit_text(plain_text(r.player), games_x - name_x - 80, size=NAME_SIZES[0], floor=NAME_SIZES[1], bold=True)
+             for r in rows]
+    heights = [max(ROW_HEIGHT, block_height(n) + 10) for n in names]
+    feet = [fit_text(plain_text(x), width - 2 * pad, size=20, floor=18)
+            for x in ([foot] if isinstance(foot, str) else foot) if x]
+    foot_h = block_height(*feet)
+    height = table_top + (sum(heights) or ROW_HEIGHT) + 48 + max(foot_h, 32)
     img = Image.new("RGB", (width, height), "#ffffff")
     d = ImageDraw.Draw(img)
-    picture_header(d, title_lines, plain_text(subtitle), width=width, height=header_h, pad=pad, title_font=f_title,
-                   sub_font=f_sub)
-    games_x, value_x, name_x = width - pad - 190, width - pad, pad + 96
-    hy = header_h + 12
+    picture_header(d, header, width=width, pad=pad)
+    hy = header.height + 12
     for x, text, anchor in ((pad, "#", "la"), (name_x, ui("player", language), "la"),
                             (games_x, ui("games_n", language), "ra"), (value_x, value_header, "ra")):
         d.text((x, hy), text, font=f_head, fill="#5b6470", anchor=anchor)
     d.line((pad, table_top - 4, width - pad, table_top - 4), fill="#b9c1cb", width=2)
-    for i, r in enumerate(rows):
-        top = table_top + i * row_h
+    top = table_top
+    for i, (r, name, h) in enumerate(zip(rows, names, heights)):
         if i % 2:
-            d.rectangle((0, top, width, top + row_h), fill="#f3f5f8")
-        cy = top + row_h // 2
+            d.rectangle((0, top, width, top + h), fill="#f3f5f8")
+        cy = top + h // 2
         d.text((pad + 30, cy), r.places, font=f_num if len(r.places) < 4 else f_small, fill="#1b1f24", anchor="mm")
-        d.text((name_x, cy), _fit(d, plain_text(r.player), f_name, games_x - name_x - 80), font=f_name,
-               fill="#1b1f24", anchor="lm")
+        text_block(d, name, name_x, top + (h - block_height(name)) // 2, "#1b1f24")
         d.text((games_x, cy), str(r.games), font=f_num, fill="#3a424c", anchor="rm")
         d.text((value_x, cy), r.value, font=f_value, fill="#8a1c1c", anchor="rm")
+        top += h
     if not rows:  # before the first counted game: say so, not an empty table
-        d.text((name_x, table_top + row_h // 2), ru_en("Засчитанных игр пока нет", "No game counted yet", language),
+        d.text((name_x, table_top + ROW_HEIGHT // 2), ru_en("Засчитанных игр пока нет", "No game counted yet", language),
                font=f_num, fill="#5b6470", anchor="lm")
     if feet:
-        top = height - 32 * len(feet) - 32
-        d.line((pad, top, width - pad, top), fill="#d5dae0", width=1)
-        for i, line in enumerate(feet):
-            d.text((pad, top + 24 + 32 * i), _fit(d, plain_text(line), f_small, width - 2 * pad), font=f_small,
-                   fill="#5b6470", anchor="lm")
+        y = height - foot_h - 32
+        d.line((pad, y, width - pad, y), fill="#d5dae0", width=1)
+        y += 12
+        for line in feet:
+            y += text_block(d, line, pad, y, "#5b6470")
     return png_bytes(img)
 
 

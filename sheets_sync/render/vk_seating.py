@@ -12,7 +12,9 @@ from pathlib import Path
 from sheets_sync.files import write_bytes_atomic, write_text_atomic
 from sheets_sync.render.seating import Round
 from sheets_sync.render.templates import slug
-from sheets_sync.render.vk import FIGURE_SPACE, _fit, _font, _hashtags, _wrap, picture_header, png_bytes, vk_safe
+from sheets_sync.render.measure import fit_text, font
+from sheets_sync.render.vk import (FIGURE_SPACE, _hashtags, block_height, header_layout, picture_header, png_bytes,
+                                   text_block, vk_safe)
 from sheets_sync.render.words import plain_text, ru_en, ui
 
 __all__ = ["seating_text", "seating_image", "write_seating_post", "seating_post_names"]
@@ -34,42 +36,40 @@ def seating_text(rnd: Round, *, tournament: str, language: str) -> str:
 
 def seating_image(rnd: Round, *, tournament: str, language: str, width: int = 1080) -> bytes:
     """A PNG: the tournament and the round on top, then a block per table (two columns of
-    blocks when there are several tables), each with its ten seats."""
+    blocks when there are several tables), each with its ten seats; a long name takes smaller
+    type down to a floor, then a second line (every seat's line as tall as the tallest needs)."""
     from PIL import Image, ImageDraw
 
     pad = 48
     cols = 1 if len(rnd.tables) == 1 else 2
     gap = 32
     block_w = (width - 2 * pad - gap * (cols - 1)) // cols
-    line_h = 46 if cols == 2 else 58
+    f_table = font(34, True)
+    f_seat = font(28 if cols == 2 else 36, True)
+    size = 28 if cols == 2 else 36
+    names = [[fit_text(plain_text(name) or "—", block_w - 100, size=size, floor=20) for name in t.seats]
+             for t in rnd.tables]
+    line_h = max([46 if cols == 2 else 58, *(block_height(n) + 6 for table in names for n in table)])
     block_h = 64 + 10 * line_h + 24
-    f_title = _font(44, True)
-    f_sub = _font(30)
-    f_table = _font(34, True)
-    f_seat = _font(28 if cols == 2 else 36, True)
-    f_name = _font(28 if cols == 2 else 36)
-    probe = ImageDraw.Draw(Image.new("RGB", (10, 10)))
-    title_lines = _wrap(probe, plain_text(tournament), f_title, width - 2 * pad, 2)
-    header_h = pad + len(title_lines) * 56 + 60
+    header = header_layout(plain_text(tournament), f"{ui('seating', language)}: {plain_text(rnd.title)}", width=width,
+                           pad=pad, title_size=44)
     rows = (len(rnd.tables) + cols - 1) // cols
-    height = header_h + 24 + rows * (block_h + gap) + pad
+    height = header.height + 24 + rows * (block_h + gap) + pad
     img = Image.new("RGB", (width, height), "#ffffff")
     d = ImageDraw.Draw(img)
-    picture_header(d, title_lines, f"{ui('seating', language)}: {plain_text(rnd.title)}", width=width, height=header_h,
-                   pad=pad, title_font=f_title, sub_font=f_sub, line_height=56)
+    picture_header(d, header, width=width, pad=pad)
     for n, t in enumerate(rnd.tables):
         x = pad + (n % cols) * (block_w + gap)
-        top = header_h + 24 + (n // cols) * (block_h + gap)
+        top = header.height + 24 + (n // cols) * (block_h + gap)
         d.rectangle((x, top, x + block_w, top + block_h), outline="#b9c1cb", width=2)
         d.rectangle((x, top, x + block_w, top + 56), fill="#eef1f5")
         d.text((x + 20, top + 28), f"{ui('table', language)} {t.table}", font=f_table, fill="#1b1f24", anchor="lm")
-        for i, name in enumerate(t.seats):
-            cy = top + 64 + i * line_h + line_h // 2
+        for i, name in enumerate(names[n]):
+            y = top + 64 + i * line_h
             if i % 2:
-                d.rectangle((x + 2, cy - line_h // 2, x + block_w - 2, cy + line_h // 2), fill="#f6f7f9")
-            d.text((x + 60, cy), str(i + 1), font=f_seat, fill="#8a1c1c", anchor="rm")
-            d.text((x + 80, cy), _fit(d, plain_text(name) or "—", f_name, block_w - 100), font=f_name, fill="#1b1f24",
-                   anchor="lm")
+                d.rectangle((x + 2, y, x + block_w - 2, y + line_h), fill="#f6f7f9")
+            d.text((x + 60, y + line_h // 2), str(i + 1), font=f_seat, fill="#8a1c1c", anchor="rm")
+            text_block(d, name, x + 80, y + (line_h - block_height(name)) // 2, "#1b1f24")
     return png_bytes(img)
 
 

@@ -44,6 +44,13 @@ UI: dict[str, tuple[str, str]] = {
     "penalties": ("Штрафы", "Penalties"),
     "shot_first": ("Убит первым", "Shot first"),
     "eligible": ("Призы", "Awards"),
+    # «Призы: да» on every row said nothing: the column marks only who is out of the awards, once explained
+    "not_eligible": ("без приза", "no award"),
+    "not_eligible_legend": ("«без приза» — по регламенту не участвует в награждении (пропуски туров, дисквалификация); "
+                            "остальные участвуют", "“no award”: out of the awards under the regulation (missed rounds, "
+                            "disqualification); everyone else takes part"),
+    "winners": ("Победители", "Winners"),
+    "final_winner": ("Победитель финала", "Winner of the final"),
     "why": ("Почему выше следующего", "Why above the next"),
     "round": ("Тур", "Round"),
     "game": ("Игра", "Game"),

@@ -20,11 +20,20 @@ from sheets_sync.workbook.layout import penalties_tab, players_tab, protocol_tab
 from sheets_sync.messages import fail
 from sheets_sync.messages import text as words
 
-__all__ = ["read_players_csv", "simple_seating", "workbook_patch", "CsvError"]
+__all__ = ["read_players_csv", "simple_seating", "workbook_patch", "CsvError", "title_from_file_name"]
 
 
 class CsvError(SheetsSyncError, ValueError):
     pass
+
+
+def title_from_file_name(stem: str) -> str:
+    """A tournament's title as a person would write the file's name (issue 43 §8: a season made as
+    the README shows was titled «club» and tagged «#Club»): dashes and underscores become spaces and
+    the first letter a capital — ``клуб-мафии-2026`` → «Клуб мафии 2026», ``club`` → «Club»; the rest
+    stays as typed (``GMO-2016`` → «GMO 2016»)."""
+    words = " ".join(stem.replace("_", " ").replace("-", " ").split())
+    return words[:1].upper() + words[1:]
 
 
 def read_players_csv(path: Path, *, language: str | None = None) -> list[Player]:

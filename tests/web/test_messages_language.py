@@ -41,6 +41,7 @@ CLI_ONLY = {
     "init.share_with_file": "the web's tournaments are Google's, shared by the server",
     "init.season_created": "the web says «new.done»",
     "init.reserves_added": "init's report to the terminal",
+    "init.name_default": "the command line's init without --name; the web's form asks for the name",
     "init.owner_note": "the web shares the new sheet with the organizer",
     "init.not_empty": "the web fills a proved empty sheet with force",
     "report.locked": None,  # has its twin: refusal.report.locked
