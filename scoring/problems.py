@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from scoring.model import Location
 
-__all__ = ["Severity", "Problem", "MESSAGES", "problem", "Text", "cell_names", "reading_order"]
+__all__ = ["Severity", "Problem", "MESSAGES", "problem", "Text", "cell_names", "reading_order", "more_problems",
+           "severity_counts"]
 
 
 class Severity(enum.Enum):
@@ -25,10 +26,45 @@ class Severity(enum.Enum):
     WARNING = "warning"  # counts, but listed
 
 
+# what a cycle stopped by a missing tab does not do (said after the tab's name)
+_STOPPED = ("Пока её нет, синхронизация не пересчитывает итоги и ничего не публикует: итоги, сайт и пост остаются прежними",
+            "Until then the sync does not recompute the standings and publishes nothing: the standings, the site and the "
+            "post stay as they were")
+
 # rule id -> (Russian template, English template); placeholders are str.format fields.
 MESSAGES: dict[str, tuple[str, str]] = {
     # reading
     "read.tab_missing": ("Нет вкладки «{tab}»", "Tab '{tab}' is missing"),
+    # a tab the reading cannot do without (scoring.parse.structure): the sync stops, says so and publishes nothing
+    "read.required_tab": (
+        "Нет вкладки «{tab}»: {without}. " + _STOPPED[0],
+        "There is no tab '{tab}': {without}. " + _STOPPED[1],
+    ),
+    "read.tab_renamed": (
+        "Нет вкладки «{tab}». Похоже, это вкладка «{lookalike}» — верните ей имя «{tab}». " + _STOPPED[0],
+        "There is no tab '{tab}'. Tab '{lookalike}' looks like it — rename it back to '{tab}'. " + _STOPPED[1],
+    ),
+    # what the workbook lost since the last sync (scoring.vanished)
+    "game.tab_gone": (
+        "Вкладки «{tab}» больше нет, а {what}. Верните вкладку (Файл → История версий) или восстановите {restore} из копии",
+        "Tab '{tab}' is gone, and {what}. Bring the tab back (File → Version history) or restore {restore} from a copy",
+    ),
+    "values.not_remembered": (
+        "На вкладке «{tab}» больше {n} заполненных ячеек — столько в турнире не бывает: похоже, сюда что-то вставили "
+        "по ошибке. Пока их столько, ошибки этой вкладки не отмечаются в ней самой (они перечислены здесь), "
+        "а журнал изменений не следит за ячейками начиная с {cell}",
+        "Tab '{tab}' has more than {n} filled cells — no tournament has that many: something seems pasted here by "
+        "mistake. While it has that many, its problems are not marked in it (they are listed here), and the change "
+        "log does not follow its cells from {cell} on",
+    ),
+    "seating.tab_gone": (
+        "Вкладки «{tab}» больше нет (при прошлой синхронизации она была). Без неё не проверить, что игроки сидят за "
+        "своими столами, и не провести жеребьёвку следующего этапа; игры считаются по протоколам. "
+        "Верните вкладку (Файл → История версий)",
+        "Tab '{tab}' is gone (it was there at the last sync). Without it nobody can check that the players sit at "
+        "their tables, and the next stage cannot be drawn; games are counted from the protocols. "
+        "Bring the tab back (File → Version history)",
+    ),
     "read.label_missing": (
         "Не найдена строка «{label}» в шапке протокола",
         "Header row '{label}' not found in the protocol",
@@ -444,3 +480,43 @@ def problem(rule: str, severity: Severity, location: Location | None, *, related
         raise KeyError(f"no message for rule {rule!r}")
     others = tuple(dict.fromkeys(loc for loc in related if loc is not None and loc != location))
     return Problem(rule=rule, severity=severity, location=location, params=params, related=others)
+
+
+def severity_counts(problems: Iterable[Problem]) -> tuple[int, int]:
+    """(errors, warnings) among ``problems``."""
+    errors = warnings = 0
+    for p in problems:
+        if p.severity is Severity.ERROR:
+            errors += 1
+        else:
+            warnings += 1
+    return errors, warnings
+
+
+def _count(n: int, forms: tuple[str, str, str], language: str) -> str:
+    """«4 812 ошибок», «1 ошибка», «3 ошибки»; English «4,812 errors», «1 error» (forms: one, few, many
+    in Russian; one, many in English)."""
+    if language == "en":
+        return f"{n:,} {forms[0] if n == 1 else forms[2]}"
+    last, tens = n % 10, n % 100
+    form = forms[0] if last == 1 and tens != 11 else forms[1] if 2 <= last <= 4 and not 12 <= tens <= 14 else forms[2]
+    return f"{n:,}".replace(",", "\u00a0") + f" {form}"
+
+
+_MORE_WORDS = {
+    "ru": (("ошибка", "ошибки", "ошибок"), ("предупреждение", "предупреждения", "предупреждений")),
+    "en": (("error", "errors", "errors"), ("warning", "warnings", "warnings")),
+}
+
+
+def more_problems(errors: int, warnings: int, language: str, *, here: bool = True) -> str:
+    """«и ещё 4 812 ошибок в этом листе» — the problems a capped list (the marks of a tab, the
+    Problems tab) leaves out; ``here`` False: «… на других вкладках» (the rest of the workbook)."""
+    language = "en" if language == "en" else "ru"
+    error_words, warning_words = _MORE_WORDS[language]
+    parts = [_count(n, words, language) for n, words in ((errors, error_words), (warnings, warning_words)) if n]
+    if language == "en":
+        where = "in this tab" if here else "in other tabs"
+        return f"and {parts[0].replace(' ', ' more ', 1)}{''.join(' and ' + p for p in parts[1:])} {where}"
+    where = "в этом листе" if here else "на других вкладках"
+    return f"и ещё {' и '.join(parts)} {where}"

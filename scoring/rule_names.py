@@ -13,6 +13,11 @@ __all__ = ["RULE_NAMES", "rule_name"]
 RULE_NAMES: dict[str, tuple[str, str]] = {
     # reading
     "read.tab_missing": ("Нет вкладки", "Tab missing"),
+    "read.required_tab": ("Нет нужной вкладки", "Required tab missing"),
+    "read.tab_renamed": ("Вкладка переименована", "Tab renamed"),
+    "game.tab_gone": ("Вкладка игры удалена", "Game tab deleted"),
+    "seating.tab_gone": ("Рассадка удалена", "Seating deleted"),
+    "values.not_remembered": ("Слишком много ячеек", "Too many cells"),
     "read.label_missing": ("Нет строки шапки", "Header row missing"),
     "read.table_missing": ("Нет таблицы протокола", "Protocol table missing"),
     "read.column_missing": ("Нет столбца", "Column missing"),

@@ -126,6 +126,11 @@ DEFAULT_ROWS, DEFAULT_COLS = 1000, 26
 COMMA_DECIMAL_LOCALES = ("ru", "uk", "be", "de", "fr", "es", "it", "pt", "pl", "cs", "nl", "tr", "sv", "fi", "da", "nb")
 
 
+# Google refuses a request whose body is over 10 MB (400 INVALID_ARGUMENT, "Request payload size
+# exceeds the limit: 10485760 bytes."): so does the fake
+MAX_REQUEST_BYTES = 10 * 1024 * 1024
+
+
 class ApiError(Exception):
     def __init__(self, code: int, message: str, status: str) -> None:
         super().__init__(message)
@@ -1142,6 +1147,9 @@ class FakeSheetsServer:
         with self.lock:
             self.request_log.append({"method": method, "path": path, "query": query, "bytes": len(body),
                                      "url_length": len(raw_path)})
+        if len(body) > MAX_REQUEST_BYTES:  # Google's answer to a body over its limit, before anything else
+            return 400, ApiError(400, f"Request payload size exceeds the limit: {MAX_REQUEST_BYTES} bytes.",
+                                 "INVALID_ARGUMENT").body()
         fault = self._take_fault(method, path)
         if fault is not None:
             if fault.delay:

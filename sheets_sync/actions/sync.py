@@ -77,6 +77,13 @@ def _print_not_started(results, title: str, lang: str, console: Console) -> None
     console.print(text("report.not_started", lang, title=title, headline=said, players=listed))
 
 
+def _where(p) -> str:
+    """«Тур 1 Стол 2!D10: » before a problem's message; nothing for one of the whole workbook."""
+    from rich.markup import escape
+
+    return f"{escape(p.sheet)}!{p.cell}: " if p.location is not None else ""
+
+
 def print_report(report: SyncReport, console: Console, *, top: int = 10, language: str | None = None,
                  ref: str | None = None) -> None:
     if report.outcome is None:  # skipped: the workbook is as the last sync left it
@@ -116,9 +123,12 @@ def print_report(report: SyncReport, console: Console, *, top: int = 10, languag
     warnings = [p for p in o.problems if p.severity is Severity.WARNING]
     console.print(text("report.counted", lang, games=len(results.counted), errors=len(errors), warnings=len(warnings)))
     for p in errors[:10]:
-        console.print(f"  [red]✗[/red] {escape(p.sheet)}!{p.cell}: {escape(p.message(lang))}", soft_wrap=True)
+        console.print(f"  [red]✗[/red] {_where(p)}{escape(p.message(lang))}", soft_wrap=True)
     if len(errors) > 10:
         console.print(text("report.more", lang, n=len(errors) - 10))
+    for p in warnings:  # what the workbook lost since the last sync (a Seating tab) is said even as a warning
+        if p.location is None:
+            console.print(f"  [yellow]![/yellow] {escape(p.message(lang))}", soft_wrap=True)
     state = "report.written" if report.written else "report.not_written" if report.locked else "report.unchanged"
     timing = ", ".join(f"{text('timing.' + k, lang)} {v * 1000:.0f} {text('timing.ms', lang)}"
                        for k, v in report.timings.items())

@@ -8,6 +8,9 @@ come from there, so deciding which tabs the sync owns stays here, out of the bac
 A preset that cannot be loaded (an unknown id, a missing or broken file) stops the
 computation (:class:`PresetUnavailable`): nothing is ever computed, written or published
 with another preset in its place.  The error carries the problem for the Problems tab.
+So does a workbook without a tab the reading cannot do without (:class:`WorkbookIncomplete`:
+the Tournament or the Players tab renamed or deleted): what it would compute is an empty
+tournament, not this one; the error names the missing tab and the present tab that looks like it.
 """
 
 from __future__ import annotations
@@ -20,15 +23,17 @@ from scoring import labels as L
 from scoring.errors import SheetsSyncError
 from scoring.liveness import Liveness, current_liveness
 from scoring.model import GameIndex, Location, Tournament
-from scoring.parse import Settings, owned_titles, parse_tournament, read_settings
+from scoring.parse import Settings, find_tab, owned_titles, parse_tournament, read_settings
+from scoring.parse.structure import MissingTab, missing_tabs, workbook_language
 from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, Text, problem
 from scoring.rating.club import starts_on_players_tab
 from scoring.rules import validate
 from scoring.standings import Results, compute as compute_standings
 from scoring.trust import Remembered, confirmations, dispute_problems
+from scoring.vanished import LastSync, Vanished, vanished
 from sheets_sync.backends.base import Backend, Snapshot
-from sheets_sync.workbook.changelog import (Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered,
+from sheets_sync.workbook.changelog import (CELLS_REMEMBERED, Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered,
                                    typed_cells)
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
@@ -36,7 +41,7 @@ from sheets_sync.workbook.protection import restored_problems
 from sheets_sync.refs import workbook_folder
 
 __all__ = ["Outcome", "compute", "DEFAULT_PRESET", "owned_tab_titles", "workbook_view", "read_workbook",
-           "PresetUnavailable"]
+           "PresetUnavailable", "WorkbookIncomplete", "require_tabs"]
 
 DEFAULT_PRESET = "gmo-2016"
 
@@ -57,6 +62,10 @@ class Outcome:
     changes: tuple[Change, ...] = ()
     # who can still qualify for the cut being played: worked out once here, for every output of the sync
     live: Liveness | None = None
+    # what is gone since the last sync (a counted game's tab, the Seating tab): named among the problems
+    vanished: Vanished = field(default_factory=Vanished)
+    # tabs too full for the state to remember (garbage pasted): the sync leaves their marks as they are
+    oversized: frozenset[str] = frozenset()
 
 
 class PresetUnavailable(SheetsSyncError):
@@ -65,6 +74,29 @@ class PresetUnavailable(SheetsSyncError):
     def __init__(self, message: str, *, ru: str, language: str, problem: Problem):
         super().__init__(message, ru=ru, language=language)
         self.problem = problem
+
+
+class WorkbookIncomplete(SheetsSyncError):
+    """A tab the reading cannot do without is missing (:mod:`scoring.parse.structure`): nothing is
+    computed; ``problems`` say which tab and which present tab looks like it, in the workbook's
+    ``language`` (the look-alike Tournament tab's own, where there is one)."""
+
+    def __init__(self, missing: tuple[MissingTab, ...], *, language: str, snapshot: Snapshot):
+        self.problems = tuple(m.problem() for m in missing)
+        self.snapshot = snapshot  # what was read: its tab ids give the page's links to the look-alikes
+        super().__init__("\n".join(p.message("en") for p in self.problems),
+                         ru="\n".join(p.message("ru") for p in self.problems), language=language)
+
+
+def require_tabs(snapshot: Snapshot) -> None:
+    """Raise :class:`WorkbookIncomplete` when the Tournament or the Players tab is missing."""
+    missing = missing_tabs(snapshot.tabs, snapshot.order, owned_tab_titles(snapshot))
+    if not missing:
+        return
+    settings_lost = next((m for m in missing if m.key == "tournament"), None)
+    language = (read_settings(snapshot.tabs).language if settings_lost is None
+                else workbook_language(snapshot.tabs, settings_lost.lookalike))
+    raise WorkbookIncomplete(missing, language=language, snapshot=snapshot)
 
 
 def _unavailable(exc: PresetError, ref: str, settings: Settings) -> PresetUnavailable:
@@ -105,28 +137,48 @@ def _load_preset_for(settings: Settings, base_dir: Path | None) -> tuple[Preset,
     return preset, problems
 
 
-def compute(snapshot: Snapshot, *, base_dir: Path | None = None) -> Outcome:
-    """Everything the sync knows about the tournament in this snapshot (no I/O but presets)."""
+def compute(snapshot: Snapshot, *, base_dir: Path | None = None, last: LastSync | None = None) -> Outcome:
+    """Everything the sync knows about the tournament in this snapshot (no I/O but presets); a
+    workbook without its Tournament or Players tab raises :class:`WorkbookIncomplete`.  ``last``:
+    what the last sync's record knew (which games counted, a seating): what is gone since is named."""
+    require_tabs(snapshot)
     settings = read_settings(snapshot.tabs)
     preset, preset_problems = _load_preset_for(settings, base_dir)
     parsed = parse_tournament(snapshot.tabs, snapshot.order, preset, settings)
     before = remembered(snapshot)
-    cells = typed_cells(snapshot, logged_tabs(snapshot, parsed.tournament, parsed.unreadable))
+    cells, cut = typed_cells(snapshot, logged_tabs(snapshot, parsed.tournament, parsed.unreadable))
     confirmed = confirmations(parsed.tournament.protocols, fingerprints(cells, parsed.tournament), before,
                               required=preset.confirmation)
     starts, start_problems = _rating_starts(snapshot, parsed.tournament, preset)
     tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited,
                          rating_starts=starts)
     problems = (list(parsed.problems) + preset_problems + start_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
-                + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot))
+                + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot) + _not_remembered(cut))
     results = compute_standings(tournament, preset, problems)
+    gone, gone_problems = _vanished(snapshot, results, last)
+    if gone_problems:  # no cell of theirs: they count for no game, they are only said
+        results = replace(results, problems=tuple(gone_problems) + results.problems)
     values = current_values(cells)
     found = changes(previous_values(snapshot), values, snapshot.order,
                     {p.game_id: bool(before.get(p.game_id) and before[p.game_id].fingerprint) for p in tournament.protocols},
                     GameIndex(tournament.protocols))
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
                    language=settings.language, remember=confirmed.remember, values=values, changes=found,
-                   live=current_liveness(results))
+                   live=current_liveness(results), vanished=gone, oversized=frozenset(cut))
+
+
+def _not_remembered(cut: dict[str, str]) -> list[Problem]:
+    """A warning for each tab too full for the state to remember (garbage pasted), at its A1: the first
+    line of the tab on the Problems tab, whose list of it is capped (the cell it stops at is said)."""
+    n = Text(f"{CELLS_REMEMBERED:,}".replace(",", "\u00a0"), f"{CELLS_REMEMBERED:,}")
+    return [problem("values.not_remembered", Severity.WARNING, Location(tab, "A1"), tab=tab, n=n, cell=cell)
+            for tab, cell in cut.items()]
+
+
+def _vanished(snapshot: Snapshot, results: Results, last: LastSync | None) -> tuple[Vanished, list[Problem]]:
+    t = results.tournament
+    return vanished(last, snapshot.tabs, {p.key for p in results.counted}, {(e.stage, e.round, e.table) for e in t.seating},
+                    find_tab(snapshot.tabs, "seating") is not None, results.preset)
 
 
 def _rating_starts(snapshot: Snapshot, tournament: Tournament, preset: Preset) -> tuple[tuple, list[Problem]]:

@@ -14,7 +14,11 @@ Two refusals are not failures of the whole cycle:
   usual and its files are written; only the workbook's own tabs wait (the report's
   ``locked``) until the file is closed — ``watch`` keeps trying;
 * a preset that cannot be loaded stops the cycle (:class:`~sheets_sync.loop.outcome.PresetUnavailable`):
-  only the Problems tab is written, saying so, and nothing is published.
+  only the Problems tab is written, saying so, and nothing is published;
+* so does a workbook without its Tournament or Players tab
+  (:class:`~sheets_sync.loop.outcome.WorkbookIncomplete`): the Problems tab names the missing tab
+  and the present one that looks like it; every owned tab, mark and published file keeps what the
+  last good cycle made, and so does the record of that cycle (it knows which games counted).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
@@ -30,9 +34,12 @@ from pathlib import Path
 
 from scoring import labels as L
 from sheets_sync import clock
-from scoring.parse import owned_titles, read_settings
+from scoring.parse import find_tab, owned_titles, read_settings
 from scoring.preset import Preset
-from scoring.problems import Problem, Severity, cell_names, problem
+from scoring.cells import parse_a1
+from scoring.model import Location
+from scoring.problems import Problem, Severity, cell_names, more_problems, problem, severity_counts
+from scoring.vanished import counted_games
 from sheets_sync.backends.base import (
     STATE_TAB,
     Backend,
@@ -51,6 +58,7 @@ from sheets_sync.loop.outcome import (
     DEFAULT_PRESET,
     Outcome,
     PresetUnavailable,
+    WorkbookIncomplete,
     compute,
     read_workbook,
     workbook_view,
@@ -60,42 +68,101 @@ from sheets_sync.workbook.protection import protection_changes, state_rows as pr
 from sheets_sync.refs import workbook_folder
 from sheets_sync.render.tabs import owned_tabs
 from sheets_sync.render.words import ru_en
-from sheets_sync.loop.sync_memory import SyncKey, SyncMemory, file_version
+from sheets_sync.loop.sync_memory import SyncKey, SyncMemory, file_version, last_sync
 
 __all__ = ["Outcome", "compute", "build_patch", "sync_once", "sync_summary", "SyncReport", "DEFAULT_PRESET", "internal_error_patch",
            "problems_patch", "input_fingerprint", "tabs_fingerprint"]
 
 # -- marks ---------------------------------------------------------------------------------------
-def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str) -> dict[tuple[str, str], Mark]:
-    """Fill and note for every cell of every problem; a problem of several cells marks each of
-    them, and each note names the problem's other cells."""
+# A tab of garbage rows has thousands of problems; a mark each would be thousands of notes in one
+# write (26 MB at 5,000 rows) and as many rows of the state tab.  The first marks of each tab in
+# reading order are set, the last of them saying how many more the tab holds (the Problems tab
+# lists them, itself capped: sheets_sync.render.tabs.PROBLEMS_PER_TAB).
+MARKS_PER_TAB = 100
+MARKS_MAX = 1000
+
+
+def _wanted_marks(problems: Sequence[Problem], input_tabs: set[str], language: str,
+                  order: Sequence[str] = ()) -> dict[tuple[str, str], Mark]:
+    """Fill and note for the cells of the problems (a problem of several cells marks each of them,
+    and each note names the problem's other cells): at most :data:`MARKS_PER_TAB` a tab and
+    :data:`MARKS_MAX` in all, in the workbook's ``order`` and each tab's reading order."""
     grouped: dict[tuple[str, str], list[tuple[Severity, str]]] = {}
+    by_cell: dict[tuple[str, str], list[Problem]] = {}
     for p in problems:
         for loc in p.locations:
             if loc.sheet not in input_tabs:
                 continue
+            by_cell.setdefault((loc.sheet, loc.cell), []).append(p)
+    kept = _kept_cells(by_cell, order)
+    for key in (key for cells in kept.values() for key in cells):
+        sheet = key[0]
+        for p in by_cell[key]:
             line = p.message(language)
-            others = [o for o in p.locations if o != loc]
+            others = [o for o in p.locations if o != Location(*key)]
             if others:
                 line += "\n" + ru_en("Другие ячейки этой проблемы: ", "Other cells of this problem: ", language) \
-                    + cell_names(others, loc.sheet)
-            grouped.setdefault((loc.sheet, loc.cell), []).append((p.severity, line))
-    marks = {}
-    for (sheet, cell), items in grouped.items():
-        severity = "error" if any(sev is Severity.ERROR for sev, _ in items) else "warning"
-        # errors first; the note is kept to what every backend stores unchanged, so that the
-        # state tab compares equal on the next sync and an unchanged mark is not rewritten
-        items = sorted(items, key=lambda item: item[0] is not Severity.ERROR)
-        note = "\n".join(dict.fromkeys(line for _, line in items))
-        note = _NOTE_UNSAFE.sub("\ufffd", note)
-        if len(note) > _NOTE_MAX:
-            note = note[: _NOTE_MAX - 1] + "…"
-        marks[(sheet, cell)] = Mark(sheet=sheet, cell=cell, severity=severity, note=note)
-    return marks
+                    + cell_names(others, sheet)
+            grouped.setdefault(key, []).append((p.severity, line))
+    more = _left_out(by_cell, {key for cells in kept.values() for key in cells}, language)
+    return {(sheet, cell): _mark(sheet, cell, items, more.get(sheet, "") if (sheet, cell) == kept[sheet][-1] else "")
+            for (sheet, cell), items in grouped.items()}
+
+
+def _kept_cells(by_cell: Mapping[tuple[str, str], Sequence[Problem]], order: Sequence[str]) -> dict[str, list]:
+    """The cells marked, by tab: each tab's first :data:`MARKS_PER_TAB` in reading order, the tabs
+    in the workbook's order, :data:`MARKS_MAX` in all (the last cell of a tab carries its «и ещё…»)."""
+    rank = {title: i for i, title in enumerate(order)}
+    per_tab: dict[str, list[tuple[str, str]]] = {}
+    for key in by_cell:
+        per_tab.setdefault(key[0], []).append(key)
+    kept: dict[str, list[tuple[str, str]]] = {}
+    room = MARKS_MAX
+    for sheet in sorted(per_tab, key=lambda t: (rank.get(t, len(rank)), t)):
+        cells = sorted(per_tab[sheet], key=lambda key: parse_a1(key[1]))[:min(MARKS_PER_TAB, room)]
+        room -= len(cells)
+        if cells:
+            kept[sheet] = cells
+    return kept
+
+
+def _left_out(by_cell: Mapping[tuple[str, str], Sequence[Problem]], kept: set[tuple[str, str]],
+              language: str) -> dict[str, str]:
+    """Per tab, «и ещё 4 812 ошибок в этом листе»: its problems none of whose cells is marked."""
+    shown: set[int] = {id(p) for key, found in by_cell.items() if key in kept for p in found}
+    unseen: dict[str, dict[int, Problem]] = {}
+    for (sheet, _), found in by_cell.items():
+        for p in found:
+            if id(p) not in shown:
+                unseen.setdefault(sheet, {})[id(p)] = p
+    return {sheet: more_problems(*severity_counts(found.values()), language) for sheet, found in unseen.items()}
+
+
+def _mark(sheet: str, cell: str, items: list[tuple[Severity, str]], more: str) -> Mark:
+    severity = "error" if any(sev is Severity.ERROR for sev, _ in items) else "warning"
+    # errors first; the note is kept to what every backend stores unchanged, so that the
+    # state tab compares equal on the next sync and an unchanged mark is not rewritten
+    items = sorted(items, key=lambda item: item[0] is not Severity.ERROR)
+    note = "\n".join(dict.fromkeys(line for _, line in items))
+    note = _NOTE_UNSAFE.sub("\ufffd", note)
+    limit = _NOTE_MAX - (len(more) + 1 if more else 0)
+    if len(note) > limit:
+        note = note[: limit - 1] + "…"
+    if more:
+        note += "\n" + more
+    return Mark(sheet=sheet, cell=cell, severity=severity, note=note)
 
 
 _NOTE_MAX = 2000
 _NOTE_UNSAFE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _kept_as_they_are(previous: Mapping[tuple[str, str], tuple[str, str]], tabs: frozenset[str]) -> dict:
+    """The marks of a tab too full for the state to remember (thousands of rows pasted), left as the
+    last sync set them: neither set nor cleared there — touching one cell of a sheet of 600,000
+    makes the .xlsx writer load all of it (a gigabyte); its problems are on the Problems tab."""
+    return {key: Mark(sheet=key[0], cell=key[1], severity=severity, note=note)
+            for key, (severity, note) in previous.items() if key[0] in tabs}
 
 
 def _previous_marks(snapshot: Snapshot) -> dict[tuple[str, str], tuple[str, str]]:
@@ -128,8 +195,9 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)
     input_tabs = {t for t in snapshot.order if L.norm(t) not in owned}
-    wanted = _wanted_marks(outcome.problems, input_tabs, language)
     previous = _previous_marks(snapshot)
+    wanted = _wanted_marks(outcome.problems, input_tabs - outcome.oversized, language, snapshot.order)
+    wanted |= _kept_as_they_are(previous, outcome.oversized)
     set_marks = tuple(m for key, m in sorted(wanted.items()) if previous.get(key) != (m.severity, m.note))
     clear = tuple(sorted(key for key in previous if key not in wanted and key[0] in snapshot.tabs))
     state_rows = [("sheet", "cell", "severity", "note")] + [(m.sheet, m.cell, m.severity, m.note) for _, m in sorted(wanted.items())]
@@ -248,16 +316,21 @@ class SyncReport:
         return sum(1 for p in self.outcome.problems if p.severity is Severity.WARNING)
 
 
-def problems_patch(snapshot: Snapshot, problems: Sequence[Problem]) -> Patch:
-    """Only the Problems tab, holding ``problems``: what a cycle that cannot compute the
-    standings shows; every other tab keeps what the last good cycle wrote."""
+def problems_patch(snapshot: Snapshot, problems: Sequence[Problem], language: str | None = None) -> Patch:
+    """Only the Problems tab, holding ``problems`` (in ``language``, else the Tournament tab's): what
+    a cycle that cannot compute the standings shows; every other tab keeps what the last good
+    cycle wrote.  The workbook's own Problems tab is rewritten whatever language titles it."""
     from sheets_sync.render.tabs import problems_tab
 
-    try:
-        language = read_settings(snapshot.tabs).language
-    except Exception:  # noqa: BLE001 - reporting a failure must not fail on the same input
-        language = "ru"
+    if language is None:
+        try:
+            language = read_settings(snapshot.tabs).language
+        except Exception:  # noqa: BLE001 - reporting a failure must not fail on the same input
+            language = "ru"
     tab = problems_tab(list(problems), language, links=False)  # no name: the settings may be what failed
+    existing = find_tab(snapshot.tabs, "problems")
+    if existing is not None and existing != tab.title:
+        tab = replace(tab, title=existing)
     return Patch(writes=(tab,) if not _same(snapshot.tabs.get(tab.title), tab.rows) else ())
 
 
@@ -267,10 +340,10 @@ def internal_error_patch(snapshot: Snapshot, error: str, log: str) -> Patch:
     return problems_patch(snapshot, [problem("internal.error", Severity.ERROR, None, error=error, log=log)])
 
 
-def _show_unavailable_preset(backend: Backend, snapshot: Snapshot, exc: PresetUnavailable) -> None:
-    """Say on the Problems tab that the preset cannot be loaded (best effort: the command
-    line says it anyway, and nothing else is written)."""
-    patch = problems_patch(snapshot, [exc.problem])
+def _show_stop(backend: Backend, snapshot: Snapshot, problems: Sequence[Problem], language: str | None) -> None:
+    """Say on the Problems tab why the cycle stopped (best effort: the command line and the
+    server's page say it anyway, and nothing else is written)."""
+    patch = problems_patch(snapshot, problems, language)
     if not patch.empty:
         try:
             backend.apply(patch, base=snapshot)
@@ -307,11 +380,32 @@ def _sync_key(backend: Backend, outcome: Outcome, fingerprint: str | None) -> Sy
 
 
 def sync_summary(outcome: Outcome) -> dict[str, object]:
-    """The counts a sync remembers and a dashboard shows: games counted, errors, warnings, the name, the language."""
+    """The counts a sync remembers and a dashboard shows: games counted and planned, errors,
+    warnings, the name, the language."""
     return {"games": len(outcome.results.counted),
+            "planned": planned_games(outcome),
             "errors": sum(1 for p in outcome.problems if p.severity is Severity.ERROR),
             "warnings": sum(1 for p in outcome.problems if p.severity is Severity.WARNING),
             "name": outcome.results.tournament.name, "language": outcome.language}
+
+
+def planned_games(outcome: Outcome) -> int:
+    """The games seated or played, and the counted games whose tab is gone since (still games of
+    the tournament: «37 из 38», not «37 из 37»); while the Seating tab is gone, at least the plan
+    the last sync knew."""
+    from scoring.progress import progress, scheduled_games
+
+    t, gone = outcome.results.tournament, outcome.vanished
+    planned = progress(outcome.results).games_total + gone.unplanned(scheduled_games(t.seating, t.protocols))
+    return max(planned, gone.planned) if gone.seating else planned
+
+
+def record_summary(outcome: Outcome) -> dict[str, object]:
+    """:func:`sync_summary` and what the next sync compares with (:func:`scoring.vanished.vanished`):
+    the games counted, with their tabs, and those gone still to be named; whether there is a seating."""
+    games = counted_games(outcome.results.counted) + outcome.vanished.remembered
+    return {**sync_summary(outcome), "counted": [[g.tab, g.stage, g.round, g.table] for g in games],
+            "seating": bool(outcome.results.tournament.seating) or outcome.vanished.seating}
 
 
 def publish_files(outcome: Outcome, out_dir: Path, *, updated: datetime | None = None,
@@ -365,16 +459,22 @@ def _last_sync(memory: SyncMemory | None, backend: Backend, fingerprint: str | N
 
 
 def _computed(backend: Backend, snapshot: Snapshot, compute_outcome: Callable[..., Outcome],
-              memory: SyncMemory | None, dry_run: bool) -> Outcome:
-    """The outcome of ``snapshot``; a preset that cannot be loaded is said on the Problems tab
-    (the last sync's record is forgotten: nothing of it holds) and raised."""
+              memory: SyncMemory | None, dry_run: bool, out_dir: Path | None) -> Outcome:
+    """The outcome of ``snapshot``; a preset that cannot be loaded (the last sync's record is then
+    forgotten: nothing of it holds) or a missing tab the reading needs is said on the Problems tab
+    and raised."""
     try:
-        return compute_outcome(snapshot, base_dir=workbook_folder(backend.source))
+        record = (memory or SyncMemory(out_dir)).record() if out_dir is not None else None
+        return compute_outcome(snapshot, base_dir=workbook_folder(backend.source), last=last_sync(record))
     except PresetUnavailable as exc:
         if memory is not None:
             memory.forget()
         if not dry_run:
-            _show_unavailable_preset(backend, snapshot, exc)
+            _show_stop(backend, snapshot, [exc.problem], None)
+        raise
+    except WorkbookIncomplete as exc:  # the last good sync's record stays: it knows what counted
+        if not dry_run:
+            _show_stop(backend, snapshot, exc.problems, exc.language)
         raise
 
 
@@ -398,7 +498,7 @@ def _publish(publish: Callable[..., list[Path]], outcome: Outcome, out_dir: Path
         return publish(outcome, out_dir, updated=updated), {}
     with memory.recording() as log:
         files = publish(outcome, out_dir, updated=updated)
-    memory.save(key, log, sync_summary(outcome))
+    memory.save(key, log, record_summary(outcome))
     return files, {"written": log.written, "kept": log.kept, "reused": log.reused}
 
 
@@ -436,7 +536,7 @@ def sync_once(backend: Backend, *, out_dir: Path | None, retries: int = 3, dry_r
         if given is None and attempt == 1 and (summary := _last_sync(memory, backend, snapshot.fingerprint)) is not None:
             return SyncReport.unchanged(summary, laps.lap("read"), snapshot=snapshot)
         laps.lap("read")
-        outcome = _computed(backend, snapshot, compute_outcome, memory, dry_run)
+        outcome = _computed(backend, snapshot, compute_outcome, memory, dry_run, out_dir)
         stamp = when or sync_time()
         patch, advanced = _patch(snapshot, outcome, backend, stamp, dry_run)
         laps.lap("compute")

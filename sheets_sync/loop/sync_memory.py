@@ -5,7 +5,9 @@ A sync that wrote its files into an output folder records, in ``<out>/.sheets-sy
 * its **key**: the workbook's fingerprint as it stands after the sync (the SHA-256 of an
   .xlsx file's bytes; the values of every tab of a Google spreadsheet), the content of the
   preset file it used, and the versions of the shipped templates, presets and package;
-* a **summary** for the printed report (games counted, errors, warnings);
+* a **summary** for the printed report (games counted and planned, errors, warnings) and for the
+  next sync: which games counted and whether there was a seating (:func:`last_sync`: what is gone
+  since is named, :mod:`scoring.vanished`);
 * the **outputs**: SHA-256 and size of every file written (or found up to date) under ``<out>``.
 
 The next sync whose key is the same and whose outputs are all still there with their sizes
@@ -28,11 +30,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scoring.vanished import CountedGame, LastSync
 from sheets_sync.files import OutputLog, legacy_output_folder, not_written, output_folder, output_log, write_text_atomic
 from sheets_sync.refs import is_google_ref, spreadsheet_id
 
 __all__ = ["SyncKey", "SyncMemory", "static_versions", "file_version", "skipped_line", "RECORD", "MovedOutputs",
-           "move_old_outputs"]
+           "move_old_outputs", "last_sync"]
 
 RECORD = Path(".sheets-sync") / "last-sync.json"
 FORMAT = 1
@@ -214,3 +217,23 @@ def skipped_line(summary: dict, language: str | None = None) -> str:
 
     return text("report.skipped", language or str(summary.get("language") or "ru"), games=summary.get("games", 0),
                 errors=summary.get("errors", 0), warnings=summary.get("warnings", 0))
+
+
+def last_sync(record: Mapping | None) -> LastSync | None:
+    """What the record's summary says the workbook had: the games counted (with their tabs), a
+    seating, the games planned; None without a record (a first sync names nothing gone)."""
+    summary = (record or {}).get("summary")
+    if not isinstance(summary, Mapping):
+        return None
+    games = []
+    for entry in summary.get("counted") or ():
+        try:
+            tab, stage, round_no, table = entry
+            games.append(CountedGame(str(tab), str(stage), int(round_no), int(table)))
+        except (TypeError, ValueError):  # a hand-edited record: what cannot be read was not counted
+            continue
+    try:
+        planned = int(summary.get("planned") or 0)
+    except (TypeError, ValueError):
+        planned = 0
+    return LastSync(games=tuple(games), seating=bool(summary.get("seating")), planned=planned)

@@ -9,7 +9,7 @@ site's pages do, and shows points with the site's decimals (a number format, not
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -19,7 +19,7 @@ from scoring.items import ITEMS
 from scoring.liveness import ASK, Ask, Liveness, given_or_current
 from scoring.metrics import METRICS
 from scoring.numbers import quantize
-from scoring.problems import Problem, Severity, cell_names, reading_order
+from scoring.problems import Problem, Severity, cell_names, more_problems, reading_order, severity_counts
 from scoring.rating.club import workbook_rating
 from scoring.progress import progress, scheduled_games
 from scoring.rule_names import rule_name
@@ -416,13 +416,23 @@ def nomination_rows(results: Results, language: str, *, top: int = 3) -> list[tu
     return rows
 
 
+# a tab of garbage rows has thousands of problems: the Problems tab lists each tab's first ones in
+# reading order and says how many more that tab holds, and stops after a few thousand rows
+PROBLEMS_PER_TAB = 200
+PROBLEMS_LISTED = 2000
+
+
 def problems_tab(problems: Sequence[Problem], language: str, *, links: bool, name: str = "") -> TabWrite:
-    """Every problem of the run, by tab and cell; ``name`` (the tournament's) heads the tab."""
+    """The problems of the run, by tab and cell (at most :data:`PROBLEMS_PER_TAB` a tab and
+    :data:`PROBLEMS_LISTED` in all, then «и ещё…»); ``name`` (the tournament's) heads the tab."""
     header = (ru_en("Вкладка", "Tab", language), ru_en("Ячейка", "Cell", language), ru_en("Уровень", "Severity", language),
               ru_en("Проблема", "Problem", language), ru_en("Правило", "Rule", language))
     rows: list[tuple] = [*heading(tab_title(name, L.tab("problems", language)), problems_status(problems, language)), header]
     severity_word = {Severity.ERROR: ru_en("ошибка", "error", language), Severity.WARNING: ru_en("предупреждение", "warning", language)}
-    for p in sorted(problems, key=Problem.sort_key):
+    for p, more in _listed(problems, language):
+        if more:  # the tab's problems left out (p is its first)
+            rows.append((p.sheet or None, None, None, more, None))
+            continue
         # a problem of several cells is listed once, naming them all; the link goes to the first
         cell: object = cell_names(p.locations, p.sheet) or None
         if links and p.location is not None:
@@ -430,9 +440,40 @@ def problems_tab(problems: Sequence[Problem], language: str, *, links: bool, nam
         rows.append((p.sheet or None, cell, severity_word[p.severity], p.message(language), rule_name(p.rule, language)))
     if len(rows) == TOP_ROWS:
         rows.append((None, None, None, ru_en("Проблем нет", "No problems", language), None))
-    return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, 80, 22),
-                    frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW), row_heights=HEADER_HEIGHT,
-                    styles=header_styles(len(header)), page=TABLE_PAGE)
+    # a long message wraps inside its column, its row as tall as its lines, on the screen and on paper
+    # (a message longer than the column was cut at its edge)
+    wrapped = Style(cells=f"D{TOP_ROWS + 1}:D{len(rows)}", wrap=True) if len(rows) > TOP_ROWS else None
+    heights = (*HEADER_HEIGHT, *(None if (n := text_lines(row[3], _MESSAGE_WIDTH)) == 1 else n * LINE_PT
+                                 for row in rows[TOP_ROWS:]))
+    while heights and heights[-1] is None:
+        heights = heights[:-1]
+    return TabWrite(title=L.tab("problems", language), rows=tuple(rows), column_widths=(20, 14, 17, _MESSAGE_WIDTH, 22),
+                    frozen_rows=TOP_ROWS, bold_rows=(0, HEADER_ROW), row_heights=heights,
+                    styles=header_styles(len(header)) + ((wrapped,) if wrapped else ()), page=TABLE_PAGE)
+
+
+_MESSAGE_WIDTH = 80  # the Problems tab's «Проблема» column
+
+
+def _listed(problems: Sequence[Problem], language: str) -> Iterator[tuple[Problem, str]]:
+    """(problem, "") for each problem listed, sorted by tab and cell; (a problem, «и ещё…») where a
+    tab's listed ones end and some of it are left out, and once for the rest of the workbook when
+    :data:`PROBLEMS_LISTED` is reached."""
+    by_tab: dict[str, list[Problem]] = {}
+    for p in sorted(problems, key=Problem.sort_key):
+        by_tab.setdefault(p.sheet, []).append(p)
+    room = PROBLEMS_LISTED
+    tabs = list(by_tab.values())
+    for i, found in enumerate(tabs):
+        shown = found[:min(PROBLEMS_PER_TAB, room)]
+        room -= len(shown)
+        yield from ((p, "") for p in shown)
+        if len(shown) < len(found):
+            yield found[0], more_problems(*severity_counts(found[len(shown):]), language)
+        if room <= 0 and i + 1 < len(tabs):
+            rest = [p for other in tabs[i + 1:] for p in other]
+            yield rest[0], more_problems(*severity_counts(rest), language, here=False)
+            return
 
 
 def problems_status(problems: Sequence[Problem], language: str) -> str:

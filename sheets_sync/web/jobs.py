@@ -400,16 +400,24 @@ def _summary(tournament: Tournament, report) -> dict:
     (an unchanged workbook keeps the previous sync's problems: they are still true)."""
     if report.outcome is None:
         return {**tournament.last_sync, **report.summary, "skipped": True}
-    from scoring.progress import progress
     from sheets_sync.loop.sync import sync_summary
 
     outcome = report.outcome
-    done = progress(outcome.results)
-    return {**sync_summary(outcome), "planned": done.games_total, "skipped": False,
+    return {**sync_summary(outcome), "skipped": False,  # «planned» keeps the games whose tab is gone (issue 42 §5)
             "season": bool(outcome.results.tournament.season),
             "problems": problem_rows(outcome.problems, report.snapshot, google=tournament.source == Tournament.GOOGLE),
             "problems_total": len(outcome.problems), "written": bool(report.written),
             "tabs": len(report.patch.writes), "files": len(report.files), "advanced": report.advanced or ""}
+
+
+def _note_stopped(tournament: Tournament, exc) -> None:
+    """A sync stopped by a missing tab (``WorkbookIncomplete``): the page says so at the top and lists
+    what is missing; the counts stay the last good sync's, as the published site does."""
+    kept = {k: v for k, v in (tournament.last_sync or {}).items() if k in ("games", "planned", "name", "language", "season")}
+    summary = {**kept, "stopped": True, "skipped": False, "written": False, "errors": len(exc.problems), "warnings": 0,
+               "problems": problem_rows(exc.problems, exc.snapshot, google=tournament.source == Tournament.GOOGLE),
+               "problems_total": len(exc.problems)}
+    Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary)
 
 
 def _note_sync_read(tournament: Tournament, snapshot, read_at) -> None:
@@ -431,6 +439,7 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     from functools import partial
 
     from sheets_sync.backends.base import PermissionDenied
+    from sheets_sync.loop.outcome import WorkbookIncomplete
     from sheets_sync.loop.sync import publish_files, sync_once
     from sheets_sync.web.workbooks import fresh_read, open_tournament_backend, request_moment
 
@@ -446,6 +455,9 @@ def _sync(tournament: Tournament, params: dict) -> dict:
             from sheets_sync.web.shares import note_refused_access
 
             note_refused_access(tournament)
+        raise
+    except WorkbookIncomplete as exc:  # nothing computed or published: the job fails, the page says why
+        _note_stopped(tournament, exc)
         raise
     from sheets_sync.web.site_versions import switch_site
 

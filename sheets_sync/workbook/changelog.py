@@ -41,7 +41,7 @@ from sheets_sync.render.words import ru_en
 
 __all__ = ["Change", "remembered", "previous_values", "typed_cells", "current_values", "logged_tabs", "fingerprints",
            "changes", "state_rows", "is_trust_row", "log_tab", "append_jsonl", "LOG_FILE", "written_values",
-           "state_with_values"]
+           "state_with_values", "CELLS_REMEMBERED"]
 
 CONFIRMED = "§confirmed"
 VALUES = "§values"
@@ -134,10 +134,21 @@ def logged_tabs(snapshot: Snapshot, t: Tournament, unreadable: Iterable[str] = (
 TypedCells = dict[str, list[tuple[int, int, str, str]]]
 
 
-def typed_cells(snapshot: Snapshot, tabs: Iterable[str]) -> TypedCells:
+# the cells of one tab the state remembers at most: a tournament's biggest tab (the seating of 1000
+# players, 15 rounds) holds some 20,000; tens of thousands of garbage rows pasted into a tab would
+# otherwise make the state tab — and the write that carries it — grow with them; past it the tab's
+# marks are left as they are (sheets_sync.loop.sync: one mark makes the .xlsx writer load the whole
+# sheet, 1.1 GB at 600,000 cells) (issue 42 §5)
+CELLS_REMEMBERED = 100_000
+
+
+def typed_cells(snapshot: Snapshot, tabs: Iterable[str]) -> tuple[TypedCells, dict[str, str]]:
     """The text of every non-empty cell of ``tabs`` (:func:`logged_tabs`), made once for both the
-    protocols' fingerprints and the values the state remembers (150,000 cells at 1000 players)."""
+    protocols' fingerprints and the values the state remembers (150,000 cells at 1000 players): at
+    most :data:`CELLS_REMEMBERED` a tab, in reading order; and, for each tab that has more, the
+    first cell left out."""
     cells: TypedCells = {}
+    cut: dict[str, str] = {}
     for title in tabs:
         found = cells[title] = []
         for r, row in enumerate(snapshot.tabs.get(title, ())):
@@ -146,8 +157,13 @@ def typed_cells(snapshot: Snapshot, tabs: Iterable[str]) -> TypedCells:
                     continue
                 shown = value if type(value) is str else cell_text(value)  # most cells are text already
                 if shown.strip():
+                    if len(found) == CELLS_REMEMBERED:
+                        cut[title] = a1(r, c)
+                        break
                     found.append((r, c, a1(r, c), shown))
-    return cells
+            if title in cut:
+                break
+    return cells, cut
 
 
 def current_values(cells: TypedCells) -> Values:

@@ -38,7 +38,7 @@ from sheets_sync.backends.google.metadata import (
     parse_metadata,
     parse_protected_range,
 )
-from sheets_sync.backends.google.planner import bounds_cells, plan_batch_update
+from sheets_sync.backends.google.planner import bounds_cells, plan_batch_update, split_batch
 from sheets_sync.refs import spreadsheet_id
 
 __all__ = ["GoogleBackend", "parse_spreadsheet_ref", "spreadsheet_url", "locale_advice"]
@@ -291,8 +291,10 @@ class GoogleBackend:
 
     # apply -------------------------------------------------------------------------------
     def apply(self, patch: Patch, *, base: Snapshot | None) -> str | None:
-        """Write ``patch`` in one ``spreadsheets:batchUpdate`` (all-or-nothing); the fingerprint
-        of the result is not known (Google formats what it stores: None, the next read says).
+        """Write ``patch`` in one ``spreadsheets:batchUpdate`` (all-or-nothing) — several in turn when
+        it is too big for one (:func:`~sheets_sync.backends.google.planner.split_batch`: the marks and
+        the state tab together in the last); the fingerprint of the result is not known (Google
+        formats what it stores: None, the next read says).
 
         Google offers no cheap way to tell whether someone edited since ``base`` was read,
         and people edit concurrently by design; since the patch only rewrites owned tabs and
@@ -305,15 +307,35 @@ class GoogleBackend:
             body, new_meta = plan_batch_update(patch, meta)
             if not body["requests"]:
                 return
+            bodies = split_batch(body, new_meta)
             try:
-                reply = self.http.batch_update(self.spreadsheet_id, body)
+                replies = [self.http.batch_update(self.spreadsheet_id, bodies[0])]
             except APIError as exc:
                 if not (cached and is_stale(exc)):
                     raise
                 log.info("Google Sheets: tab list changed, re-planning the write")
                 meta = self._load_meta()
                 body, new_meta = plan_batch_update(patch, meta)
-                reply = self.http.batch_update(self.spreadsheet_id, body)
+                bodies = split_batch(body, new_meta)
+                replies = [self.http.batch_update(self.spreadsheet_id, bodies[0])]
+            replies += self._rest(bodies[1:])
+        reply = {"replies": [r for one in replies for r in one.get("replies", [])]}
+        self._learn(new_meta, reply, meta)
+
+    def _rest(self, bodies: list[dict]) -> list[dict]:
+        """The requests of a split write after its first; one failing leaves the tab list unknown
+        (the first ones were applied): it is read again next time."""
+        replies = []
+        try:
+            for body in bodies:
+                replies.append(self.http.batch_update(self.spreadsheet_id, body))
+        except BaseException:
+            self._meta = None
+            raise
+        return replies
+
+    def _learn(self, new_meta: SpreadsheetMetadata, reply: dict, meta: SpreadsheetMetadata) -> None:
+        """Keep the tab list as the write left it: the protected ranges' ids and the grids Google made."""
         _learn_protected_ids(new_meta, reply)
         for r in reply.get("replies", []):
             props = r.get("addSheet", {}).get("properties")

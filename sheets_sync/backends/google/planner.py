@@ -1,4 +1,4 @@
-"""Planning the one ``spreadsheets:batchUpdate`` that writes a :class:`~sheets_sync.backends.base.Patch`.
+"""Planning the ``spreadsheets:batchUpdate`` that writes a :class:`~sheets_sync.backends.base.Patch`.
 
 Pure: a patch and the spreadsheet's metadata in, a request body out.  New tabs get explicit
 sheet ids, so that links to them can be written in the same request; owned tabs are cleared
@@ -8,11 +8,19 @@ Nothing goes through ``USER_ENTERED`` parsing: text is sent as ``stringValue`` (
 ``=HYPERLINK(...)``, ``+1``, ``0,5`` stay text), numbers as ``numberValue``.  The only
 formulas written are the ``HYPERLINK`` cells built from :class:`Link` values, with their
 arguments escaped (:func:`hyperlink_formula`).
+
+A write is one request while it stays under :data:`MAX_REQUEST_BYTES` (Google refuses a request
+over about 10 MB); a bigger one — an owned tab of thousands of rows — is cut by :func:`split_batch`
+into several, in order, each one all-or-nothing, its big ``updateCells`` cut by rows.  The marks,
+the protections and the state tab that remembers them always travel together in the last one: a
+write that stops half way leaves owned tabs half new (the next sync rewrites them: it compares
+what they hold), never a mark the state tab does not know of.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import logging
 import random
 from datetime import date, datetime, time as dtime
@@ -22,6 +30,7 @@ from typing import Any
 from sheets_sync.backends.base import (
     MARK_COLOURS,
     SHADE_COLOUR,
+    STATE_TAB,
     Link,
     Patch,
     Protection,
@@ -39,7 +48,8 @@ from sheets_sync.backends.google.metadata import (
     TabProperties,
 )
 
-__all__ = ["plan_batch_update", "hyperlink_formula", "protection_bounds", "bounds_cells"]
+__all__ = ["plan_batch_update", "split_batch", "request_size", "MAX_REQUEST_BYTES", "hyperlink_formula",
+           "protection_bounds", "bounds_cells"]
 
 log = logging.getLogger(__name__)
 
@@ -257,9 +267,15 @@ class _Planner:
                 self.grow(tab, rows, cols)
         created = (written - self.original_titles) | {t for t in deletes if t in written}
         for w in patch.writes:
-            self.write_tab(w, new=w.title in created)
+            if w.title != STATE_TAB:
+                self.write_tab(w, new=w.title in created)
+        # the tail: the marks, the protections and the state tab that remembers them go last, so a
+        # write split in several requests (split_batch) sends them together, in its last one
         self.marks()
         self.protections()
+        for w in patch.writes:
+            if w.title == STATE_TAB:
+                self.write_tab(w, new=w.title in created)
         return {"requests": self.structure + self.content}, self.meta
 
     def grid_needs(self) -> dict[str, tuple[int, int]]:
@@ -509,6 +525,75 @@ class _Planner:
             "protectedRange": {"protectedRangeId": found.range_id, "warningOnly": False, "editors": editors},
             "fields": "warningOnly,editors"}})
         found.editors, found.warning_only = p.editors, False
+
+
+# Google answers «Request payload size exceeds the limit: 10485760 bytes» past 10 MB; far under it
+MAX_REQUEST_BYTES = 4_000_000
+
+
+def request_size(request: dict) -> int:
+    """The bytes a request takes in the body as ``requests`` sends it (JSON, non-ASCII escaped)."""
+    return len(json.dumps(request, separators=(", ", ": ")))
+
+
+def _in_tail(request: dict, state_id: int | None) -> bool:
+    """A mark, a protection or a request on the state tab: the part of a write sent last, whole."""
+    (kind, body), = request.items()
+    if kind in ("addProtectedRange", "updateProtectedRange", "deleteProtectedRange"):
+        return True
+    if kind == "updateCells" and body.get("fields") == _MARK_FIELDS:
+        return True
+    where = body.get("start") or body.get("range") or {}
+    return state_id is not None and isinstance(where, dict) and where.get("sheetId") == state_id
+
+
+def _rows_cut(request: dict, limit: int) -> list[dict]:
+    """An ``updateCells`` of rows bigger than ``limit`` as several, each from its own first row."""
+    cells = request.get("updateCells", {})
+    if "rows" not in cells or "start" not in cells or request_size(request) <= limit:
+        return [request]
+    pieces, rows, size = [], [], 0
+    first = cells["start"].get("rowIndex", 0)
+    for row in cells["rows"]:
+        row_size = request_size(row)
+        if rows and size + row_size > limit // 2:
+            pieces.append((first, rows))
+            first, rows, size = first + len(rows), [], 0
+        rows.append(row)
+        size += row_size
+    pieces.append((first, rows))
+    return [{"updateCells": {**cells, "start": {**cells["start"], "rowIndex": start}, "rows": part}}
+            for start, part in pieces]
+
+
+def split_batch(body: dict, meta: SpreadsheetMetadata, limit: int = MAX_REQUEST_BYTES) -> list[dict]:
+    """``body`` (:func:`plan_batch_update`) as the request bodies to send in turn, each under
+    ``limit`` bytes where it can be; the tail (marks, protections, the state tab: ``meta`` as the
+    write leaves it says which tab that is) in the last one."""
+    requests = body["requests"]
+    state_id = next((t.sheet_id for t in meta.tabs if t.title == STATE_TAB), None)
+    tail_from = len(requests)
+    while tail_from and _in_tail(requests[tail_from - 1], state_id):
+        tail_from -= 1
+    if request_size(body) <= limit:
+        return [body]
+    head = [piece for r in requests[:tail_from] for piece in _rows_cut(r, limit)]
+    bodies, current, size = [], [], 0
+    for r in head:
+        r_size = request_size(r) + 2
+        if current and size + r_size > limit:
+            bodies.append({"requests": current})
+            current, size = [], 0
+        current.append(r)
+        size += r_size
+    tail = requests[tail_from:]
+    if current and size + sum(request_size(r) + 2 for r in tail) <= limit:
+        tail = current + tail
+    elif current:
+        bodies.append({"requests": current})
+    if tail:
+        bodies.append({"requests": tail})
+    return bodies
 
 
 def plan_batch_update(patch: Patch, meta: SpreadsheetMetadata) -> tuple[dict, SpreadsheetMetadata]:

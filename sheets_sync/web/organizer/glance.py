@@ -39,6 +39,8 @@ class Glance:
     failed: int
     jobs: list[Job] = field(default_factory=list)
     published: bool = False
+    # the last sync stopped: a tab it needs is missing (its problems say which); nothing was published
+    stopped: bool = False
 
     @property
     def busy(self) -> bool:
@@ -79,4 +81,5 @@ def glance(tournament: Tournament, lang: str) -> Glance:
                   problems_more=max(0, int(summary.get("problems_total") or 0) - len(problems)),
                   synced_at=tournament.last_sync_at, last_sync=summary, waiting=counts[Job.QUEUED],
                   running=counts[Job.RUNNING], failed=counts[Job.FAILED], jobs=recent,
-                  published=tournament.public and (site_dir(tournament) / "index.html").is_file())
+                  published=tournament.public and (site_dir(tournament) / "index.html").is_file(),
+                  stopped=bool(summary.get("stopped")))

@@ -13,6 +13,11 @@ WORDS: dict[str, tuple[str, str]] = {
                             "продолжится сама.",
                             "Access lost: the sheet is no longer shared with the service. Open it in Google Sheets, "
                             "press Share and add the service's address as an editor again: syncing resumes by itself."),
+    "organizer.stopped": ("Синхронизация остановлена: в таблице нет вкладки, без которой турнир не прочитать. "
+                          "Итоги не пересчитаны, сайт и пост не обновлены — они показывают прошлые итоги.",
+                          "The sync stopped: the sheet lacks a tab the tournament cannot be read without. "
+                          "The standings were not recomputed, the site and the post not updated: they show the last "
+                          "standings."),
     "organizer.lasterror": ("Последняя синхронизация не удалась:", "The last sync failed:"),
     "organizer.games": ("Игр засчитано", "Games counted"),
     "organizer.of": ("из", "of"),
