@@ -1,0 +1,213 @@
+"""A co-organizer's access to the Google sheet (issue 43 §1): accepting an invitation shares the
+sheet with them as an editor (Drive) and adds their e-mail to «Организаторы» on the Tournament tab
+(the editors of the sync's protected tabs); removing them undoes both.
+
+Both are done by the job :data:`ACCESS` (:func:`request_access`), never in the web request: the
+Drive calls and the Tournament tab's read and write go through the service account's budget, and a
+job whose budget is spent for the minute waits in the queue (:class:`~sheets_sync.web.jobs.TryLater`)
+— the page does not. The job is leased (it writes the workbook, as a sync does) and safe to run
+again: each step looks before it changes (already shared, already listed), so a second run changes
+nothing.
+
+Removing undoes what accepting did, no more: a share or a listing that was there before the
+invitation (the accept job says ``already``) stays. Where the service may not share (it is not an
+editor, or the owner turned off «Editors can change permissions and share») or Google refuses, the
+job says so and the members page tells the owner exactly what to do by hand (:func:`access_lines`).
+An .xlsx has no per-person rights: nothing to share."""
+
+from __future__ import annotations
+
+import logging
+
+from scoring.parse.grid import find_tab
+from scoring.parse.settings import read_settings
+from sheets_sync.backends.base import Patch, WorkbookChanged
+from sheets_sync.keeper import sharing
+from sheets_sync.keeper.budget import BudgetExhausted
+from sheets_sync.web import jobs
+from sheets_sync.web.models import Job, Tournament
+from sheets_sync.web.words import word
+from sheets_sync.workbook.organizers import ADDED, ALREADY, NO_TAB, REMOVED, organizers_edit
+
+__all__ = ["ACCESS", "request_access", "run_access", "access_lines", "member_access", "removal_notices", "CREATED", "BY_HAND",
+           "UNSHARED", "KEPT", "ABSENT", "FAILED"]
+
+log = logging.getLogger("sheets_sync.web.sheet_access")
+
+ACCESS = "organizer_access"
+# what the Drive step did
+CREATED, BY_HAND, UNSHARED, KEPT, ABSENT, FAILED = "created", "by-hand", "unshared", "kept", "absent", "failed"
+SHARE_ALREADY = "already"
+WRITES_TRIED = 3  # the Tournament tab changed between our read and write: read again, this many times
+
+
+def request_access(tournament: Tournament, email: str, *, add: bool, user=None) -> Job | None:
+    """Queue the share (``add``) or its undoing for ``email``; None for a workbook without per-person
+    rights (an .xlsx)."""
+    if tournament.source != Tournament.GOOGLE or tournament.account is None or not tournament.spreadsheet_id:
+        return None
+    return jobs.enqueue(tournament, ACCESS, params={"email": email.strip().lower(), "add": add}, user=user)
+
+
+def _status(exc: Exception) -> int | None:
+    return getattr(getattr(exc, "response", None), "status_code", None)
+
+
+def _share(http, spreadsheet_id: str, email: str) -> dict:
+    caps = sharing.capabilities(http, spreadsheet_id)
+    try:
+        found = sharing.permission_of(http, spreadsheet_id, email)
+    except Exception as exc:  # noqa: BLE001 - a viewer may not list: then it may not share either
+        if _status(exc) not in (403, 404):
+            raise
+        found = None
+    if found is not None and found.get("role") in sharing.EDITOR_ROLES:
+        return {"shared": SHARE_ALREADY}
+    if not caps.can_share:
+        return {"shared": BY_HAND, "why": "no-share"}
+    try:
+        sharing.share_as_editor(http, spreadsheet_id, email)
+    except Exception as exc:  # noqa: BLE001 - Google's refusal is the owner's to act on, by hand
+        status = _status(exc)
+        if status is None or status >= 500 or status == 429:
+            raise
+        log.info("Drive refused to share %s with %s: %s", spreadsheet_id, email, status)
+        return {"shared": BY_HAND, "why": "refused", "status": status}
+    return {"shared": CREATED}
+
+
+def _unshare(http, spreadsheet_id: str, email: str, before: dict | None) -> dict:
+    if before is not None and before.get("shared") == SHARE_ALREADY:
+        return {"shared": KEPT}  # shared before the invitation: not ours to take back
+    caps = sharing.capabilities(http, spreadsheet_id)
+    if not caps.can_share:
+        return {"shared": BY_HAND, "why": "no-share"}
+    found = sharing.permission_of(http, spreadsheet_id, email)
+    if found is None:
+        return {"shared": ABSENT}
+    if found.get("role") == "owner":
+        return {"shared": KEPT}
+    try:
+        sharing.unshare(http, spreadsheet_id, str(found["id"]))
+    except Exception as exc:  # noqa: BLE001 - as for sharing
+        status = _status(exc)
+        if status is None or status >= 500 or status == 429:
+            raise
+        return {"shared": BY_HAND, "why": "refused", "status": status}
+    return {"shared": UNSHARED}
+
+
+def _list(tournament: Tournament, email: str, add: bool, before: dict | None) -> dict:
+    """Add ``email`` to «Организаторы» or take it out: one read, one write of one cell."""
+    from sheets_sync.web.workbooks import open_tournament_backend
+
+    if not add and before is not None and before.get("listed") == ALREADY:
+        return {"listed": KEPT}
+    backend = open_tournament_backend(tournament)
+    for attempt in range(WRITES_TRIED):
+        snapshot = backend.read()
+        edit = organizers_edit(snapshot.tabs, email, add=add, language=read_settings(snapshot.tabs).language)
+        if edit.write is None:
+            return {"listed": edit.outcome, "tab": find_tab(snapshot.tabs, "tournament") or ""}
+        try:
+            backend.apply(Patch(writes=(edit.write,)), base=snapshot)
+        except WorkbookChanged:  # someone typed meanwhile: read again, never write over it
+            if attempt + 1 == WRITES_TRIED:
+                raise
+            continue
+        return {"listed": edit.outcome, "tab": edit.write.title, "cell": edit.cell}
+    return {"listed": NO_TAB}  # not reached
+
+
+def _accepted(tournament: Tournament, email: str) -> dict | None:
+    """What the last finished share of ``email`` did (None: none on record — a co-organizer from
+    before this job existed: removing takes both back)."""
+    job = (Job.objects.filter(tournament=tournament, action=ACCESS, status=Job.DONE, params__email=email,
+                              params__add=True).order_by("-pk").first())
+    return dict(job.result) if job is not None else None
+
+
+@jobs.runner(ACCESS, leased=True, again=True)
+def run_access(tournament: Tournament, params: dict) -> dict:
+    from sheets_sync.web.workbooks import account_http
+
+    email, add = str(params["email"]), bool(params.get("add", True))
+    before = None if add else _accepted(tournament, email)
+    try:
+        http = account_http(tournament.account)
+        try:
+            shared = _share(http, tournament.spreadsheet_id, email) if add else \
+                _unshare(http, tournament.spreadsheet_id, email, before)
+        except BudgetExhausted:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the cell is still worth writing; the page says what to do
+            log.warning("%s: Drive share for %s failed: %s", tournament.slug, email, type(exc).__name__)
+            shared = {"shared": FAILED}
+        listed = _list(tournament, email, add, before)
+    except BudgetExhausted:  # each step looks before it changes: running again later redoes nothing
+        raise jobs.TryLater(jobs.BUDGET_AGAIN) from None
+    if listed.get("listed") in (ADDED, REMOVED):
+        jobs.request_sync(tournament, ACCESS)  # the protections follow «Организаторы»
+    result = {"email": email, "add": add, **shared, **listed}
+    result["lines"] = {lang: access_lines(result, lang) for lang in ("ru", "en")}
+    return result
+
+
+def _why(result: dict, lang: str) -> str:
+    if result.get("why") == "refused":
+        return word("access.why.refused", lang, status=result.get("status", ""))
+    if result.get("shared") == FAILED:
+        return word("access.why.failed", lang)
+    return word("access.why.no.share", lang)
+
+
+def access_lines(result: dict, lang: str) -> list[str]:
+    """What one access job did, in the page's words (its page, the members page)."""
+    email, add, shared, listed = result.get("email", ""), result.get("add", True), result.get("shared"), result.get("listed")
+    lines = []
+    if shared in (BY_HAND, FAILED):
+        key = "access.by.hand" if add else "access.removed.by.hand"
+        lines.append(word(key, lang, email=email, why=_why(result, lang)))
+    else:
+        key = {CREATED: "access.done.shared", SHARE_ALREADY: "access.done.already", UNSHARED: "access.done.unshared",
+               KEPT: "access.done.kept"}.get(shared)
+        if key:
+            lines.append(word(key, lang, email=email))
+    tab, cell = result.get("tab", ""), result.get("cell", "")
+    key = {ADDED: "access.done.listed", ALREADY: "access.done.listed.already", REMOVED: "access.done.unlisted",
+           KEPT: "access.done.unlisted.kept"}.get(listed)
+    if key:
+        lines.append(word(key, lang, email=email, tab=tab, cell=cell))
+    elif listed == NO_TAB and add:
+        lines.append(word("access.cell.by.hand", lang, email=email))
+    return lines
+
+
+def member_access(tournament: Tournament, email: str, lang: str) -> tuple[str, bool]:
+    """A co-organizer's line on the members page: (what it says, whether the owner has to act)."""
+    job = (Job.objects.filter(tournament=tournament, action=ACCESS, params__email=email, params__add=True)
+           .order_by("-pk").first())
+    if job is None:
+        return "", False
+    if job.status in (Job.QUEUED, Job.RUNNING):
+        return word("access.pending", lang), False
+    result = job.result or {}
+    if job.status == Job.FAILED or result.get("shared") in (BY_HAND, FAILED):
+        said = access_lines({**result, "email": email, "add": True,
+                             "shared": result.get("shared") if job.status == Job.DONE else FAILED}, lang)
+        return " ".join(said), True
+    if result.get("listed") in (ADDED, ALREADY):
+        return word("access.shared", lang, tab=result.get("tab") or "Турнир"), False
+    return word("access.shared.only", lang), False
+
+
+def removal_notices(tournament: Tournament, members: set[str], lang: str, kept: int = 5) -> list[str]:
+    """What the owner still has to do by hand for co-organizers removed lately (the last ``kept``)."""
+    notices = []
+    for job in (Job.objects.filter(tournament=tournament, action=ACCESS, params__add=False,
+                                   status__in=(Job.DONE, Job.FAILED)).order_by("-pk")[:kept]):
+        result = dict(job.result) if job.status == Job.DONE else {"shared": FAILED}
+        result.update(email=job.params.get("email", ""), add=False)
+        if result["email"] not in members and result.get("shared") in (BY_HAND, FAILED):
+            notices.append(" ".join(access_lines(result, lang)[:1]))
+    return notices
