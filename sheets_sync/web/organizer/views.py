@@ -12,6 +12,7 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from sheets_sync.keeper.address import unreachable_host
 from sheets_sync.web import jobs
 from sheets_sync.web.access import tournament_for
 from sheets_sync.web.models import Job, Tournament
@@ -29,7 +30,10 @@ PUSH_TEMPLATE = "keeping/push.html"  # the push trigger's snippet, where the kee
 
 def _push(request: HttpRequest, tournament: Tournament) -> dict:
     """The «instant update» snippet's template and the hook's address: a Google sheet's only (an
-    .xlsx has no Apps Script), its secret made on first show."""
+    .xlsx has no Apps Script), its secret made on first show. The address is the server's public
+    one (``SHEETS_SYNC_PUBLIC_URL``) when set, else the one this page was opened at; when Google
+    cannot reach it (``hook_unreachable``: a loopback or private address) the page says so beside
+    the snippet, and what to set (issue 43 §4)."""
     if tournament.source != Tournament.GOOGLE or not tournament.spreadsheet_id:
         return {"push_template": None, "hook_url": ""}
     try:
@@ -37,8 +41,13 @@ def _push(request: HttpRequest, tournament: Tournament) -> dict:
     except TemplateDoesNotExist:
         return {"push_template": None, "hook_url": ""}
     ensure_hook_secret(tournament)
-    hook_url = request.build_absolute_uri(reverse("hook", args=[tournament.spreadsheet_id]))
-    return {"push_template": template, "hook_url": hook_url}
+    path = reverse("hook", args=[tournament.spreadsheet_id])
+    base = jobs.public_base()
+    hook_url = f"{base}{path}" if base else request.build_absolute_uri(path)
+    unreachable = unreachable_host(hook_url)
+    return {"push_template": template, "hook_url": hook_url, "hook_unreachable": unreachable,
+            "push_unreachable": word("push.unreachable", request_language(request), host=unreachable)
+            if unreachable else ""}
 
 
 def _last_error(tournament: Tournament, lang: str) -> str:

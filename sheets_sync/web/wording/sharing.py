@@ -66,12 +66,12 @@ WORDS: dict[str, tuple[str, str]] = {
                             "«Tournament» tab; removing them takes both back."),
     # the push snippet's address (§4)
     "push.unreachable": ("Google не сможет достучаться до этого адреса: {host} — адрес внутри вашей сети (или этого "
-                         "компьютера), а скрипт таблицы работает на серверах Google. Мгновенное обновление заработает, "
+                         "компьютера), а скрипт таблицы работает на серверах Google. Сигналы из таблицы пойдут, "
                          "когда у сервера будет публичный адрес: укажите его в настройке SHEETS_SYNC_PUBLIC_URL "
                          "(например, https://sync.example.org) и перезапустите сервер — код ниже изменится сам. "
                          "Без этого таблица всё равно обновляется в течение минуты.",
                          "Google cannot reach this address: {host} is inside your network (or this computer), and "
-                         "the sheet's script runs on Google's servers. The instant update works once the server has a "
+                         "the sheet's script runs on Google's servers. Its signals get through once the server has a "
                          "public address: set it as SHEETS_SYNC_PUBLIC_URL (for instance https://sync.example.org) "
                          "and restart the server — the code below follows by itself. Without it the sheet is still "
                          "synced within a minute."),
