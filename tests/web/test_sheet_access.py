@@ -181,3 +181,18 @@ def test_the_organizers_cell_keeps_every_other_word_as_typed():
                               language="en")
     assert english.write.rows == ((), (), (), ("Organizers", "dan@club.ru")) and english.cell == "B4"
     assert re.fullmatch(r"B\d+", english.cell)
+
+
+def test_shared_by_hand_as_told_the_owner_asks_to_check_and_removing_takes_it_back(client, fake_server, account,
+                                                                                   tmp_path, mailoutbox):
+    owner, t = _owned_by_anna(fake_server, account, tmp_path)
+    fake_server.forbid_sharing(t.spreadsheet_id)
+    _carol_accepts(owner, t)
+    member = Membership.objects.get(tournament=t, user__email="carol@club.ru")
+    fake_server.share(t.spreadsheet_id, "carol@club.ru")  # Anna did as the page said
+    owner.post(reverse("members", args=[t.slug]), {"action": "recheck", "member": member.pk})
+    page = owner.get(reverse("members", args=[t.slug])).content.decode()
+    assert "редактор Google-таблицы" in page and "добавьте carol@club.ru" not in page
+    fake_server.forbid_sharing(t.spreadsheet_id, False)
+    owner.post(reverse("members", args=[t.slug]), {"action": "remove", "member": member.pk})
+    assert "carol@club.ru" not in _permissions(fake_server, t.spreadsheet_id)  # shared for the invitation: taken back

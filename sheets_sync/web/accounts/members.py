@@ -94,6 +94,10 @@ def _owner_action(request: HttpRequest, tournament: Tournament, lang: str) -> Ht
         member.delete()
         messages.success(request, word("members.removed", lang, email=member.user.email))
         request_access(tournament, member.user.email, add=False, user=request.user)  # the sheet and the cell back
+    elif action == "recheck":  # shared by hand as the page said: look again (a job, as every Google call)
+        member = get_object_or_404(Membership, pk=request.POST.get("member"), tournament=tournament,
+                                   role=Membership.CO_ORGANIZER)
+        request_access(tournament, member.user.email, add=True, user=request.user, recheck=True)
     elif action == "cancel":
         Invitation.objects.filter(pk=request.POST.get("invitation"), tournament=tournament).delete()
     elif action == "unregister":

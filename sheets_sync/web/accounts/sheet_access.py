@@ -41,12 +41,13 @@ SHARE_ALREADY = "already"
 WRITES_TRIED = 3  # the Tournament tab changed between our read and write: read again, this many times
 
 
-def request_access(tournament: Tournament, email: str, *, add: bool, user=None) -> Job | None:
+def request_access(tournament: Tournament, email: str, *, add: bool, user=None, recheck: bool = False) -> Job | None:
     """Queue the share (``add``) or its undoing for ``email``; None for a workbook without per-person
-    rights (an .xlsx)."""
+    rights (an .xlsx). ``recheck``: the owner says they shared by hand — the same job looks again."""
     if tournament.source != Tournament.GOOGLE or tournament.account is None or not tournament.spreadsheet_id:
         return None
-    return jobs.enqueue(tournament, ACCESS, params={"email": email.strip().lower(), "add": add}, user=user)
+    params = {"email": email.strip().lower(), "add": add, **({"recheck": True} if recheck else {})}
+    return jobs.enqueue(tournament, ACCESS, params=params, user=user)
 
 
 def _status(exc: Exception) -> int | None:
@@ -120,10 +121,13 @@ def _list(tournament: Tournament, email: str, add: bool, before: dict | None) ->
 
 
 def _accepted(tournament: Tournament, email: str) -> dict | None:
-    """What the last finished share of ``email`` did (None: none on record — a co-organizer from
-    before this job existed: removing takes both back)."""
-    job = (Job.objects.filter(tournament=tournament, action=ACCESS, status=Job.DONE, params__email=email,
-                              params__add=True).order_by("-pk").first())
+    """What the last finished share of ``email`` at an acceptance did (None: none on record — a
+    co-organizer from before this job existed: removing takes both back). A check the owner asked
+    for after sharing by hand (``recheck``) finds the share there, but it is no share from before."""
+    done = Job.objects.filter(tournament=tournament, action=ACCESS, status=Job.DONE, params__email=email,
+                              params__add=True).order_by("-pk")
+    # in Python, not ``exclude(params__recheck=True)``: SQL's NULL for a missing key would drop every row
+    job = next((j for j in done.iterator() if not j.params.get("recheck")), None)
     return dict(job.result) if job is not None else None
 
 
@@ -195,7 +199,7 @@ def member_access(tournament: Tournament, email: str, lang: str) -> tuple[str, b
     if job.status == Job.FAILED or result.get("shared") in (BY_HAND, FAILED):
         said = access_lines({**result, "email": email, "add": True,
                              "shared": result.get("shared") if job.status == Job.DONE else FAILED}, lang)
-        return " ".join(said), True
+        return said[0], True  # what to do; what the job did besides is on its page
     if result.get("listed") in (ADDED, ALREADY):
         return word("access.shared", lang, tab=result.get("tab") or "Турнир"), False
     return word("access.shared.only", lang), False

@@ -12,11 +12,12 @@ WORDS: dict[str, tuple[str, str]] = {
                        "(кнопка «Поделиться») → добавьте {email} как редактора.",
                        "The service cannot share the sheet with {email}: {why} Open the sheet → «Share» → add "
                        "{email} as an editor."),
-    "access.why.no.share": ("владелец таблицы запретил редакторам открывать доступ (в «Настройках доступа» снята "
-                            "галочка «Редакторы могут изменять разрешения и параметры доступа»), или сервис "
-                            "в ней не редактор.",
+    "access.why.no.share": ("владелец таблицы не разрешает редакторам открывать доступ (в «Настройках доступа» снята "
+                            "галочка «Редакторы могут изменять разрешения и параметры доступа»), или сервис в ней "
+                            "не редактор.",
                             "the sheet's owner does not let editors share (the Share dialog's «Editors can change "
                             "permissions and share» is off), or the service is not an editor of it."),
+    "access.recheck": ("Я открыл — проверить", "Done — check again"),
     "access.why.refused": ("Google отказал ({status}) — например, у этой почты нет аккаунта Google.",
                            "Google refused ({status}) — for instance, this address has no Google account."),
     "access.why.failed": ("не удалось связаться с Google.", "Google could not be reached."),
