@@ -196,3 +196,15 @@ def test_shared_by_hand_as_told_the_owner_asks_to_check_and_removing_takes_it_ba
     fake_server.forbid_sharing(t.spreadsheet_id, False)
     owner.post(reverse("members", args=[t.slug]), {"action": "remove", "member": member.pk})
     assert "carol@club.ru" not in _permissions(fake_server, t.spreadsheet_id)  # shared for the invitation: taken back
+
+
+def test_a_service_that_only_reads_the_sheet_says_both_steps_are_the_owners(client, fake_server, account, tmp_path,
+                                                                            mailoutbox):
+    owner, t = _owned_by_anna(fake_server, account, tmp_path)
+    fake_server.share(t.spreadsheet_id, SA_EMAIL, role="reader")  # shared with the service as «Viewer»
+    _carol_accepts(owner, t)
+    job, = _access_jobs(t)
+    assert job.status == Job.DONE and job.result["shared"] == "by-hand" and job.result["listed"] == "refused"
+    page = owner.get(reverse("members", args=[t.slug])).content.decode()
+    assert "добавьте carol@club.ru как редактора" in page
+    assert "Впишите carol@club.ru в ячейку «Организаторы» на вкладке «Турнир»" in page

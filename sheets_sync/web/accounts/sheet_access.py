@@ -21,7 +21,7 @@ import logging
 
 from scoring.parse.grid import find_tab
 from scoring.parse.settings import read_settings
-from sheets_sync.backends.base import Patch, WorkbookChanged
+from sheets_sync.backends.base import Patch, PermissionDenied, WorkbookChanged
 from sheets_sync.keeper import sharing
 from sheets_sync.keeper.budget import BudgetExhausted
 from sheets_sync.web import jobs
@@ -37,6 +37,7 @@ log = logging.getLogger("sheets_sync.web.sheet_access")
 ACCESS = "organizer_access"
 # what the Drive step did
 CREATED, BY_HAND, UNSHARED, KEPT, ABSENT, FAILED = "created", "by-hand", "unshared", "kept", "absent", "failed"
+REFUSED = "refused"  # the Tournament tab's write was refused (the service is no editor)
 SHARE_ALREADY = "already"
 WRITES_TRIED = 3  # the Tournament tab changed between our read and write: read again, this many times
 
@@ -147,7 +148,10 @@ def run_access(tournament: Tournament, params: dict) -> dict:
         except Exception as exc:  # noqa: BLE001 - the cell is still worth writing; the page says what to do
             log.warning("%s: Drive share for %s failed: %s", tournament.slug, email, type(exc).__name__)
             shared = {"shared": FAILED}
-        listed = _list(tournament, email, add, before)
+        try:
+            listed = _list(tournament, email, add, before)
+        except PermissionDenied:  # the service only reads the sheet: the cell is the owner's to type
+            listed = {"listed": REFUSED}
     except BudgetExhausted:  # each step looks before it changes: running again later redoes nothing
         raise jobs.TryLater(jobs.BUDGET_AGAIN) from None
     if listed.get("listed") in (ADDED, REMOVED):
@@ -182,7 +186,7 @@ def access_lines(result: dict, lang: str) -> list[str]:
            KEPT: "access.done.unlisted.kept"}.get(listed)
     if key:
         lines.append(word(key, lang, email=email, tab=tab, cell=cell))
-    elif listed == NO_TAB and add:
+    elif listed in (NO_TAB, REFUSED) and add:
         lines.append(word("access.cell.by.hand", lang, email=email))
     return lines
 
@@ -199,7 +203,8 @@ def member_access(tournament: Tournament, email: str, lang: str) -> tuple[str, b
     if job.status == Job.FAILED or result.get("shared") in (BY_HAND, FAILED):
         said = access_lines({**result, "email": email, "add": True,
                              "shared": result.get("shared") if job.status == Job.DONE else FAILED}, lang)
-        return said[0], True  # what to do; what the job did besides is on its page
+        cell = [line for line in said[1:] if result.get("listed") in (NO_TAB, REFUSED)]
+        return " ".join(said[:1] + cell), True  # what to do; what the job did besides is on its page
     if result.get("listed") in (ADDED, ALREADY):
         return word("access.shared", lang, tab=result.get("tab") or "Турнир"), False
     return word("access.shared.only", lang), False
