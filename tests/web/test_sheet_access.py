@@ -92,7 +92,7 @@ def test_a_tab_without_the_row_gets_one_and_removing_undoes_both(client, fake_se
     member = Membership.objects.get(tournament=t, user__email="carol@club.ru")
     owner.post(reverse("members", args=[t.slug]), {"action": "remove", "member": member.pk})
     removal = _access_jobs(t)[-1]
-    assert removal.status == Job.DONE and removal.params == {"email": "carol@club.ru", "add": False}, removal.result
+    assert removal.status == Job.DONE and (removal.params["email"], removal.params["add"]) == ("carol@club.ru", False)
     assert "carol@club.ru" not in _permissions(fake_server, t.spreadsheet_id)
     assert _organizers_cell(fake_server, t.spreadsheet_id) == ""
     assert not any("carol@club.ru" in editors for editors in _protected_editors(fake_server, t.spreadsheet_id))
@@ -208,3 +208,26 @@ def test_a_service_that_only_reads_the_sheet_says_both_steps_are_the_owners(clie
     page = owner.get(reverse("members", args=[t.slug])).content.decode()
     assert "добавьте carol@club.ru как редактора" in page
     assert "Впишите carol@club.ru в ячейку «Организаторы» на вкладке «Турнир»" in page
+
+
+def test_a_job_the_budget_sent_back_half_way_keeps_the_share_it_gave_as_its_own(client, fake_server, account,
+                                                                                tmp_path, mailoutbox, monkeypatch):
+    from sheets_sync.web import jobs
+
+    owner, t = _owned_by_anna(fake_server, account, tmp_path)
+    real_list = sheet_access._list
+
+    def spent(*args, **kwargs):
+        raise BudgetExhausted("read")
+
+    monkeypatch.setattr(sheet_access, "_list", spent)
+    _carol_accepts(owner, t)
+    job, = _access_jobs(t)
+    assert job.status == Job.QUEUED and job.params["done"] == {"shared": "created"}
+    assert _permissions(fake_server, t.spreadsheet_id)["carol@club.ru"] == "writer"
+    monkeypatch.setattr(sheet_access, "_list", real_list)
+    job = jobs.run_job(job.pk)  # the minute after: the share is not asked again, nor taken for an old one
+    assert job.status == Job.DONE and job.result["shared"] == "created" and job.result["listed"] == "added"
+    member = Membership.objects.get(tournament=t, user__email="carol@club.ru")
+    owner.post(reverse("members", args=[t.slug]), {"action": "remove", "member": member.pk})
+    assert "carol@club.ru" not in _permissions(fake_server, t.spreadsheet_id)

@@ -7,7 +7,9 @@ Drive calls and the Tournament tab's read and write go through the service accou
 job whose budget is spent for the minute waits in the queue (:class:`~sheets_sync.web.jobs.TryLater`)
 — the page does not. The job is leased (it writes the workbook, as a sync does) and safe to run
 again: each step looks before it changes (already shared, already listed), so a second run changes
-nothing.
+nothing; the Drive step, once done, is kept in the job's params (``done``), so a run the budget sent
+back to the queue, or a worker's crash, does not take its own share for one from before the
+invitation when it runs again.
 
 Removing undoes what accepting did, no more: a share or a listing that was there before the
 invitation (the accept job says ``already``) stays. Where the service may not share (it is not an
@@ -132,31 +134,43 @@ def _accepted(tournament: Tournament, email: str) -> dict | None:
     return dict(job.result) if job is not None else None
 
 
+def _keep_progress(tournament: Tournament, params: dict, progress: dict) -> None:
+    """Remember the steps done in the job's own params before it goes back to the queue: its next
+    run must not take its own share for one from before the invitation (``already``)."""
+    job_id = Tournament.objects.filter(pk=tournament.pk).values_list("lease_job_id", flat=True).first()
+    if job_id is not None:  # a leased job holds the workbook's lease while it runs
+        Job.objects.filter(pk=job_id, action=ACCESS).update(params={**params, "done": progress})
+
+
 @jobs.runner(ACCESS, leased=True, again=True)
 def run_access(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.web.workbooks import account_http
 
     email, add = str(params["email"]), bool(params.get("add", True))
     before = None if add else _accepted(tournament, email)
+    progress = dict(params.get("done") or {})  # the steps an earlier run of this job did
     try:
-        http = account_http(tournament.account)
-        try:
-            shared = _share(http, tournament.spreadsheet_id, email) if add else \
-                _unshare(http, tournament.spreadsheet_id, email, before)
-        except BudgetExhausted:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the cell is still worth writing; the page says what to do
-            log.warning("%s: Drive share for %s failed: %s", tournament.slug, email, type(exc).__name__)
-            shared = {"shared": FAILED}
-        try:
-            listed = _list(tournament, email, add, before)
-        except PermissionDenied:  # the service only reads the sheet: the cell is the owner's to type
-            listed = {"listed": REFUSED}
-    except BudgetExhausted:  # each step looks before it changes: running again later redoes nothing
+        if "shared" not in progress:
+            http = account_http(tournament.account)
+            try:
+                progress.update(_share(http, tournament.spreadsheet_id, email) if add else
+                                _unshare(http, tournament.spreadsheet_id, email, before))
+            except BudgetExhausted:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the cell is still worth writing; the page says what to do
+                log.warning("%s: Drive share for %s failed: %s", tournament.slug, email, type(exc).__name__)
+                progress["shared"] = FAILED
+            _keep_progress(tournament, params, progress)  # a crash or a spent budget from here on redoes nothing
+        if "listed" not in progress:
+            try:
+                progress.update(_list(tournament, email, add, before))
+            except PermissionDenied:  # the service only reads the sheet: the cell is the owner's to type
+                progress["listed"] = REFUSED
+    except BudgetExhausted:  # the account's minute is spent: back to the queue, the steps done kept
         raise jobs.TryLater(jobs.BUDGET_AGAIN) from None
-    if listed.get("listed") in (ADDED, REMOVED):
+    if progress.get("listed") in (ADDED, REMOVED):
         jobs.request_sync(tournament, ACCESS)  # the protections follow «Организаторы»
-    result = {"email": email, "add": add, **shared, **listed}
+    result = {"email": email, "add": add, **progress}
     result["lines"] = {lang: access_lines(result, lang) for lang in ("ru", "en")}
     return result
 

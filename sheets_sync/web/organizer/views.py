@@ -45,9 +45,10 @@ def _push(request: HttpRequest, tournament: Tournament) -> dict:
     base = jobs.public_base()
     hook_url = f"{base}{path}" if base else request.build_absolute_uri(path)
     unreachable = unreachable_host(hook_url)
+    # the warning's words around the host, which the page shows as code (a name such as «localhost» is no word)
+    before, _, after = word("push.unreachable", request_language(request)).partition("{host}")
     return {"push_template": template, "hook_url": hook_url, "hook_unreachable": unreachable,
-            "push_unreachable": word("push.unreachable", request_language(request), host=unreachable)
-            if unreachable else ""}
+            "push_unreachable": (before, after) if unreachable else None}
 
 
 def _last_error(tournament: Tournament, lang: str) -> str:
