@@ -42,8 +42,10 @@ def _link(page: str) -> str:
 ])
 def test_without_a_mail_server_the_page_says_no_letter_went_and_gives_the_link(anna, log_mail, caplog, lang, says,
                                                                               not_said):
-    page = _invite(anna, lang)
+    with caplog.at_level("INFO", logger="sheets_sync.web.mail"):
+        page = _invite(anna, lang)
     assert says in page and not_said not in page
+    assert _link(page) in caplog.text  # where it went: the server's log, as the page says
     invitation = Invitation.objects.get(email="carol@club.ru")
     assert _link(page).endswith(f"/invite/{invitation.token}/")
     # the form says it before anyone presses

@@ -63,10 +63,7 @@ def _invite(request: HttpRequest, tournament: Tournament, lang: str) -> Invitati
                                            token=secrets.token_urlsafe(24), invited_by=request.user)
     link = request.build_absolute_uri(reverse("accept_invitation", args=[invitation.token]))
     request.session["invite_link"] = link
-    if not mail_server():  # the letter would only reach the server's log: say so, the link is the way
-        messages.warning(request, word("members.mail.none", lang, email=invitation.email))
-        return invitation
-    try:
+    try:  # without a mail server the letter reaches the server's log only (whoever runs it can find it there)
         send_mail(word("members.mail_subject", lang, title=str(tournament)),
                   word("members.mail_body", lang, title=str(tournament), who=request.user.email, link=link,
                        email=invitation.email, until=until_words(invitation.expires_at, lang)),
@@ -75,7 +72,10 @@ def _invite(request: HttpRequest, tournament: Tournament, lang: str) -> Invitati
         log.warning("invitation letter to %s not sent: %s", invitation.email, type(exc).__name__)
         messages.warning(request, word("members.mail.failed", lang, email=invitation.email))
         return invitation
-    messages.success(request, word("members.invitation_ready", lang, email=invitation.email))
+    if not mail_server():  # the letter went to the log, not to the person: say so, the link is the way
+        messages.warning(request, word("members.mail.none", lang, email=invitation.email))
+    else:
+        messages.success(request, word("members.invitation_ready", lang, email=invitation.email))
     return invitation
 
 

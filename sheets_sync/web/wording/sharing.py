@@ -48,9 +48,9 @@ WORDS: dict[str, tuple[str, str]] = {
                                   "{email} was among «Organizers» before the invitation — the cell is untouched."),
     # the invitation's letter (§2)
     "members.mail.none": ("Приглашение для {email} готово. Почтовый сервер не настроен — письмо не отправлено; "
-                          "передайте ссылку сами (она ниже).",
+                          "передайте ссылку сами (она ниже). Текст письма — только в журнале сервера.",
                           "The invitation for {email} is ready. No mail server is set up — no letter was sent; "
-                          "pass the link on yourself (it is below)."),
+                          "pass the link on yourself (it is below). The letter is only in the server's log."),
     "members.mail.failed": ("Приглашение для {email} готово, но письмо не ушло: почтовый сервер ответил ошибкой. "
                             "Передайте ссылку сами (она ниже).",
                             "The invitation for {email} is ready, but the letter did not go: the mail server "
