@@ -152,7 +152,7 @@ def test_the_job_page_says_what_was_done_in_the_pages_language(client, fake_serv
     carol = _carol_accepts(owner, t)
     job, = _access_jobs(t)
     page = carol.get(reverse("job", args=[t.slug, job.pk])).content.decode()
-    assert "Таблица открыта для carol@club.ru (редактор)" in page and "Доступ соорганизатора к таблице" in page
+    assert "Таблица открыта для carol@club.ru (редактор)" in page and "Доступ к таблице" in page
     english = carol.get(reverse("job", args=[t.slug, job.pk]) + "?lang=en").content.decode()
     assert "The sheet is shared with carol@club.ru (editor)" in english
     assert json.loads(json.dumps(job.result))["lines"]["ru"]

@@ -4,8 +4,8 @@ went and gives the link; Carol, signed out and with no account yet, opens it, go
 «Регистрация» from the invitation page, comes back to it by herself and accepts. The sheet is then
 shared with her as an editor and she is in «Организаторы»; Dan, accepted after Anna turned off
 «Editors can share», is shown with what Anna has to do by hand; once she has, «проверить» finds
-the share. Anna's members page:
-tests/artifacts/newcomer/members-390.png."""
+the share. Anna's members page: tests/artifacts/newcomer/members-390.png; the push snippet on
+127.0.0.1 with its warning: tests/artifacts/newcomer/push-unreachable-390.png."""
 
 from __future__ import annotations
 
@@ -28,11 +28,12 @@ PASSWORD = "Korova-2026-mafia"
 
 
 def test_carol_signs_up_from_the_invitation_comes_back_accepts_and_can_open_the_sheet(
-        live_server, chromium, fake_server, account, tmp_path, settings):
+        live_server, chromium, fake_server, account, tmp_path, settings, monkeypatch):
     from django.contrib.auth import get_user_model
     from django.test import Client
 
     settings.EMAIL_BACKEND = "sheets_sync.web.mail.LogEmailBackend"  # no mail server: letters go to the log
+    monkeypatch.delenv("SHEETS_SYNC_PUBLIC_URL", raising=False)  # no public address either
     tournament = _sheet(fake_server, account, tmp_path, "kubok")
     anna = get_user_model().objects.create_user("anna@club.ru", "anna@club.ru", PASSWORD)
     Membership.objects.create(user=anna, tournament=tournament, role=Membership.OWNER)
@@ -85,5 +86,17 @@ def test_carol_signs_up_from_the_invitation_comes_back_accepts_and_can_open_the_
     owner.wait_for_url(members)
     assert "редактор Google-таблицы" in owner.inner_text('[data-access="dan@club.ru"]')
     assert owner.query_selector('[data-recheck="dan@club.ru"]') is None
+
+    # the push snippet on this computer (no public address): the warning beside it, within the phone's width
+    owner.goto(f"{live_server.url}/o/kubok/")
+    warning = owner.inner_text("#push-unreachable")
+    host = live_server.url.split("//")[1].split(":")[0]  # localhost
+    assert f"Google не сможет достучаться до этого адреса: {host}" in warning and "SHEETS_SYNC_PUBLIC_URL" in warning
+    assert "// ВНИМАНИЕ: этот адрес Google не виден" in owner.inner_text("#push pre.push-code")
+    wide = owner.evaluate("""[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 391)
+        .map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)
+        + ' ' + (e.innerText || '').slice(0, 60))""")
+    assert owner.evaluate("document.documentElement.scrollWidth") <= 390, wide
+    owner.locator("#push").screenshot(path=str(ARTIFACTS / "newcomer" / "push-unreachable-390.png"))
     owner.context.close()
     carol.context.close()
