@@ -43,6 +43,15 @@ def _carol_accepts(owner, tournament, email="carol@club.ru"):
     return carol
 
 
+def client_of(email: str):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(email=email), backend="django.contrib.auth.backends.ModelBackend")
+    return client
+
+
 def _permissions(fake_server, sid) -> dict[str, str]:
     """e-mail -> role, as Drive's permissions.list gives them."""
     from tests.fake_sheets import _permission_list
@@ -83,6 +92,7 @@ def test_accepting_shares_the_sheet_as_an_editor_and_lists_the_co_organizer(clie
     assert any("carol@club.ru" in editors for editors in _protected_editors(fake_server, t.spreadsheet_id))
     page = owner.get(reverse("members", args=[t.slug])).content.decode()
     assert "редактор Google-таблицы, в «Организаторах» на вкладке «Турнир»" in page
+    assert 'id="my-access"' not in client_of("carol@club.ru").get(reverse("tournament", args=[t.slug])).content.decode()
 
 
 def test_a_tab_without_the_row_gets_one_and_removing_undoes_both(client, fake_server, account, tmp_path, mailoutbox):
@@ -123,6 +133,9 @@ def test_where_the_service_may_not_share_the_page_says_what_to_do(client, fake_s
     assert "carol@club.ru" in _organizers_cell(fake_server, t.spreadsheet_id)  # the cell is written all the same
     page = owner.get(reverse("members", args=[t.slug]) + f"?lang={lang}").content.decode()
     assert says in page.replace("&quot;", '"'), page
+    # and Carol, before she meets Google's «нет доступа», reads why on her own page and whom to ask
+    hers = client_of("carol@club.ru").get(reverse("tournament", args=[t.slug]) + f"?lang={lang}").content.decode()
+    assert ("Google-таблица вам ещё не открыта" if lang == "ru" else "not shared with you yet") in hers
     assert not [r for r in fake_server.request_log if r["method"] == "POST" and r["path"].endswith("/permissions")]
     # removing: the service may not take the share back either — the page says to remove by hand
     member = Membership.objects.get(tournament=t, user__email="carol@club.ru")
@@ -145,6 +158,7 @@ def test_a_spent_budget_holds_the_job_in_the_queue_not_the_page(client, fake_ser
     assert job.status == Job.QUEUED and job.waiting == Job.FOR_BUDGET and job.attempts == 0
     page = owner.get(reverse("members", args=[t.slug])).content.decode()
     assert "открываем доступ к таблице" in page
+    assert "Открываем вам Google-таблицу" in client_of("carol@club.ru").get(reverse("tournament", args=[t.slug])).content.decode()
 
 
 def test_the_job_page_says_what_was_done_in_the_pages_language(client, fake_server, account, tmp_path, mailoutbox):

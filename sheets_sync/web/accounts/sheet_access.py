@@ -31,7 +31,7 @@ from sheets_sync.web.models import Job, Tournament
 from sheets_sync.web.words import word
 from sheets_sync.workbook.organizers import ADDED, ALREADY, NO_TAB, REMOVED, organizers_edit
 
-__all__ = ["ACCESS", "request_access", "run_access", "access_lines", "member_access", "removal_notices", "CREATED", "BY_HAND",
+__all__ = ["ACCESS", "request_access", "run_access", "access_lines", "member_access", "own_access", "removal_notices", "CREATED", "BY_HAND",
            "UNSHARED", "KEPT", "ABSENT", "FAILED"]
 
 log = logging.getLogger("sheets_sync.web.sheet_access")
@@ -222,6 +222,23 @@ def member_access(tournament: Tournament, email: str, lang: str) -> tuple[str, b
     if result.get("listed") in (ADDED, ALREADY):
         return word("access.shared", lang, tab=result.get("tab") or "Турнир"), False
     return word("access.shared.only", lang), False
+
+
+def own_access(tournament: Tournament, user, lang: str) -> str:
+    """What a co-organizer's own tournament page says of their access to the sheet ("" once it is
+    theirs, or when nothing is on record): being shared, or that the owner has to share it."""
+    if tournament.source != Tournament.GOOGLE or not getattr(user, "is_authenticated", False):
+        return ""
+    email = (user.email or "").strip().lower()
+    job = (Job.objects.filter(tournament=tournament, action=ACCESS, params__email=email, params__add=True)
+           .order_by("-pk").first())
+    if job is None:
+        return ""
+    if job.status in (Job.QUEUED, Job.RUNNING):
+        return word("access.mine.pending", lang)
+    if job.status == Job.FAILED or (job.result or {}).get("shared") in (BY_HAND, FAILED):
+        return word("access.mine.by.hand", lang, email=email)
+    return ""
 
 
 def removal_notices(tournament: Tournament, members: set[str], lang: str, kept: int = 5) -> list[str]:

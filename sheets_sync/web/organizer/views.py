@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 from sheets_sync.keeper.address import unreachable_host
 from sheets_sync.web import jobs
 from sheets_sync.web.access import tournament_for
+from sheets_sync.web.accounts.sheet_access import own_access
 from sheets_sync.web.models import Job, Tournament
 from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for, params_of
 from sheets_sync.web.organizer.glance import ACTIVE, glance
@@ -66,7 +67,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     lang = request_language(request)
     context = {"tournament": tournament, "glance": glance(tournament, lang), "buttons": buttons_for(tournament),
-               "last_error": _last_error(tournament, lang),
+               "last_error": _last_error(tournament, lang), "my_access": own_access(tournament, request.user, lang),
                "public_url": reverse("public_site", args=[tournament.slug]),
                "status_url": reverse("tournament_status", args=[tournament.slug]), **_push(request, tournament)}
     return render(request, "organizer/tournament.html", context)

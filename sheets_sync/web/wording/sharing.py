@@ -17,6 +17,15 @@ WORDS: dict[str, tuple[str, str]] = {
                             "не редактор.",
                             "the sheet's owner does not let editors share (the Share dialog's «Editors can change "
                             "permissions and share» is off), or the service is not an editor of it."),
+    # the co-organizer's own tournament page, beside «Открыть таблицу»
+    "access.mine.pending": ("Открываем вам Google-таблицу — несколько секунд; страница обновится сама.",
+                            "Sharing the Google sheet with you — a few seconds; the page refreshes itself."),
+    "access.mine.by.hand": ("Google-таблица вам ещё не открыта: сервис не может поделиться ею сам. Попросите "
+                            "владельца турнира добавить {email} редактором («Настройки доступа» в таблице) — на его "
+                            "странице «Организаторы» написано, как.",
+                            "The Google sheet is not shared with you yet: the service cannot share it by itself. Ask "
+                            "the tournament's owner to add {email} as an editor (the sheet's «Share») — their "
+                            "«Organizers» page says how."),
     "access.recheck": ("Я открыл — проверить", "Done — check again"),
     "access.why.refused": ("Google отказал ({status}) — например, у этой почты нет аккаунта Google.",
                            "Google refused ({status}) — for instance, this address has no Google account."),
