@@ -2,8 +2,8 @@
 unregisters the tournament (the sheet itself is never touched).
 
 An invitation names whom it is for: its link (shown to copy, and mailed; without a mail server the
-page says no letter went and the link is to be passed on by hand) is accepted only by the account
-with that e-mail, within
+letter reaches only the server's log, and the page says so: the owner passes the link on) is
+accepted only by the account with that e-mail, within
 :attr:`~sheets_sync.web.models.Invitation.LIFETIME` (7 days; the page and the letter say until
 when), and once. Anyone else signed in is asked to sign in as that address (the page says which);
 signed out, the page offers sign-in and sign-up, both of which come back to the invitation. A
