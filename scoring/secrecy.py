@@ -1,0 +1,119 @@
+"""What of a game in play may be shown outside the workbook: nothing secret until the winner is typed.
+
+The regulation gives the team a defeat for «сознательное подглядывание для получения информации,
+иные неигровые способы получения информации» (german-mafia-open-2016, «Присуждение поражения
+команде»).  A judge often types the roles (or the sheriff's and the don's checks, the best move)
+into the protocol tab while the game runs; a public page, JSON or the hall's screen showing them
+would be exactly that other way of getting information.  So a game *in play* — a protocol with no
+winner read yet (a blank pre-filled tab has nothing to hide either way) — shows in every public
+output only what the judge announces at the table: the players, fouls, penalties, who left when
+and how, who was nominated.  Its roles, best move, extra points (and the automatic ones taken),
+the judge's comment and the optional check columns are left out: :func:`public_protocol`.
+
+Problems of such a game still name their cell (the judges see the sheet), but never quote a secret:
+what the public sees of them is what the rules find in the game as it may be shown — the same as if
+the secret cells were empty (:func:`public_problems`).  Once the winner is typed, the game is shown
+as typed.  The workbook's own tabs (the judges' and the organizers') are not filtered here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from decimal import Decimal
+
+from scoring.model import GameIndex, Location, Protocol, SeatRecord, Tournament
+from scoring.preset import Preset
+from scoring.problems import Problem
+from scoring.rules import game_problems
+
+__all__ = ["SECRET_COLUMNS", "in_play", "public_protocol", "public_tournament", "secret_cells", "public_problems"]
+
+# the protocol's columns whose cells are secret while the game is played (scoring.labels.PROTOCOL_COLUMNS)
+SECRET_COLUMNS = ("role", "best_move", "extra_points", "auto_extra_taken", "comment", "sheriff_check", "don_check")
+# a block's closing line «ПУ 5 ЛХ 2 3 4»: its conflict with the seat rows quotes the ЛХ typed
+_SECRET_SUMMARY_LABEL = "ЛХ"
+
+
+def in_play(protocol: Protocol) -> bool:
+    """Typed, but no winner read yet: the game is (for the outputs) still being played.  A winner
+    typed but not understood keeps it in play — its error names the winner cell, not the roles."""
+    return not protocol.finished and not protocol.blank
+
+
+def _public_seat(seat: SeatRecord) -> SeatRecord:
+    if (seat.role is None and not seat.role_unread and not seat.best_move and not seat.extra_points
+            and not seat.auto_extra_taken and not seat.comment):
+        return seat
+    return replace(seat, role=None, role_unread=False, best_move=(), extra_points=Decimal(0),
+                   auto_extra_taken=False, comment="")
+
+
+def public_protocol(protocol: Protocol) -> Protocol:
+    """``protocol`` as a public output may show it: a finished game as typed; a game in play
+    without its roles, best move, extra points and comments (the check columns are not read into
+    the protocol at all).  The same object when there is nothing to leave out."""
+    if not in_play(protocol):
+        return protocol
+    seats = tuple(_public_seat(s) for s in protocol.seats)
+    if all(a is b for a, b in zip(seats, protocol.seats)):
+        return protocol
+    return replace(protocol, seats=seats)
+
+
+def public_tournament(tournament: Tournament) -> Tournament:
+    """The tournament with every game in play as :func:`public_protocol` shows it (the same object
+    when no game in play has anything to leave out)."""
+    protocols = tuple(public_protocol(p) for p in tournament.protocols)
+    if all(a is b for a, b in zip(protocols, tournament.protocols)):
+        return tournament
+    return replace(tournament, protocols=protocols)
+
+
+def secret_cells(protocol: Protocol) -> frozenset[Location]:
+    """The cells of a game in play whose values are secret (none for a finished game)."""
+    if not in_play(protocol):
+        return frozenset()
+    return frozenset(loc for seat in protocol.seats for column in SECRET_COLUMNS
+                     if (loc := seat.cells.get(column)) is not None)
+
+
+def _quotes_secret(pr: Problem, secret: frozenset[Location], games: GameIndex) -> bool:
+    if any(loc in secret for loc in pr.locations):
+        return True
+    return pr.params.get("label") == _SECRET_SUMMARY_LABEL and games.game_at(pr.location) is not None
+
+
+def _without(problems: Iterable[Problem], gone: Sequence[Problem]) -> list[Problem]:
+    """``problems`` less one occurrence of each of ``gone`` (a Problem holds a dict: no set of them)."""
+    left = list(gone)
+    kept = []
+    for pr in problems:
+        if pr in left:
+            left.remove(pr)
+        else:
+            kept.append(pr)
+    return kept
+
+
+def public_problems(tournament: Tournament, preset: Preset, problems: Sequence[Problem]) -> tuple[Problem, ...]:
+    """``problems`` as the public may read them: a game in play's problems are those the rules find
+    in :func:`public_protocol` of it, and the reader's at its public cells; nothing that sits in, or
+    quotes, a secret cell.  Other games' problems are kept as they are, in their order."""
+    playing = [p for p in tournament.protocols if in_play(p)]
+    if not playing:
+        return tuple(problems)
+    secret = frozenset().union(*(secret_cells(p) for p in playing))
+    shown = [public_protocol(p) for p in playing]
+    changed = [(p, q) for p, q in zip(playing, shown) if q is not p]
+    as_typed: list[Problem] = []
+    as_shown: list[Problem] = []
+    if changed:
+        as_typed = game_problems(tournament, preset, [p for p, _ in changed])
+        as_shown = game_problems(public_tournament(tournament), preset, [q for _, q in changed])
+    gone, new = _without(as_typed, as_shown), _without(as_shown, as_typed)
+    games = GameIndex(playing)
+    kept = [pr for pr in _without(problems, gone) if not _quotes_secret(pr, secret, games)]
+    if len(kept) == len(problems) and not new:
+        return tuple(problems)
+    return (*kept, *new)
