@@ -195,3 +195,26 @@ def test_an_emptied_game_and_a_finished_one_are_left_as_they_are():
     empty = _emptied(replace(FINISHED, winner=None))
     assert public_protocol(empty) is empty
     assert any(s.role is Role.DON for s in FINISHED.seats)
+
+
+def test_an_evening_game_in_play_shows_nothing_secret_on_the_seasons_outputs():
+    """A club season: the last evening's second game is typed as far as the judge got (a block of the
+    evening's tab), and the season's pages, JSON and posts are those of its emptied secrets."""
+    from scoring.model import Player
+    from scoring.season import season
+    from sheets_sync.render.vk_season import evening_post_text, season_post_text
+    from tests.test_season import CLUB, GAMES, PRESET, THIRD, _game
+
+    playing = replace(_game("2026-12-19", 2, THIRD, "дмшмкккккк", "red", s4={"killed_night": 1, "best_move": (1, 2, 3)},
+                            s2={"extra": "0.5", "comment": "дон проверил 3"}), winner=None, anchor="A15", rows=(14, 26))
+
+    def outputs(game: Protocol) -> tuple:
+        t = replace(tournament([Player(nickname=n) for n in CLUB], (*GAMES, game)), season=True, name="Клуб «Ночь»")
+        shown = published(compute_standings(t, PRESET, validate(t, PRESET)))
+        return (site_files(shown, shown.problems, language="ru"), season_post_text(shown, language="ru"),
+                evening_post_text(shown, season(shown).evenings[-1], language="ru"),
+                standings_document(shown, shown.problems, language="ru", public=False))
+
+    typed = outputs(playing)
+    assert typed == outputs(_emptied(playing))
+    assert any("2026-12-19" in page for page in typed[0]) and not any("дон проверил" in v for v in typed[0].values())
