@@ -27,10 +27,13 @@ from scoring.preset import Preset
 from scoring.problems import Problem
 from scoring.rules import game_problems
 
-__all__ = ["SECRET_COLUMNS", "in_play", "public_protocol", "public_tournament", "secret_cells", "public_problems"]
+__all__ = ["SECRET_COLUMNS", "in_play", "public_protocol", "public_tournament", "secret_cells", "public_problems",
+           "discreet_problems"]
 
 # the protocol's columns whose cells are secret while the game is played (scoring.labels.PROTOCOL_COLUMNS)
 SECRET_COLUMNS = ("role", "best_move", "extra_points", "auto_extra_taken", "comment", "sheriff_check", "don_check")
+# found only because roles are typed, but telling none: the Problems tab says them as they are
+_SAID_ANYWAY = frozenset({"protocol.not_finished"})
 # a block's closing line «ПУ 5 ЛХ 2 3 4»: its conflict with the seat rows quotes the ЛХ typed
 _SECRET_SUMMARY_LABEL = "ЛХ"
 
@@ -96,13 +99,13 @@ def _without(problems: Iterable[Problem], gone: Sequence[Problem]) -> list[Probl
     return kept
 
 
-def public_problems(tournament: Tournament, preset: Preset, problems: Sequence[Problem]) -> tuple[Problem, ...]:
-    """``problems`` as the public may read them: a game in play's problems are those the rules find
-    in :func:`public_protocol` of it, and the reader's at its public cells; nothing that sits in, or
-    quotes, a secret cell.  Other games' problems are kept as they are, in their order."""
+def _secret_part(tournament: Tournament, preset: Preset,
+                 problems: Sequence[Problem]) -> tuple[list[Problem], list[Problem], list[Problem]]:
+    """(the problems kept as they are, those that would tell a secret, those the rules find instead
+    in the games in play as shown)."""
     playing = [p for p in tournament.protocols if in_play(p)]
     if not playing:
-        return tuple(problems)
+        return list(problems), [], []
     secret = frozenset().union(*(secret_cells(p) for p in playing))
     shown = [public_protocol(p) for p in playing]
     changed = [(p, q) for p, q in zip(playing, shown) if q is not p]
@@ -113,7 +116,38 @@ def public_problems(tournament: Tournament, preset: Preset, problems: Sequence[P
         as_shown = game_problems(public_tournament(tournament), preset, [q for _, q in changed])
     gone, new = _without(as_typed, as_shown), _without(as_shown, as_typed)
     games = GameIndex(playing)
-    kept = [pr for pr in _without(problems, gone) if not _quotes_secret(pr, secret, games)]
-    if len(kept) == len(problems) and not new:
+    kept: list[Problem] = []
+    told: list[Problem] = []
+    left = list(gone)
+    for pr in problems:
+        if pr in left:
+            left.remove(pr)
+            told.append(pr)
+        elif _quotes_secret(pr, secret, games):
+            told.append(pr)
+        else:
+            kept.append(pr)
+    return kept, told, new
+
+
+def public_problems(tournament: Tournament, preset: Preset, problems: Sequence[Problem]) -> tuple[Problem, ...]:
+    """``problems`` as the public may read them: a game in play's problems are those the rules find
+    in :func:`public_protocol` of it, and the reader's at its public cells; nothing that sits in, or
+    quotes, a secret cell.  Other games' problems are kept as they are, in their order."""
+    kept, told, new = _secret_part(tournament, preset, problems)
+    if not told and not new:
         return tuple(problems)
     return (*kept, *new)
+
+
+def discreet_problems(tournament: Tournament, preset: Preset, problems: Sequence[Problem]) -> tuple[Problem, ...]:
+    """``problems`` for a list anybody who opens the workbook may read (its Problems tab): each one
+    kept at its cell and severity, but one that would tell a secret of a game in play says only that
+    the cell's note has it (``game.secret``).  The notes on the protocol's own cells keep every word:
+    they sit beside what was typed."""
+    _, told, _ = _secret_part(tournament, preset, problems)
+    hidden = {id(pr) for pr in told if pr.rule not in _SAID_ANYWAY}
+    if not hidden:
+        return tuple(problems)
+    return tuple(replace(pr, rule="game.secret", params={"rule": pr.rule}) if id(pr) in hidden else pr
+                 for pr in problems)

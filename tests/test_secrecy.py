@@ -130,6 +130,26 @@ def test_the_workbooks_own_tabs_count_no_game_in_play(workbooks, tmp_path, monke
     assert tabs["typed"] == tabs["blank"]
 
 
+def test_the_problems_tab_names_the_cell_of_a_secret_mistake_and_its_note_says_it(workbooks, tmp_path, monkeypatch):
+    """Anybody who opens the workbook reads the Problems tab: a mistake of a game in play that would
+    tell a role (a Latin letter in «шериф», two dons) is listed at its cell without the words; the
+    note on the protocol's own cell, beside what was typed, keeps them."""
+    monkeypatch.setenv("SHEETS_SYNC_NOW", NOW)
+    typed, _, playing = workbooks
+    copy = tmp_path / "cup.xlsx"
+    shutil.copy(typed, copy)
+    sync_once(ExcelBackend(copy, backups=0), out_dir=None)
+    wb = openpyxl.load_workbook(copy)
+    rows = [r for r in wb["Проверка"].iter_rows(values_only=True) if r[0] in playing]
+    text = " ".join(str(v) for r in rows for v in r if v)
+    assert "шeриф" not in text and "дон" not in text.replace("до конца", "") and "шериф" not in text, text
+    secret = [r for r in rows if r[4] == "Игра идёт: подробности в примечании"]
+    assert {r[0] for r in secret} == {playing[1], playing[2]}, rows
+    lookalike = next(r for r in secret if r[0] == playing[1])
+    assert "латинская буква «e»" in wb[playing[1]][lookalike[1]].comment.text
+    assert any(r[0] == playing[0] and "не завершена" in r[3] for r in rows)  # what may be said is said
+
+
 def test_once_the_winner_is_typed_the_roles_show(workbooks, tmp_path, monkeypatch):
     monkeypatch.setenv("SHEETS_SYNC_NOW", NOW)
     typed, _, playing = workbooks
