@@ -150,6 +150,35 @@ def test_the_problems_tab_names_the_cell_of_a_secret_mistake_and_its_note_says_i
     assert any(r[0] == playing[0] and "не завершена" in r[3] for r in rows)  # what may be said is said
 
 
+def test_the_log_tab_says_when_a_secret_cell_changed_but_not_what_to(workbooks, tmp_path, monkeypatch):
+    """The Журнал is read by whoever opens the workbook: a role changed in a game in play is logged
+    at its cell as hidden until the game ends; ``log.jsonl`` (the organizer's file) has the words,
+    and once the winner is typed, a change is logged as typed."""
+    monkeypatch.setenv("SHEETS_SYNC_NOW", NOW)
+    typed, _, playing = workbooks
+    copy = tmp_path / "cup.xlsx"
+    shutil.copy(typed, copy)
+    sync_once(ExcelBackend(copy, backups=0), out_dir=tmp_path / "out")
+    wb = openpyxl.load_workbook(copy)
+    ws = wb[playing[0]]
+    row, heads = _header(ws)
+    role = ws.cell(row + 1, heads["Роль"])
+    role.value = "мафия" if role.value == "дон" else "дон"
+    ws.cell(row + 2, heads["Фолы"]).value = 3  # a foul is public
+    done = wb["Тур 4 Стол 1"]  # a finished game: its role is no secret
+    done_row, done_heads = _header(done)
+    done_role = done.cell(done_row + 2, done_heads["Роль"])
+    done_role.value = "дон" if done_role.value != "дон" else "мафия"
+    wb.save(copy)
+    sync_once(ExcelBackend(copy, backups=0), out_dir=tmp_path / "out")
+    log = {(r[1], r[2]): r[3:5] for r in openpyxl.load_workbook(copy)["Журнал"].iter_rows(values_only=True)}
+    assert log[(playing[0], role.coordinate)] == ("скрыто до конца игры", "скрыто до конца игры")
+    assert log[(playing[0], ws.cell(row + 2, heads["Фолы"]).coordinate)][1] == "3"
+    assert log[("Тур 4 Стол 1", done_role.coordinate)][1] == done_role.value
+    jsonl = (tmp_path / "out" / "log.jsonl").read_text(encoding="utf-8")
+    assert f'"cell": "{role.coordinate}", "old": ' in jsonl and f'"new": "{role.value}"' in jsonl
+
+
 def test_once_the_winner_is_typed_the_roles_show(workbooks, tmp_path, monkeypatch):
     monkeypatch.setenv("SHEETS_SYNC_NOW", NOW)
     typed, _, playing = workbooks

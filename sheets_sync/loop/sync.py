@@ -54,7 +54,8 @@ from sheets_sync.backends.base import (
     WorkbookLocked,
     values_fingerprint,
 )
-from sheets_sync.workbook.changelog import append_jsonl, is_trust_row, log_tab, state_rows as trust_state_rows
+from sheets_sync.workbook.changelog import (append_jsonl, discreet_changes, is_trust_row, log_tab,
+                                           state_rows as trust_state_rows)
 from sheets_sync.loop.outcome import (
     DEFAULT_PRESET,
     Outcome,
@@ -193,8 +194,8 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
         writes = owned_season_tabs(outcome.results, listed, language, links=links)
     else:
         writes = owned_tabs(outcome.results, listed, language, links=links, live=outcome.live)
-    writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows,
-                          outcome.results.tournament.name))
+    writes.append(log_tab(snapshot, discreet_changes(outcome.changes, outcome.results.tournament, language),
+                          when or sync_time(), language, outcome.preset.log_rows, outcome.results.tournament.name))
     writes, looks = _looks_kept(snapshot, writes)
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)
