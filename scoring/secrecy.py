@@ -19,7 +19,7 @@ as typed.  The workbook's own tabs (the judges' and the organizers') are not fil
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from scoring.model import GameIndex, Location, Protocol, SeatRecord, Tournament
@@ -28,7 +28,7 @@ from scoring.problems import Problem
 from scoring.rules import game_problems
 
 __all__ = ["SECRET_COLUMNS", "in_play", "public_protocol", "public_tournament", "secret_cells", "public_problems",
-           "discreet_problems"]
+           "discreet_problems", "Secrets", "secrets"]
 
 # the protocol's columns whose cells are secret while the game is played (scoring.labels.PROTOCOL_COLUMNS)
 SECRET_COLUMNS = ("role", "best_move", "extra_points", "auto_extra_taken", "comment", "sheriff_check", "don_check")
@@ -99,45 +99,59 @@ def _without(problems: Iterable[Problem], gone: Sequence[Problem]) -> list[Probl
     return kept
 
 
-def _secret_part(tournament: Tournament, preset: Preset,
-                 problems: Sequence[Problem]) -> tuple[list[Problem], list[Problem], list[Problem]]:
-    """(the problems kept as they are, those that would tell a secret, those the rules find instead
-    in the games in play as shown)."""
+@dataclass(frozen=True, slots=True)
+class Secrets:
+    """What :func:`public_problems` and :func:`discreet_problems` need to know of a tournament's games
+    in play, worked out once: the tournament as shown, the secret cells, and the per-game rules'
+    problems found only in the games as typed (``told``) and only as shown (``instead``)."""
+
+    shown: Tournament
+    cells: frozenset[Location]
+    games: GameIndex
+    told: tuple[Problem, ...]
+    instead: tuple[Problem, ...]
+
+
+def secrets(tournament: Tournament, preset: Preset) -> Secrets | None:
+    """The secrets of ``tournament``'s games in play; None when no game is in play."""
     playing = [p for p in tournament.protocols if in_play(p)]
     if not playing:
-        return list(problems), [], []
-    secret = frozenset().union(*(secret_cells(p) for p in playing))
-    shown = [public_protocol(p) for p in playing]
-    changed = [(p, q) for p, q in zip(playing, shown) if q is not p]
-    as_typed: list[Problem] = []
-    as_shown: list[Problem] = []
-    if changed:
-        as_typed = game_problems(tournament, preset, [p for p, _ in changed])
-        as_shown = game_problems(public_tournament(tournament), preset, [q for _, q in changed])
-    gone, new = _without(as_typed, as_shown), _without(as_shown, as_typed)
-    games = GameIndex(playing)
-    kept: list[Problem] = []
-    told: list[Problem] = []
-    left = list(gone)
+        return None
+    shown = public_tournament(tournament)
+    changed = [(p, q) for p, q in zip(tournament.protocols, shown.protocols) if q is not p]
+    as_typed = game_problems(tournament, preset, [p for p, _ in changed]) if changed else []
+    as_shown = game_problems(shown, preset, [q for _, q in changed]) if changed else []
+    return Secrets(shown=shown, cells=frozenset().union(*(secret_cells(p) for p in playing)), games=GameIndex(playing),
+                   told=tuple(_without(as_typed, as_shown)), instead=tuple(_without(as_shown, as_typed)))
+
+
+def _told(known: Secrets, problems: Sequence[Problem]) -> list[bool]:
+    """For each of ``problems``: would it tell a secret (found only in a game as typed, or at or
+    quoting a secret cell)?"""
+    left = list(known.told)
+    told = []
     for pr in problems:
-        if pr in left:
+        if left and pr in left:
             left.remove(pr)
-            told.append(pr)
-        elif _quotes_secret(pr, secret, games):
-            told.append(pr)
+            told.append(True)
         else:
-            kept.append(pr)
-    return kept, told, new
+            told.append(_quotes_secret(pr, known.cells, known.games))
+    return told
 
 
-def public_problems(tournament: Tournament, preset: Preset, problems: Sequence[Problem]) -> tuple[Problem, ...]:
+def public_problems(tournament: Tournament, preset: Preset, problems: Sequence[Problem],
+                    known: Secrets | None = None) -> tuple[Problem, ...]:
     """``problems`` as the public may read them: a game in play's problems are those the rules find
     in :func:`public_protocol` of it, and the reader's at its public cells; nothing that sits in, or
-    quotes, a secret cell.  Other games' problems are kept as they are, in their order."""
-    kept, told, new = _secret_part(tournament, preset, problems)
-    if not told and not new:
+    quotes, a secret cell.  Other games' problems are kept as they are, in their order.  ``known``:
+    :func:`secrets` of the tournament, when the caller has it."""
+    known = known or secrets(tournament, preset)
+    if known is None:
         return tuple(problems)
-    return (*kept, *new)
+    told = _told(known, problems)
+    if not any(told) and not known.instead:
+        return tuple(problems)
+    return (*(pr for pr, secret in zip(problems, told) if not secret), *known.instead)
 
 
 def discreet_problems(tournament: Tournament, preset: Preset, problems: Sequence[Problem]) -> tuple[Problem, ...]:
@@ -145,9 +159,11 @@ def discreet_problems(tournament: Tournament, preset: Preset, problems: Sequence
     kept at its cell and severity, but one that would tell a secret of a game in play says only that
     the cell's note has it (``game.secret``).  The notes on the protocol's own cells keep every word:
     they sit beside what was typed."""
-    _, told, _ = _secret_part(tournament, preset, problems)
-    hidden = {id(pr) for pr in told if pr.rule not in _SAID_ANYWAY}
-    if not hidden:
+    known = secrets(tournament, preset)
+    if known is None:
         return tuple(problems)
-    return tuple(replace(pr, rule="game.secret", params={"rule": pr.rule}) if id(pr) in hidden else pr
-                 for pr in problems)
+    told = _told(known, problems)
+    if not any(secret and pr.rule not in _SAID_ANYWAY for pr, secret in zip(problems, told)):
+        return tuple(problems)
+    return tuple(replace(pr, rule="game.secret", params={"rule": pr.rule}) if secret and pr.rule not in _SAID_ANYWAY
+                 else pr for pr, secret in zip(problems, told))

@@ -38,7 +38,7 @@ from scoring.points import score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
 from scoring.ranking import Placed, place
-from scoring.secrecy import public_problems, public_tournament
+from scoring.secrecy import public_problems, secrets
 from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 from scoring.trust import cancelled_games, disputed_games
 
@@ -510,12 +510,14 @@ def kept_secret(results: Results) -> Results:
     """``results`` with each game in play as :func:`scoring.secrecy.public_protocol` shows it and
     the problems as :func:`scoring.secrecy.public_problems` says them; the standings are the same
     (a game in play counts for nobody).  The same object when no game in play hides anything."""
-    t = public_tournament(results.tournament)
-    problems = public_problems(results.tournament, results.preset, results.problems)
-    if t is results.tournament and problems == results.problems:
+    known = secrets(results.tournament, results.preset)
+    if known is None:
         return results
-    return replace(results, tournament=t, problems=problems,
-                   input_problems=public_problems(results.tournament, results.preset, results.input_problems))
+    problems = public_problems(results.tournament, results.preset, results.problems, known)
+    if known.shown is results.tournament and problems == results.problems:
+        return results
+    return replace(results, tournament=known.shown, problems=problems,
+                   input_problems=public_problems(results.tournament, results.preset, results.input_problems, known))
 
 
 def released(results: Results) -> Results:
