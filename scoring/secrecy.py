@@ -13,7 +13,8 @@ the judge's comment and the optional check columns are left out: :func:`public_p
 Problems of such a game still name their cell (the judges see the sheet), but never quote a secret:
 what the public sees of them is what the rules find in the game as it may be shown — the same as if
 the secret cells were empty (:func:`public_problems`).  Once the winner is typed, the game is shown
-as typed.  The workbook's own tabs (the judges' and the organizers') are not filtered here.
+as typed.  The workbook's Problems tab, which whoever opens the workbook reads, lists such a problem
+at its cell without its words (:func:`discreet_problems`); the note on the cell keeps them.
 """
 
 from __future__ import annotations
