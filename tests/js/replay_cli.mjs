@@ -3,7 +3,7 @@
 // the state, allowed, timer, next_speaker and protocol cells (ru, en) — at the end and after every
 // prefix length listed — as JSON on stdout. One process for every case.
 import { readFileSync } from "node:fs";
-import { allowed, nextSpeaker, protocolCells, readEvent, replay, timer } from "../../templates/web/assets/judge/game.js";
+import { allowed, nextSpeaker, protocolCells, replay, timer } from "../../templates/web/assets/judge/game.js";
 
 function view(events, c) {
   const state = replay(events, { players: c.players, rules: c.rules });
@@ -11,18 +11,9 @@ function view(events, c) {
     cells_ru: protocolCells(state, "ru"), cells_en: protocolCells(state, "en") };
 }
 
-function read(data) {
-  try {
-    return { event: readEvent(data) };
-  } catch (e) {
-    return { error: { ru: e.ru, en: e.en } };
-  }
-}
-
 const input = JSON.parse(readFileSync(0, "utf8"));
 const out = input.cases.map((c) => ({
   name: c.name,
   views: (c.prefixes || [c.events.length]).map((n) => view(c.events.slice(0, n), c)),
-  read: (c.raw || []).map(read),
 }));
 process.stdout.write(JSON.stringify(out));
