@@ -257,14 +257,15 @@ def test_the_first_night_victim_names_a_best_move_in_his_last_word(phone, site):
 
 def test_roles_show_only_while_held(phone, site):
     j = Judge(phone, site).deal()
-    assert phone.locator(".tile .role").count() == 0
-    hold = phone.locator('[data-act="roles"]')
-    hold.hover()
+    roles = phone.locator(".tile .role")
+    assert roles.count() == 10 and not any(roles.nth(i).is_visible() for i in range(10))
+    phone.locator('[data-act="roles"]').hover()
     phone.mouse.down()
-    assert phone.locator(".tile .role").count() == 10
+    assert all(roles.nth(i).is_visible() for i in range(10))
+    assert roles.nth(7).inner_text() == "дон"
     j.shot("roles-held")
     phone.mouse.up()
-    assert phone.locator(".tile .role").count() == 0
+    assert not any(roles.nth(i).is_visible() for i in range(10))
 
 
 def test_fouls_the_third_takes_the_speech_the_fourth_removes(phone, site):
@@ -296,8 +297,7 @@ def test_undo_at_every_kind_of_step(phone, site):
         press()
 
     for seat, role in {8: "don", 9: "mafia", 10: "mafia", 7: "sheriff"}.items():
-        j.click(f'[data-role="{role}"]')
-        with_undo(lambda s=seat: j.click(f'.main [data-seat="{s}"]'))
+        with_undo(lambda s=seat, r=role: j.click(f'[data-role="{r}"]').click(f'.main [data-seat="{s}"]'))
     for _ in range(3):
         with_undo(lambda: j.click('[data-act="night_zero"]'))
     with_undo(lambda: j.click('[data-act="speech_start"]'))

@@ -28,6 +28,8 @@ const KIND_WORDS = { speech: ["Речь", "Speech"], short: W.short, lost: W.los
   look: ["Ночь 0", "Night 0"], check: ["Проверка", "Check"] };
 const SEATS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
+const tidy = (text) => text.split(/\s+/).filter(Boolean).join(" "); // as the server keeps a name
+
 function h(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -42,7 +44,7 @@ export function mount(element, ctx) {
   const lang = ctx.language === "en" ? 1 : 0, language = lang ? "en" : "ru";
   const t = (k) => W[k][lang];
   const players = ctx.game.seats || [];
-  let events = ctx.game.events || [], state, note = "", draft = {}, showRoles = false, sheet = null, armed = null, dealRole = "don";
+  let events = ctx.game.events || [], state, note = "", draft = {}, sheet = null, armed = null, dealRole = "don";
   const clock = { key: null, total: 0, left: 0, run: false, at: 0, buzz: new Set() };
   const root = h("div", { class: "live" });
   element.replaceChildren(root);
@@ -79,14 +81,16 @@ export function mount(element, ctx) {
     return h("div", { class: "bar" },
       h("h2", {}, title[0].toUpperCase() + title.slice(1)),
       h("div", { class: "row" },
-        h("button", { class: "undo", disabled: !last, "data-act": "undo",
+        h("button", { class: "undo ghost", disabled: !last, "data-act": "undo",
           onclick: () => last && send({ kind: "undo", target: last.id }) },
           t("undo"), h("small", {}, last ? `${t("last")}: ${G.EVENT_NAMES[last.kind][lang]}${last.seat ? " " + last.seat : ""}` : t("nothing"))),
-        h("button", { class: "hold", "data-act": "roles", onpointerdown: () => { showRoles = true; render(); },
+        h("button", { class: "hold", "data-act": "roles", onpointerdown: () => root.classList.add("show-roles"),
           onpointerup: hide, onpointerleave: hide, onpointercancel: hide, oncontextmenu: (e) => e.preventDefault() }, t("roles"))),
       note ? h("p", { class: "note", role: "alert" }, note) : null);
   }
-  function hide() { if (showRoles) { showRoles = false; render(); } }
+  // the roles show while the button is held, on no re-render (a finger's pointer stays where it went down)
+  function hide() { root.classList.remove("show-roles"); }
+  addEventListener("pointerup", hide);
 
   // the clock: a countdown with start/pause; a vibration at 10 s and at 0
   function timerBox() {
@@ -121,6 +125,8 @@ export function mount(element, ctx) {
 
   // the deal and night 0
   function dealScreen() {
+    const full = (r) => r !== "name" && r !== "civilian" && state.seats.filter((x) => x.role === r).length >= G.WANT[r];
+    if (full(dealRole)) dealRole = ["don", "mafia", "sheriff"].find((r) => !full(r)) || dealRole; // the next card to deal
     const role = dealRole;
     const counts = ["don", "mafia", "sheriff"].map((r) => `${G.ROLE_WORDS[r][language]} ${state.seats.filter((x) => x.role === r).length}/${G.WANT[r]}`);
     return [h("p", {}, t("deal")),
@@ -130,7 +136,7 @@ export function mount(element, ctx) {
       h("div", { class: "grid" }, SEATS.map((n) => h("button", { class: "seat", "data-seat": n, onclick: () => {
         if (role !== "name") return send({ kind: "deal", seat: n, role });
         const p = window.prompt(`${t("name")} · ${n}`, state.seats[n - 1].player || "");
-        if (p !== null) send({ kind: "seat", seat: n, player: p.trim() || null });
+        if (p !== null) send({ kind: "seat", seat: n, player: tidy(p) || null });
       } }, h("b", {}, n), h("span", {}, name(n)), h("i", {}, state.seats[n - 1].role ? G.ROLE_WORDS[state.seats[n - 1].role][language] : "")))),
       h("p", { class: "muted" }, counts.join(" · ")),
       h("button", { class: "big", "data-act": "night_zero", onclick: () => send({ kind: "night_zero", step: "agreement" }) }, t("agreement"))];
@@ -164,7 +170,7 @@ export function mount(element, ctx) {
     return h("div", { class: "best" }, h("p", {}, `${t("best")} (${seatLabel(author)}): ${t("pick3")} — ${picked.join(" ") || "…"}`),
       h("div", { class: "grid" }, SEATS.map((n) => h("button", { class: `seat${picked.includes(n) ? " on" : ""}${n === author ? " off" : ""}`,
         "data-best": n, onclick: () => toggle(n) }, h("b", {}, n)))),
-      h("button", { "data-act": "best_move", onclick: () => send({ kind: "best_move", seat: author, seats: picked }) }, t("save")));
+      h("button", { class: "big", "data-act": "best_move", onclick: () => send({ kind: "best_move", seat: author, seats: picked }) }, `${t("save")}: ${t("best").toLowerCase()}`));
   }
 
   // the vote: counts by candidate in the order of nomination, each after its 2-second window;
@@ -235,7 +241,7 @@ export function mount(element, ctx) {
       } }, t("save")))),
       h("div", { class: "form" }, h("label", {}, t("judge")), h("span", { class: "row" },
         h("input", { "data-field": "judge", value: s.judge }),
-        h("button", { "data-act": "judge", onclick: () => send({ kind: "judge", name: root.querySelector("[data-field=judge]").value }) }, t("save")))));
+        h("button", { "data-act": "judge", onclick: () => send({ kind: "judge", name: tidy(root.querySelector("[data-field=judge]").value) }) }, t("save")))));
     return out;
   }
 
@@ -246,7 +252,7 @@ export function mount(element, ctx) {
       return h("button", { class: `tile${x.out ? " gone" : ""}${x.seat === state.speaking ? " now" : ""}`, "data-tile": x.seat,
         onclick: () => { sheet = sheet === x.seat ? null : x.seat; armed = null; note = ""; render(); } },
         h("b", {}, x.seat), h("span", { class: "who" }, x.player || "—"),
-        showRoles && x.role ? h("i", { class: `role ${x.role}` }, G.ROLE_WORDS[x.role][language]) : null,
+        x.role ? h("i", { class: `role ${x.role}` }, G.ROLE_WORDS[x.role][language]) : null,
         h("span", { class: "fouls", title: t("fouls") }, "●".repeat(x.fouls)), out ? h("small", {}, out) : null);
     });
     const box = [h("h3", {}, t("players")), h("div", { class: "tiles" }, rows)];
@@ -272,7 +278,7 @@ export function mount(element, ctx) {
   function render() {
     state = G.replay(events, { players, rules: ctx.rules || {} });
     root.dataset.step = state.step;
-    root.replaceChildren(header(), timerBox() || "", h("section", { class: "main" }, SCREENS[state.step]()), table());
+    root.replaceChildren(header(), timerBox() || "", h("section", { class: "main" }, SCREENS[state.step]()), state.step === "deal" ? "" : table());
   }
 
   ctx.onChange((log) => {
