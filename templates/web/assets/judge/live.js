@@ -17,7 +17,7 @@ const W = {
   look: ["смотрит на город", "looks at the town"], best: ["Лучший ход", "Best move"], pick3: ["три места", "three seats"],
   foul: ["Фол +1", "Foul +1"], remove: ["Удалить", "Remove"], ppk: ["ППК", "Team defeat"], close: ["Закрыть", "Close"],
   players: ["Игроки", "Players"], winner: ["Победа", "Win"], red: ["Мирные", "Red"], black: ["Мафия", "Black"],
-  extra: ["Доп. баллы", "Extra points"], judge: ["Судья", "Judge"], fouls: ["фолы", "fouls"], lost: ["без речи (3-й фол)", "no speech (3rd foul)"],
+  extra: ["Доп. баллы", "Extra points"], judge: ["Судья", "Judge"], fouls: ["фолы", "fouls"], lost: ["Без речи (3-й фол)", "No speech (3rd foul)"],
   short: ["30 с (3-й фол, 3–4 за столом)", "30 s (3rd foul, 3–4 at the table)"], killed: ["убит ночью", "shot on night"],
   voted: ["заголосован днём", "voted out on day"], removed: ["удалён", "removed"], team_defeat: ["ППК", "team defeat"],
   sure: ["Нажмите ещё раз, чтобы подтвердить", "Press again to confirm"], ruling: ["Победа решением судьи", "Win by ruling"],
@@ -265,7 +265,7 @@ export function mount(element, ctx) {
         h("button", { class: "ghost", onclick: () => { sheet = null; render(); } }, t("close"))));
     }
     if (G.phase(state.step) !== "ended" && state.step !== "deal") {
-      box.push(h("details", { class: "ruling" }, h("summary", {}, t("ruling")), h("div", { class: "row" }, ["red", "black"].map((team) =>
+      box.push(h("details", { class: "ruling", open: armed === "red" || armed === "black" }, h("summary", {}, t("ruling")), h("div", { class: "row" }, ["red", "black"].map((team) =>
         h("button", { class: "warn", "data-ruling": team, onclick: () => confirm(team, { kind: "ruling", team }) }, t(team))))));
     }
     return h("section", { class: "table" }, box);
