@@ -367,6 +367,29 @@ def test_undo_of_a_name_a_raise_and_a_ruling(phone, site):
     assert state.days[0].raise_yes == 0 and state.seat(4).player == "Новый игрок"
 
 
+def test_the_speech_clock_counts_down_and_buzzes_at_10_and_0(phone, site):
+    """The page's clock is Playwright's fake one: a minute passes when the test says so."""
+    phone.clock.install()
+    phone.add_init_script("window.buzz = []; navigator.vibrate = (p) => { window.buzz.push(p); return true; };")
+    j = Judge(phone, site).deal()
+    clock = phone.locator(".clock .time")
+    assert clock.inner_text() == "1:00" and phone.locator('[data-act="clock"]').inner_text() == "Старт"
+    j.click('[data-act="speech_start"]')  # the floor given: the minute runs
+    assert phone.locator('[data-act="clock"]').inner_text() == "Пауза"
+    phone.clock.run_for(45_250)  # a tick of the page (every 200 ms) past 45 s
+    assert clock.inner_text() == "0:15" and phone.evaluate("window.buzz") == []
+    j.click('[data-act="clock"]')  # paused: the clock stands
+    phone.clock.run_for(30_000)
+    assert clock.inner_text() == "0:15"
+    j.click('[data-act="clock"]')
+    phone.clock.run_for(6_000)
+    assert clock.inner_text() == "0:09" and len(phone.evaluate("window.buzz")) == 1
+    j.shot("clock-low")
+    phone.clock.run_for(10_000)
+    assert clock.inner_text() == "0:00" and len(phone.evaluate("window.buzz")) == 2
+    assert phone.locator('[data-act="clock"]').inner_text() == "Старт"
+
+
 def test_english_link_says_english(phone, site):
     j = Judge(phone, site, lang="en").deal()
     assert phone.locator("h2").inner_text() == "Day 1, speeches"
