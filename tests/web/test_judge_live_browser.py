@@ -177,6 +177,7 @@ def test_three_nights_with_nobody_leaving_the_civilians_win(phone, site):
     state = j.python()
     assert state.winner is Team.RED and "three nights" in state.reason.en
     assert "Мирные" in phone.locator(".win").inner_text()
+    assert phone.locator(".tile .role").nth(7).is_visible()  # the game is over: the roles are no secret
 
 
 def test_four_at_the_table_two_are_not_raised(phone, site):

@@ -242,6 +242,7 @@ export function mount(element, ctx) {
   function render() {
     state = G.replay(events, { players, rules });
     const screen = SCREENS[state.step] || (G.phase(state.step) === "night" ? nightScreen : turnScreen);
+    root.dataset.step = state.step; // after the end the roles are no secret: the tiles show them
     root.replaceChildren(header(), timerBox(), h("section", { class: "main" }, screen()), state.step === "deal" ? "" : table());
   }
 
