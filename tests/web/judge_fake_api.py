@@ -69,7 +69,7 @@ class FakeGame:
 
 class FakeApi:
     def __init__(self, *, token: str, language: str, games: list[FakeGame], players: list[str],
-                 asset_overrides: dict[str, str]) -> None:
+                 asset_overrides: dict[str, str | None]) -> None:
         self.token, self.language, self.players = token, language, players
         self.games = {g.gid: g for g in games}
         self.order = [g.gid for g in games]
@@ -207,6 +207,8 @@ def _handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
 
         def file(self, path: Path, name: str, headers: dict[str, str] | None = None) -> None:
             kind = TYPES.get(Path(name).suffix, "application/octet-stream")
+            if name in api.asset_overrides and api.asset_overrides[name] is None:  # a file the server lacks
+                return self.not_found()
             if name in api.asset_overrides:
                 return self.send(200, api.asset_overrides[name].encode(), kind, headers)
             if not path.is_file():
@@ -285,13 +287,15 @@ def default_games(language: str = "ru") -> list[FakeGame]:
 
 
 def start_fake_api(*, language: str = "ru", games: list[FakeGame] | None = None, players: list[str] | None = None,
-                   asset_overrides: dict[str, str] | None = None, token: str = "t0k3n-table-3") -> FakeApi:
-    """The fake API serving the judge's page at ``api.url + f"/j/{token}/"``, started in a thread."""
+                   asset_overrides: dict[str, str | None] | None = None, token: str = "t0k3n-table-3",
+                   host: str = "127.0.0.1") -> FakeApi:
+    """The fake API serving the judge's page at ``api.url + f"/j/{token}/"``, started in a thread
+    (on ``host``: another address than the loopback is a plain-http LAN address to a browser)."""
     api = FakeApi(token=token, language=language, games=games if games is not None else default_games(language),
                   players=players if players is not None else list(PLAYERS), asset_overrides=asset_overrides or {})
-    server = _Quiet(("127.0.0.1", 0), _handler(api))
+    server = _Quiet((host, 0), _handler(api))
     server.daemon_threads = True
     api.server = server
-    api.url = f"http://127.0.0.1:{server.server_address[1]}"
+    api.url = f"http://{host}:{server.server_address[1]}"
     threading.Thread(target=server.serve_forever, name="judge-fake-api", daemon=True).start()
     return api

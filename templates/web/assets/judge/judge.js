@@ -24,6 +24,9 @@ const S = {
   refusal: {}, // gid → the server's last refusal in the judge's language
   picker: null, // {seat, query} while a substitute is being chosen
   bestWho: {}, // gid → the seat naming the best move, before it has named any
+  typing: {}, // "gid|key" → the text of a field being typed in
+  exitHow: {}, // "gid:seat" → how the player left, chosen before the number of the day or night
+  entering: {}, // gid → taps being written to the outbox this moment
   unreachable: false,
 };
 const listeners = new Set(); // the live mode's onChange callbacks
@@ -73,11 +76,17 @@ function formOf(gid) {
   F.SEATS.forEach((s) => {
     if (!cells[`${s}:player`] && game.seats && game.seats[s - 1]) cells[`${s}:player`] = game.seats[s - 1];
   });
-  const judge = localStorage.getItem("judge-name");
-  if (!cells[":judge"] && judge) cells[":judge"] = judge;
   S.forms[gid] = { cells, base, problems: game.problems || [], checked: { ...(game.cells || {}) },
     conflicts: game.conflicts || [], chosen: {}, seq: 0 };
   return S.forms[gid];
+}
+
+// The judge's name, remembered on the phone, in a game opened with none (sent with its next save)
+function prefillJudge(gid) {
+  const judge = localStorage.getItem("judge-name");
+  if (!S.games[gid] || !judge) return;
+  const form = formOf(gid);
+  if (!form.cells[":judge"]) form.cells[":judge"] = judge;
 }
 
 // A game's JSON from the server: its problems, its conflicts, and the sheet's values of every
@@ -113,8 +122,14 @@ async function change(gid, updates, { submit = false, choose = {} } = {}) {
   const form = formOf(gid);
   Object.assign(form.cells, updates);
   for (const key of Object.keys(updates)) delete S.notice[key];
-  await keep(gid);
-  await outbox.add({ kind: "form", gid, id: F.uuid(), cells: pick(form.cells, F.FORM_KEYS), submit, choose });
+  S.entering[gid] = (S.entering[gid] || 0) + 1; // the status line says so from the tap on
+  draw();
+  try {
+    await keep(gid);
+    await outbox.add({ kind: "form", gid, id: F.uuid(), cells: pick(form.cells, F.FORM_KEYS), submit, choose });
+  } finally {
+    S.entering[gid] -= 1;
+  }
 }
 
 function choose(gid, conflict, choice) {
@@ -243,8 +258,8 @@ function hhmm(iso) {
 }
 
 function statusText(gid) {
-  const game = S.games[gid] || {}, waiting = outbox.count(gid);
-  if (waiting && outbox.sending && !outbox.offline) return w("sending");
+  const game = S.games[gid] || {}, entering = S.entering[gid] || 0, waiting = outbox.count(gid) + entering;
+  if (waiting && (outbox.sending || entering) && !outbox.offline) return w("sending");
   if (waiting && outbox.error) return `${w("error")}: ${outbox.error[LANG] || outbox.error.ru}`;
   if (waiting) return `${w("waiting_net")}: ${F.changes(waiting, LANG)}`;
   if (S.refusal[gid]) return `${w("error")}: ${S.refusal[gid]}`;
@@ -255,10 +270,14 @@ function statusText(gid) {
 }
 
 function statusClass(gid) {
-  const waiting = outbox.count(gid);
+  const waiting = outbox.count(gid) + (S.entering[gid] || 0);
   if ((waiting && outbox.error) || S.refusal[gid]) return "status bad";
   return waiting || (S.games[gid] || {}).pending ? "status wait" : "status ok";
 }
+
+// A text field being typed in keeps what is typed through every redraw until it is left
+const typing = (gid, key) => S.typing[`${gid}|${key}`] ?? formOf(gid).cells[key];
+const typed = (gid, key, event) => { S.typing[`${gid}|${key}`] = event.target.value; };
 
 const fieldKey = (field) => `${field[0] ?? ""}:${field[1]}`;
 
@@ -302,7 +321,9 @@ function Seat({ gid, seat, problems }) {
   const player = cells[key("player")];
   const role = (cells[key("role")] || "").trim().toLowerCase();
   const fouls = Number(cells[key("fouls")] || 0);
-  const exit = F.exitOf(cells, seat, choices.removals);
+  const written = F.exitOf(cells, seat, choices.removals);
+  // «убит, ночь» chosen before its number: nothing to write yet, but the choice stays on the screen
+  const exit = written.how ? written : { how: S.exitHow[`${gid}:${seat}`] || "", number: "" };
   const step = Number((S.list.rules || {}).extra_step) || 0.5;
   const setFouls = (n) => {
     const updates = { [key("fouls")]: n ? String(n) : "" };
@@ -317,7 +338,10 @@ function Seat({ gid, seat, problems }) {
     }
     setFouls(fouls + 1);
   };
-  const setExit = (how, number) => change(gid, F.exitCells(seat, how, number, choices.removals));
+  const setExit = (how, number) => {
+    S.exitHow[`${gid}:${seat}`] = how;
+    change(gid, F.exitCells(seat, how, number, choices.removals));
+  };
   const setExtra = (text) => {
     const normal = F.extraText(text, LANG);
     change(gid, { [key("extra_points")]: normal === null ? String(text).trim() : normal });
@@ -367,7 +391,8 @@ function Seat({ gid, seat, problems }) {
       <span class="label">${w("extra")}</span>
       <button type="button" class="minus" onClick=${() => bumpExtra(-step)}>${w("extra_minus")}</button>
       <input class="points" inputmode="decimal" autocomplete="off" aria-label=${w("extra")}
-        value=${cells[key("extra_points")]} onChange=${(e) => setExtra(e.target.value)} />
+        value=${typing(gid, key("extra_points"))} onInput=${(e) => typed(gid, key("extra_points"), e)}
+        onChange=${(e) => { delete S.typing[`${gid}|${key("extra_points")}`]; setExtra(e.target.value); }} />
       <button type="button" class="plus" onClick=${() => bumpExtra(step)}>${w("extra_plus")}</button>
     </div>
     <${Notes} gid=${gid} keys=${[key("extra_points"), key("best_move")]} problems=${problems} />
@@ -460,7 +485,7 @@ function Game({ gid }) {
     ${problems.length ? html`<section class="block summary" id="problems">
       <h2>${w("problems")}</h2>
       <ul>${problems.map((p) => html`<li><button type="button" class=${`jump ${p.severity}`} onClick=${() => jump(p)}>
-        ${p.seat ? `${p.seat}: ` : ""}${p.message}</button></li>`)}</ul>
+        ${p.seat ? `${w("seat")} ${p.seat} · ` : ""}${p.message}</button></li>`)}</ul>
     </section>` : ""}
     ${F.SEATS.map((s) => html`<${Seat} gid=${gid} seat=${s} problems=${problems} key=${s} />`)}
     <${BestMove} gid=${gid} problems=${problems} />
@@ -475,8 +500,10 @@ function Game({ gid }) {
     </section>
     <section class="block" id="field-judge">
       <label><h2>${w("judge")}</h2>
-        <input class="judge-name" autocomplete="name" value=${cells[":judge"]}
+        <input class="judge-name" autocomplete="name" value=${typing(gid, ":judge")}
+          onInput=${(e) => typed(gid, ":judge", e)}
           onChange=${(e) => {
+            delete S.typing[`${gid}|:judge`];
             const name = e.target.value.trim();
             if (name) localStorage.setItem("judge-name", name);
             change(gid, { ":judge": name });
@@ -539,6 +566,7 @@ function route() {
     window.scrollTo(0, 0);
     if (gid) fetchGame(gid);
   }
+  if (gid) prefillJudge(gid);
   draw();
 }
 
@@ -562,7 +590,10 @@ async function start() {
   setInterval(poll, POLL_MS);
   setInterval(() => { if (outbox.entries.length && navigator.onLine) outbox.flush(); }, RETRY_MS);
   await fetchList();
-  if (S.view) fetchGame(S.view);
+  if (S.view) {
+    prefillJudge(S.view);
+    fetchGame(S.view);
+  }
   outbox.flush();
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/j/sw.js", { scope: "/j/" }).then(() => navigator.serviceWorker.ready)

@@ -7,11 +7,13 @@ const FILES = "judge-files-v1";
 const PAGES = "judge-pages";
 const ANSWERS = "judge-api";
 const KEPT = [FILES, PAGES, ANSWERS];
-const ASSETS = ["judge.js", "judge.css", "form.js", "outbox.js", "vendor/htm-preact.js", "vendor/idb-keyval.js",
-  "game.js", "live.js", "live.css"].map((name) => `/assets/judge/${name}`).concat(["/j/manifest.webmanifest"]);
+// the form's files; the live mode's (game.js, live.js, live.css) are kept the first time it is opened,
+// so that a judge who never uses it never downloads it (the page's weight: ≤ 100 KB)
+const ASSETS = ["judge.js", "judge.css", "form.js", "outbox.js", "vendor/htm-preact.js", "vendor/idb-keyval.js"]
+  .map((name) => `/assets/judge/${name}`);
 
 self.addEventListener("install", (event) => {
-  // each file alone: one missing (the live mode's, on a server without it) must not stop the rest
+  // each file alone: one that fails must not stop the rest
   event.waitUntil(caches.open(FILES).then((cache) => Promise.all(ASSETS.map((a) => cache.add(a).catch(() => null))))
     .then(() => self.skipWaiting()));
 });
@@ -54,7 +56,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (url.pathname.startsWith("/assets/judge/") || url.pathname === "/j/manifest.webmanifest") {
+  if (url.pathname.startsWith("/assets/judge/")) {
     event.respondWith(keptFirst(request));
   } else if (/^\/j\/[^/]+\/api\//.test(url.pathname)) {
     if (request.headers.has("If-None-Match")) return; // the page asks the server itself: 304 or news
