@@ -78,6 +78,8 @@ class FakeApi:
         self.event_posts: list[tuple[str, dict]] = []
         self.gate = threading.Event()  # cleared: the POSTs wait (a slow network), set: they go
         self.gate.set()
+        self.failing: int | None = None  # a status every POST answers while set (503: the server in trouble)
+        self.revoked = False  # the organizer revoked the link: everything under it is 404
         self.lock = threading.Lock()
         self.server: ThreadingHTTPServer | None = None
         self.url = ""
@@ -217,7 +219,7 @@ def _handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
-            t = re.escape(api.token)
+            t = re.escape(api.token) if not api.revoked else "(?!)"
             if path == "/j/sw.js":
                 return self.file(ASSETS / "sw.js", "sw.js", {"Service-Worker-Allowed": "/j/", "Cache-Control": "no-cache"})
             if path == "/j/manifest.webmanifest":
@@ -256,6 +258,10 @@ def _handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw)
             except ValueError:
                 return self.json(400, _error("bad_json", "Непонятный запрос", "An unreadable request"))
+            if api.revoked:
+                return self.not_found()
+            if api.failing:
+                return self.json(api.failing, _error("busy", "Сервер занят, повторите", "The server is busy, try again"))
             gid, what = m.groups()
             with api.lock:
                 if what == "form":

@@ -473,3 +473,21 @@ def test_over_plain_http_on_a_lan_address_the_page_says_so_and_the_outbox_still_
     finally:
         context.close()
         api.stop()
+
+
+def test_the_server_s_trouble_is_said_and_retried_and_a_revoked_link_is_said(phone, fake):
+    refused = watch(phone)
+    open_game(phone, fake)
+    fake.failing = 503
+    role(phone, 1, "дон")
+    status(phone).to_have_text("ошибка: Сервер занят, повторите")
+    assert fake.games[GID].cells.get("1:role", "") == ""
+    fake.failing = None  # the page tries again by itself
+    status(phone).to_have_text(SAVED, timeout=15_000)
+    assert fake.games[GID].cells["1:role"] == "дон"
+
+    fake.revoked = True
+    role(phone, 2, "шериф")
+    status(phone).to_have_text("ошибка: Ссылка не найдена")
+    assert "2:role" not in {k for k, v in fake.games[GID].cells.items() if v}
+    assert refused == []
