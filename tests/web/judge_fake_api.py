@@ -24,6 +24,7 @@ from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from scoring import labels as L
 from sheets_sync.web.headers import APP
 
 __all__ = ["FakeApi", "FakeGame", "start_fake_api", "WORDS", "PLAYERS", "MAX_BODY"]
@@ -34,11 +35,10 @@ ASSETS = ROOT / "templates" / "web" / "assets" / "judge"
 MAX_BODY = 256 * 1024
 TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".webmanifest": "application/manifest+json", ".html": "text/html; charset=utf-8"}
-WORDS = {
-    "ru": {"roles": ["мирный", "шериф", "мафия", "дон"], "winners": ["Мирные", "Мафия"], "removals": ["да", "ППК"]},
-    "en": {"roles": ["civilian", "sheriff", "mafia", "don"], "winners": ["Red", "Black"],
-           "removals": ["yes", "team defeat"]},
-}
+# the words of the tab, as scoring.game.protocol.protocol_cells writes them
+WORDS = {language: {"roles": [L.word(k, language) for k in ("civilian", "sheriff", "mafia", "don")],
+                    "winners": [L.word(k, language) for k in ("red", "black")],
+                    "removals": [L.word(k, language) for k in ("yes", "team_defeat")]} for language in ("ru", "en")}
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дарья", "Егор", "Жанна", "Зиновий", "Ирина", "Кирилл",
            "Лев", "Мария", "Никодим", "Константинопольский Вольдемар", "Ольга"]
 SEAT_COLUMNS = ("player", "role", "fouls", "killed_night", "voted_day", "removal", "best_move", "extra_points")
@@ -78,6 +78,7 @@ class FakeApi:
         self.event_posts: list[tuple[str, dict]] = []
         self.gate = threading.Event()  # cleared: the POSTs wait (a slow network), set: they go
         self.gate.set()
+        self.sent: list[tuple[str, int]] = []  # (path, bytes of the body) of every answer, in order
         self.failing: int | None = None  # a status every POST answers while set (503: the server in trouble)
         self.revoked = False  # the organizer revoked the link: everything under it is 404
         self.lock = threading.Lock()
@@ -198,6 +199,7 @@ def _handler(api: FakeApi) -> type[BaseHTTPRequestHandler]:
                 self.send_header(name, value)
             self.end_headers()
             if self.command != "HEAD":
+                api.sent.append((self.path, len(body)))
                 self.wfile.write(body)
 
         def json(self, status: int, data: object, headers: dict[str, str] | None = None) -> None:

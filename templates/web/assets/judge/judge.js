@@ -349,7 +349,7 @@ function Seat({ gid, seat, problems }) {
   const bumpExtra = (by) => setExtra(String(F.extraValue(cells[key("extra_points")]) + by));
   const foulNote = fouls >= F.MAX_FOULS ? w("removed_by_fouls") : fouls === 3 ? w("skips_speech") : "";
   const numbers = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-  return html`<section class="seat" id=${`seat-${seat}`} data-seat=${seat}>
+  return html`<section class=${exit.how ? "seat out" : "seat"} id=${`seat-${seat}`} data-seat=${seat}>
     <div class="seat-head">
       <span class="num" aria-label=${`${w("seat")} ${seat}`}>${seat}</span>
       <button type="button" class="player name" onClick=${() => { S.picker = { seat, query: "" }; draw(); }}>

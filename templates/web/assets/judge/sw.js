@@ -14,7 +14,9 @@ const ASSETS = ["judge.js", "judge.css", "form.js", "outbox.js", "vendor/htm-pre
 
 self.addEventListener("install", (event) => {
   // each file alone: one that fails must not stop the rest
-  event.waitUntil(caches.open(FILES).then((cache) => Promise.all(ASSETS.map((a) => cache.add(a).catch(() => null))))
+  // (force-cache: the page has just loaded them; they come from the browser's cache, not again over the air)
+  event.waitUntil(caches.open(FILES).then((cache) => Promise.all(ASSETS.map((a) => cache.add(new Request(a,
+    { cache: "force-cache" })).catch(() => null))))
     .then(() => self.skipWaiting()));
 });
 
