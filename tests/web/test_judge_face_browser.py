@@ -342,12 +342,13 @@ export function mount(element, ctx) {
   element.textContent = "live";
   ctx.onChange((events) => { window.__events = events.map((e) => [e.seq, e.kind]); });
   window.__sent = ctx.send({kind: "judge", name: "Анна"});
+  return {unmount: () => { window.__unmounted = true; }};
 }
 """
 
 
 def test_the_live_mode_switch_mounts_live_js_with_the_contract_s_ctx(chromium):
-    api = start_fake_api(asset_overrides={"live.js": STAND_IN_LIVE})
+    api = start_fake_api(asset_overrides={"live.js": STAND_IN_LIVE, "live.css": ".live { display: block; }"})
     context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")
     page = context.new_page()
     try:
@@ -368,7 +369,11 @@ def test_the_live_mode_switch_mounts_live_js_with_the_contract_s_ctx(chromium):
         event = body["events"][0]
         assert gid == GID and event["kind"] == "judge" and event["name"] == "Анна" and event["seq"] == 1
         assert UUID.match(event["id"]) and page.evaluate("window.__sent.id") == event["id"]
+        expect(page.locator("#live-status")).to_have_text(SAVED)  # where the game stands, in the live mode too
+        page.context.set_offline(True)
         page.evaluate("window.__ctx.send({kind: 'foul', seat: 3})")
+        expect(page.locator("#live-status")).to_have_text("ждёт сети: 1 изменение")
+        page.context.set_offline(False)
         page.wait_for_function("() => window.__events && window.__events.length === 2")
         assert page.evaluate("window.__events") == [[1, "judge"], [2, "foul"]]
         for _ in range(50):
@@ -376,8 +381,10 @@ def test_the_live_mode_switch_mounts_live_js_with_the_contract_s_ctx(chromium):
                 break
             time.sleep(0.1)
         assert [e["seq"] for _, b in api.event_posts for e in b["events"]] == [1, 2]
+        assert page.evaluate("() => document.getElementById('live-css').getAttribute('href')") == "/assets/judge/live.css"
         page.click("#live .back")
         expect(page.locator("#seat-1")).to_be_visible()
+        assert page.evaluate("() => window.__unmounted") is True  # its timers stop with it
         assert refused == []
     finally:
         context.close()

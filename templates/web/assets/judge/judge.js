@@ -20,6 +20,7 @@ const S = {
   etags: {},
   view: null, // the open game's gid, or null for the list
   live: null, // the gid shown in the live mode
+  liveHandle: null, // what live.js's mount returned
   notice: {}, // field key → a word said at the field (a fifth foul tapped)
   refusal: {}, // gid → the server's last refusal in the judge's language
   picker: null, // {seat, query} while a substitute is being chosen
@@ -216,6 +217,11 @@ async function openLive(gid) {
   }
   S.live = gid;
   listeners.clear();
+  if (!document.getElementById("live-css")) { // the live mode's look, loaded with it
+    const style = Object.assign(document.createElement("link"), { rel: "stylesheet", id: "live-css",
+      href: new URL("./live.css", import.meta.url).pathname });
+    document.head.append(style);
+  }
   place.textContent = "";
   place.hidden = false;
   root.hidden = true;
@@ -223,10 +229,12 @@ async function openLive(gid) {
   back.className = "back wide";
   back.textContent = w("form_mode");
   back.addEventListener("click", closeLive);
+  const said = Object.assign(document.createElement("p"), { id: "live-status", role: "status" });
   const screen = document.createElement("div");
-  place.append(back, screen);
+  place.append(back, said, screen);
+  draw();
   const form = formOf(gid);
-  live.mount(screen, {
+  S.liveHandle = live.mount(screen, {
     game: S.games[gid], rules: S.list.rules, language: LANG,
     send: (event) => {
       const seq = Math.max(form.seq || 0, ...eventsOf(gid).map((e) => e.seq || 0)) + 1;
@@ -241,7 +249,9 @@ async function openLive(gid) {
 }
 
 function closeLive() {
+  if (S.liveHandle && typeof S.liveHandle.unmount === "function") S.liveHandle.unmount(); // its timers stop
   S.live = null;
+  S.liveHandle = null;
   listeners.clear();
   const place = document.getElementById("live");
   place.hidden = true;
@@ -553,6 +563,11 @@ function draw() {
   queueMicrotask(() => {
     drawing = false;
     render(html`<${App} />`, root);
+    const said = S.live && document.getElementById("live-status");
+    if (said) { // the live mode's screens are live.js's; where the game stands is the page's to say
+      said.textContent = statusText(S.live);
+      said.className = statusClass(S.live);
+    }
   });
 }
 
