@@ -248,6 +248,15 @@ def test_a_cell_changed_in_the_sheet_is_shown_with_both_values_and_the_judge_cho
     assert fake.saves[-1][1]["choose"] == {"3:role": "mine"}
     assert fake.games[GID].cells["3:role"] == "мафия"
 
+    # a cell the judge never touched, changed in the sheet before his page has read it: the sheet's, no question
+    fake.sheet_edit(GID, "9:extra_points", "1,5")
+    phone.click("#seat-8 .fouls .plus")
+    expect(phone.locator("#seat-9 .points")).to_have_value("1,5")
+    settle(phone)
+    expect(phone.locator('.conflict[data-key="9:extra_points"]')).to_have_count(0)
+    assert fake.games[GID].cells["9:extra_points"] == "1,5" and fake.games[GID].cells["8:fouls"] == "1"
+    assert fake.saves[-1][1]["choose"] == {"9:extra_points": "sheet"}
+
     fake.sheet_edit(GID, "5:fouls", "2")
     phone.click("#seat-5 .fouls .plus")
     conflict = phone.locator('.conflict[data-key="5:fouls"]')

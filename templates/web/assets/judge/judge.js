@@ -104,6 +104,18 @@ function mergeGame(game, { saved = false } = {}) {
     form.checked = { ...(game.cells || {}) };
   }
   form.conflicts = (game.conflicts || []).filter((c) => !(c.key in form.chosen));
+  // a cell the judge never touched (his value is the one he had read) that a person changed in the
+  // sheet is the sheet's: nothing to ask, the form takes it (and tells the server so)
+  const untouched = form.conflicts.filter((c) => c.mine === c.base && (form.cells[c.key] ?? "") === c.mine);
+  if (untouched.length) {
+    const updates = {}, taken = {};
+    for (const c of untouched) {
+      updates[c.key] = form.base[c.key] = c.sheet;
+      taken[c.key] = form.chosen[c.key] = "sheet";
+    }
+    form.conflicts = form.conflicts.filter((c) => !untouched.includes(c));
+    change(gid, updates, { choose: taken });
+  }
   const inConflict = new Set(form.conflicts.map((c) => c.key));
   const settled = outbox.count(gid) === 0 && !game.pending
     && (!game.saved_at || !game.read_at || Date.parse(game.read_at) >= Date.parse(game.saved_at));
