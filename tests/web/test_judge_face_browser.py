@@ -334,12 +334,14 @@ def test_two_dons_and_a_fifth_foul_are_shown_at_their_fields_before_anything_is_
     for seat in (1, 2):
         expect(phone.locator(f'.problem[data-key="{seat}:role"]')).to_have_text("сервер: два дона (места 1, 2)")
     expect(phone.locator("#problems li")).to_have_count(3)  # two dons, and the sheet's fifth foul at seat 8
+    expect(phone.locator(".not-done")).to_have_text("В протоколе ошибки: игра не засчитана, пока их не исправят")
     phone.click("#seat-8 .fouls .minus")
     settle(phone)
     expect(phone.locator('.problem[data-key="8:fouls"]')).to_have_count(0)
     role(phone, 2, "мирный")
     settle(phone)
     expect(phone.locator("#problems")).to_have_count(0)
+    expect(phone.locator(".not-done")).to_have_count(0)
     no_sideways_scroll(phone)
     assert refused == []
 

@@ -41,6 +41,7 @@ const WORDS = {
   cancel: ["Отмена", "Cancel"],
   send: ["Отправить", "Submit"],
   sent: ["Игра отправлена", "The game is submitted"],
+  has_errors: ["В протоколе ошибки: игра не засчитана, пока их не исправят", "The protocol has errors: the game does not count until they are fixed"],
   live: ["Вести игру вживую", "Run the game live"],
   live_missing: ["Живой режим недоступен на этой странице", "The live mode is not available here"],
   form_mode: ["← К протоколу", "← To the protocol"],

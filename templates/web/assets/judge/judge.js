@@ -466,7 +466,7 @@ function Picker({ gid }) {
   const { seat, query } = S.picker;
   const seated = (S.games[gid].seats || [])[seat - 1];
   const q = query.trim().toLowerCase();
-  const names = S.list.choices.players.filter((n) => !q || n.toLowerCase().includes(q)).slice(0, 60);
+  const names = (S.list.choices.players || []).filter((n) => !q || n.toLowerCase().includes(q)).slice(0, 60);
   const take = (name) => {
     S.picker = null;
     change(gid, { [`${seat}:player`]: name });
@@ -504,6 +504,7 @@ function Game({ gid }) {
       <p class=${statusClass(gid)} role="status" id="status">${statusText(gid)}</p>
     </header>
     ${submitted && !outbox.count(gid) ? html`<p class="done">${w("sent")}</p>` : ""}
+    ${game.status === "problems" && !outbox.count(gid) ? html`<p class="not-done">${w("has_errors")}</p>` : ""}
     ${problems.length ? html`<section class="block summary" id="problems">
       <h2>${w("problems")}</h2>
       <ul>${problems.map((p) => html`<li><button type="button" class=${`jump ${p.severity}`} onClick=${() => jump(p)}>
