@@ -68,13 +68,40 @@ def _int(params: dict, key: str, default: int | None = None, *, low: int = 0) ->
     return number
 
 
+def _blocks(rows: list[list[str]]) -> list[list[list[str]]]:
+    """The report's sheet rows cut at their blank rows: its figures, the meetings' histogram, the
+    schedule's problems (when there are any), the players."""
+    blocks: list[list[list[str]]] = [[]]
+    for row in rows:
+        if row:
+            blocks[-1].append(row)
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
+def report_tables(report, language: str) -> dict:
+    """The fairness report as the page's tables (issue 43 §6: a table, not the CLI's text): the
+    figures as label → value, the histogram and the players each with their header row, the
+    problems as lines. Cut from :meth:`~scoring.draw.report.FairnessReport.rows`, whose blocks the
+    report's own fields say."""
+    blocks = _blocks([[str(v) for v in row] for row in report.rows(language)])
+    figures, histogram, *rest = blocks
+    problems = [row[-1] for row in rest[0]] if report.problems else []
+    players = rest[-1]
+    return {"figures": figures, "histogram": {"head": histogram[0], "rows": histogram[1:]},
+            "problems": problems, "players": {"head": players[0], "rows": players[1:]}}
+
+
 def _draw_result(outcome, language: str) -> dict:
-    """The draw's fairness report as the CLI prints it (lines), and as a table (rows) for the page."""
+    """The draw's fairness report as the CLI prints it (lines), as the sheet's rows, and as the
+    page's tables (``report``)."""
     report = outcome.draw.report
     return {"stage": outcome.stage, "games": len(outcome.entries),
             "format": outcome.format.describe(language) if outcome.format is not None else "",
             "lines": {lang: report.text_lines(lang) for lang in ("ru", "en")},
             "rows": {lang: [[str(v) for v in row] for row in report.rows(lang)] for lang in ("ru", "en")},
+            "report": {lang: report_tables(report, lang) for lang in ("ru", "en")},
             "removed": list(outcome.removed), "kept": list(outcome.kept)}
 
 

@@ -131,7 +131,7 @@ def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     context = {"tournament": tournament, "job": job, "result": result, "failure": _failure(job, lang),
                "waiting": waiting_words(job, lang),
                "lines": _said(result, "lines", lang), "rows": _said(result, "rows", lang),
-               "warnings": _said(result, "warnings", lang), "files": [(f, f.rsplit("/", 1)[-1]) for f in files],
+               "warnings": _said(result, "warnings", lang), "report": (result.get("report") or {}).get(lang), "files": [(f, f.rsplit("/", 1)[-1]) for f in files],
                "active": job.status in ACTIVE, "status_url": reverse("job_status", args=[tournament.slug, job.pk])}
     return render(request, "organizer/job.html", context)
 

@@ -191,6 +191,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.status.failed": ("не удалось", "failed"),
     "organizer.draw.report": ("Отчёт о жеребьёвке", "Draw report"),
     "organizer.draw.table": ("Игроки: соперники, места, столы", "Players: opponents, seats, tables"),
+    "organizer.draw.meetings": ("Сколько пар сколько раз играли вместе", "How many pairs played together how often"),
     "organizer.draw.games": ("Записано игр в таблицу:", "Games written into the sheet:"),
     "organizer.draw.removed": ("Удалены пустые вкладки старой рассадки:", "Blank tabs of the old seating removed:"),
     "organizer.draw.kept": ("Оставлены вкладки старой рассадки с записями (решите сами):",
