@@ -404,6 +404,7 @@ def _summary(tournament: Tournament, report) -> dict:
 
     outcome = report.outcome
     return {**sync_summary(outcome), "skipped": False,  # «planned» keeps the games whose tab is gone (issue 42 §5)
+            "computed_at": timezone.now().isoformat(),  # a later unchanged sync says the edits were counted then
             "season": bool(outcome.results.tournament.season),
             "problems": problem_rows(outcome.problems, report.snapshot, google=tournament.source == Tournament.GOOGLE),
             "problems_total": len(outcome.problems), "written": bool(report.written),

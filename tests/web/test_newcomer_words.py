@@ -72,3 +72,45 @@ def test_the_draws_fairness_report_is_a_table_not_the_command_lines_text(signed_
     assert "Игрок 01" in players and "Клуб 1" in players
     english = signed_in.get(reverse("job", args=[fresh_tournament.slug, job.pk]), {"lang": "en"}).content.decode()
     assert "Lower bound" in section(english, "draw-figures") and "Нижняя" not in english
+
+
+# -- the job list and the last sync -----------------------------------------------------------------
+def type_into(path, tab, cell, value) -> None:
+    import openpyxl
+
+    wb = openpyxl.load_workbook(path)
+    wb[tab][cell] = value
+    wb.save(path)
+
+
+def test_automatic_syncs_are_named_by_what_started_them_not_sync_now(signed_in, excel_tournament):
+    for reason in ("push", "poll", "changed during the sync", "due", "draw"):
+        jobs.request_sync(excel_tournament, reason)
+    press(signed_in, excel_tournament, "sync")
+    recent = text_of(section(page(signed_in, excel_tournament), "recent"))
+    assert recent.count("Обновить сейчас") == 1  # the one the organizer pressed
+    for words in ("Обновление после правки в таблице", "Обновление автоматически: таблица изменилась",
+                  "Обновление автоматически: правка во время прошлого", "Обновление автоматически (повтор)",
+                  "Обновление после жеребьёвки"):
+        assert words in recent, words
+    pushed = Job.objects.filter(tournament=excel_tournament, params__reason="push").get()
+    job_page = signed_in.get(reverse("job", args=[excel_tournament.slug, pushed.pk])).content.decode()
+    assert "<h1>Обновление после правки в таблице</h1>" in job_page
+    english = text_of(section(page(signed_in, excel_tournament, lang="en"), "recent"))
+    assert "Update after an edit in the sheet" in english and english.count("Sync now") == 1
+
+
+def test_a_sync_after_the_synced_edit_says_when_the_edit_was_counted_not_that_nothing_changed(
+        signed_in, excel_tournament):
+    type_into(excel_tournament.path, "Тур 1 Стол 1", "D10", 9)  # a judge's edit
+    jobs.request_sync(excel_tournament, "push")
+    edited = Tournament.objects.get(pk=excel_tournament.pk)
+    assert edited.last_sync["skipped"] is False and edited.last_sync["errors"] > 0
+    jobs.request_sync(excel_tournament, "poll")  # the keeper looks again: nothing new
+    assert Tournament.objects.get(pk=excel_tournament.pk).last_sync["skipped"] is True
+    glance = text_of(section(page(signed_in, excel_tournament), "glance"))
+    assert "не менялась" not in glance
+    counted = re.search(r"последние правки учтены в (\d\d:\d\d:\d\d)", glance)
+    assert counted, glance
+    english = text_of(section(page(signed_in, excel_tournament, lang="en"), "glance"))
+    assert f"the last ones were counted at {counted.group(1)}" in english

@@ -16,7 +16,7 @@ from sheets_sync.web import jobs
 from sheets_sync.web.access import tournament_for
 from sheets_sync.web.models import Job, Tournament
 from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for, params_of
-from sheets_sync.web.organizer.glance import ACTIVE, glance
+from sheets_sync.web.organizer.glance import ACTIVE, glance, job_title
 from sheets_sync.web.organizer.limits import press_held
 from sheets_sync.web.keeping import ensure_hook_secret
 from sheets_sync.web.public import file_response, safe_file
@@ -128,7 +128,7 @@ def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     lang = request_language(request)
     result = job.result or {}
     files = result.get("files") if isinstance(result.get("files"), list) else []  # a sync's is a count
-    context = {"tournament": tournament, "job": job, "result": result, "failure": _failure(job, lang),
+    context = {"tournament": tournament, "job": job, "title": job_title(job, lang), "result": result, "failure": _failure(job, lang),
                "waiting": waiting_words(job, lang),
                "lines": _said(result, "lines", lang), "rows": _said(result, "rows", lang),
                "warnings": _said(result, "warnings", lang), "report": (result.get("report") or {}).get(lang), "files": [(f, f.rsplit("/", 1)[-1]) for f in files],
