@@ -114,3 +114,55 @@ def test_a_sync_after_the_synced_edit_says_when_the_edit_was_counted_not_that_no
     assert counted, glance
     english = text_of(section(page(signed_in, excel_tournament, lang="en"), "glance"))
     assert f"the last ones were counted at {counted.group(1)}" in english
+
+
+# -- choices, not free text ---------------------------------------------------------------------------
+def options(html: str, select_id: str) -> list[str]:
+    select = section(html, select_id)
+    return [text_of(o).strip() for o in re.findall(r"<option\b.*?</option>", select, flags=re.S)]
+
+
+def test_the_stage_is_chosen_from_the_presets_stages_by_their_names(signed_in, excel_tournament):
+    before = page(signed_in, excel_tournament)
+    assert options(before, "advance-stage") == ["следующий по порядку"]  # no sync yet: nothing else is known
+    press(signed_in, excel_tournament, "sync")
+    html = page(signed_in, excel_tournament)
+    assert 'type="text" name="stage"' not in html  # no free-text stage anywhere
+    assert options(html, "advance-stage") == ["следующий по порядку", "Полуфинал", "Финал"]
+    assert options(html, "protocols-stage") == ["тот, что рассажен в этом туре", "Отбор", "Полуфинал", "Финал"]
+    assert options(html, "seating-stage")[1:] == ["Отбор", "Полуфинал", "Финал"]
+    assert 'value="semifinal">Полуфинал<' in html  # the key is the value, the name what one reads
+    assert options(page(signed_in, excel_tournament, lang="en"), "advance-stage") == ["the next one", "Semifinal",
+                                                                                       "Final"]
+
+
+def test_a_stage_typed_by_hand_is_refused_in_the_pages_words_before_any_job(signed_in, excel_tournament):
+    press(signed_in, excel_tournament, "sync")
+    for action, fields in (("protocols", {"round": 1, "stage": "полу"}), ("advance", {"stage": "полу"})):
+        response = press(signed_in, excel_tournament, action, **fields)
+        assert response.status_code == 302 and last_job(excel_tournament, action) is None
+        said = text_of(signed_in.get(response["Location"]).content.decode())
+        assert "Проверьте поля: Этап" in said
+        assert "unknown stage" not in said and "known:" not in said and not FLAG.search(said)
+
+
+def test_the_late_player_is_chosen_from_those_seated_in_the_stage(signed_in, qualified_tournament):
+    press(signed_in, qualified_tournament, "sync")
+    html = page(signed_in, qualified_tournament)
+    assert 'id="replace-nobody"' in html and 'name="player"' not in html  # nobody seated after the qualifying yet
+    press(signed_in, qualified_tournament, "advance")
+    advanced = last_job(qualified_tournament, "advance")
+    assert advanced.status == Job.DONE, advanced.message
+    html = page(signed_in, qualified_tournament)
+    assert "Кто опоздал (Полуфинал)" in text_of(html)
+    assert options(html, "replace-player") == ["— выберите игрока —", *advanced.result["players"]]
+    outsider = next(f"Игрок {i:02d}" for i in range(1, 41) if f"Игрок {i:02d}" not in advanced.result["players"])
+    refused = press(signed_in, qualified_tournament, "replace", player=outsider)
+    assert refused.status_code == 302 and last_job(qualified_tournament, "replace") is None
+    late = advanced.result["players"][3]
+    press(signed_in, qualified_tournament, "replace", player=late)
+    replaced = last_job(qualified_tournament, "replace")
+    assert replaced.status == Job.DONE, replaced.message
+    assert replaced.params == {"player": late, "stage": "semifinal"}
+    after = options(page(signed_in, qualified_tournament), "replace-player")
+    assert late not in after and replaced.result["new"] in after  # the list follows the sync after the replacement

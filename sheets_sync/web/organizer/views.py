@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 from sheets_sync.web import jobs
 from sheets_sync.web.access import tournament_for
 from sheets_sync.web.models import Job, Tournament
-from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for, params_of
+from sheets_sync.web.organizer.buttons import BUTTONS, Known, buttons_for, form_for, params_of
 from sheets_sync.web.organizer.glance import ACTIVE, glance, job_title
 from sheets_sync.web.organizer.limits import press_held
 from sheets_sync.web.keeping import ensure_hook_secret
@@ -56,6 +56,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     lang = request_language(request)
     context = {"tournament": tournament, "glance": glance(tournament, lang), "buttons": buttons_for(tournament),
+               "known": Known.of(tournament, lang),
                "last_error": _last_error(tournament, lang),
                "public_url": reverse("public_site", args=[tournament.slug]),
                "status_url": reverse("tournament_status", args=[tournament.slug]), **_push(request, tournament)}
@@ -84,7 +85,7 @@ def press(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     button = BUTTONS.get(action)
     if button is None or tournament.kind not in button.kinds:
         raise Http404("no such button")
-    form = button.form(request.POST)
+    form = form_for(button, request.POST, tournament, lang)
     if not form.is_valid():
         fields = ", ".join(word(f"organizer.field.{name.replace('_', '')}", lang) for name in form.errors)
         messages.error(request, word("organizer.form.invalid", lang, fields=fields))
