@@ -166,3 +166,21 @@ def test_the_late_player_is_chosen_from_those_seated_in_the_stage(signed_in, qua
     assert replaced.params == {"player": late, "stage": "semifinal"}
     after = options(page(signed_in, qualified_tournament), "replace-player")
     assert late not in after and replaced.result["new"] in after  # the list follows the sync after the replacement
+
+
+def test_presets_are_offered_by_their_names_grouped_as_tournament_or_season(signed_in, google_account):
+    html = signed_in.get(reverse("new_tournament")).content.decode()
+    select = section(html, "id_preset")
+    groups = dict(re.findall(r'<optgroup label="([^"]+)">(.*?)</optgroup>', select, flags=re.S))
+    assert list(groups) == ["Турнир", "Клубный сезон"]
+    tournament = [text_of(o).strip() for o in re.findall(r"<option\b.*?</option>", groups["Турнир"], flags=re.S)]
+    season = [text_of(o).strip() for o in re.findall(r"<option\b.*?</option>", groups["Клубный сезон"], flags=re.S)]
+    assert "German Mafia Open 2016 (ФИИМ, 2016)" in tournament
+    assert any(name.startswith("Клубный сезон (") for name in season)
+    assert not any(name.startswith("Клубный") for name in tournament)
+    for shown in tournament + season:  # a name, never an id like team-asymmetric
+        assert not re.fullmatch(r"[a-z0-9-]+", shown), shown
+    assert re.search(r'<option value="gmo-2016" selected>', select)  # the value is still the id
+    assert "team-asymmetric" not in text_of(html) and "gmo-2016" not in text_of(html)
+    english = section(signed_in.get(reverse("new_tournament"), {"lang": "en"}).content.decode(), "id_preset")
+    assert '<optgroup label="Tournament">' in english and '<optgroup label="Club season">' in english

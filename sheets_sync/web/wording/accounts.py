@@ -148,8 +148,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "new.kind_tournament": ("Турнир", "A tournament"),
     "new.kind_season": ("Клубный сезон (вечера игр)", "A club season (game evenings)"),
     "new.preset": ("Регламент", "Regulation"),
-    "new.preset.help": ("gmo-2016 — German Mafia Open, fiim-2023 — правила ФИИМ 2023, club-season — клубный сезон.",
-                        "gmo-2016 — German Mafia Open, fiim-2023 — FIIM 2023 rules, club-season — a club season."),
+    "new.preset.help": ("Регламенты турниров и клубных сезонов — по названиям; очки каждого можно поменять потом на "
+                        "вкладке «Турнир».",
+                        "Tournaments' and club seasons' regulations, by their names; any value can be changed later "
+                        "on the «Турнир» (Tournament) tab."),
+    "new.group.tournament": ("Турнир", "Tournament"),
+    "new.group.season": ("Клубный сезон", "Club season"),
     "new.players": ("Игроки, по одному в строке", "Players, one per line"),
     "new.players.help": ("Или загрузите CSV-файл: столбец «Игрок», по желанию «Клуб».",
                          "Or upload a CSV file: a «Player» column, and a «Club» one if you like."),
