@@ -188,7 +188,20 @@ def run_mwt(tournament: Tournament, params: dict) -> dict:
         for game in export.games:
             zf.write(export.folder / game.filename, arcname=game.filename)
     return {"games": len(export.games), "files": [_relative(tournament, archive)],
-            "warnings": {lang: mwt_warning_lines(export, lang) for lang in ("ru", "en")}}
+            "warnings": {lang: mwt_warning_lines(export, lang) for lang in ("ru", "en")}, "missing": mwt_missing(export)}
+
+
+def mwt_missing(export) -> dict:
+    """What the MWT files lack, as the page says it (issue 43 §6: no ``null``, no line per player):
+    whether the tournament's MWT id is missing, and who has no MWT id — judges and players, once
+    each, in the table's order."""
+    people: dict[str, list[str]] = {"judge_id": [], "player_id": []}
+    for w in (w for g in export.games for w in g.warnings):
+        names = people.setdefault(w.kind, [])
+        if w.name and w.name not in names:
+            names.append(w.name)
+    return {"tournament_id": any(w.kind == "tournament_id" for w in export.warnings),
+            "judges": sorted(people["judge_id"], key=name_key), "players": sorted(people["player_id"], key=name_key)}
 
 
 @jobs.runner(PROTOCOLS, long=True, again=True)

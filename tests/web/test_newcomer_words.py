@@ -184,3 +184,22 @@ def test_presets_are_offered_by_their_names_grouped_as_tournament_or_season(sign
     assert "team-asymmetric" not in text_of(html) and "gmo-2016" not in text_of(html)
     english = section(signed_in.get(reverse("new_tournament"), {"lang": "en"}).content.decode(), "id_preset")
     assert '<optgroup label="Tournament">' in english and '<optgroup label="Club season">' in english
+
+
+# -- the MWT export ---------------------------------------------------------------------------------------
+def test_the_mwt_export_names_who_lacks_an_mwt_id_plainly_in_one_line(signed_in, excel_tournament):
+    press(signed_in, excel_tournament, "mwt")
+    job = last_job(excel_tournament, "mwt")
+    assert job.status == Job.DONE, job.message
+    html = signed_in.get(reverse("job", args=[excel_tournament.slug, job.pk])).content.decode()
+    said = text_of(html)
+    assert "null" not in said and "tournament_id" not in said and "referee_user_id" not in said
+    missing = job.result["missing"]
+    assert missing["tournament_id"] and len(missing["players"]) > 10  # the example has no MWT ids at all
+    assert "Не указан «ID турнира MWT»" in text_of(section(html, "mwt-no-tournament"))
+    players = section(html, "mwt-players")
+    assert f"Нет «ID MWT» у игроков: {len(missing['players'])}" in text_of(players)  # a count, the names folded
+    assert ", ".join(missing["players"]) in unescape(players)
+    assert said.count("ID MWT") <= 3  # no line per player
+    assert "Players without an «MWT ID»" in text_of(
+        signed_in.get(reverse("job", args=[excel_tournament.slug, job.pk]), {"lang": "en"}).content.decode())

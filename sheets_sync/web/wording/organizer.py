@@ -232,6 +232,17 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.vk.picture": ("Картинка для поста", "The post's picture"),
     "organizer.files": ("Файлы", "Files"),
     "organizer.mwt.games": ("Игр в архиве:", "Games in the archive:"),
+    # what the MWT files lack (runners.mwt_missing): who, not the file's null fields
+    "organizer.mwt.notournament": ("Не указан «ID турнира MWT» (вкладка «Турнир»): MWT не узнает, к какому турниру "
+                                   "относятся игры.",
+                                   "No «MWT tournament ID» (the Tournament tab): MWT cannot tell which tournament the "
+                                   "games are of."),
+    "organizer.mwt.judges": ("Нет «ID MWT» у судей:", "Judges without an «MWT ID»:"),
+    "organizer.mwt.players": ("Нет «ID MWT» у игроков:", "Players without an «MWT ID»:"),
+    "organizer.mwt.fix": ("Впишите номера на вкладки «Турнир» и «Игроки» и выгрузите снова: без номера MWT не "
+                          "свяжет игры с человеком.",
+                          "Type the numbers on the Tournament and Players tabs and export again: without one MWT "
+                          "cannot link the games to the person."),
     "organizer.printhint": ("Откройте и нажмите «Печать» в браузере.", "Open it and press Print in the browser."),
     # app mode: one organizer's folder
     "organizer.app.title": ("Турниры в папке", "Tournaments in the folder"),
