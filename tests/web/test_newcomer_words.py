@@ -203,3 +203,35 @@ def test_the_mwt_export_names_who_lacks_an_mwt_id_plainly_in_one_line(signed_in,
     assert said.count("ID MWT") <= 3  # no line per player
     assert "Players without an «MWT ID»" in text_of(
         signed_in.get(reverse("job", args=[excel_tournament.slug, job.pk]), {"lang": "en"}).content.decode())
+
+
+# -- copy buttons ----------------------------------------------------------------------------------------
+def copies(html: str) -> dict[str, str]:
+    """Each copy button's target id -> the text of that element."""
+    found = {}
+    for target in re.findall(r'<button type="button"[^>]*data-copies="([^"]+)"', html):
+        found[target] = text_of(section(html, target)).strip()
+    return found
+
+
+def test_the_service_address_the_code_the_invitation_link_and_the_snippet_each_have_a_copy_button(
+        signed_in, organizer, google_account, excel_tournament):
+    from sheets_sync.web.models import Membership
+
+    add = signed_in.get(reverse("add_sheet")).content.decode()
+    assert copies(add) == {"service-account": google_account.email}
+    new = signed_in.get(reverse("new_tournament")).content.decode()
+    assert copies(new) == {"service-account": google_account.email}
+    assert "copy.js" in add  # the script that makes them work is on the page
+
+    sheet = Tournament.objects.create(slug="gsheet", spreadsheet_id="sheet-1", account=google_account)
+    Membership.objects.create(user=organizer, tournament=sheet, role=Membership.OWNER)
+    snippet = copies(page(signed_in, sheet))["push-code"]
+    assert "SHEETS_SYNC_URL" in snippet and "/hook/sheet-1/" in snippet
+
+    signed_in.post(reverse("members", args=["gsheet"]), {"action": "invite", "email": "carol@club.ru"})
+    members = signed_in.get(reverse("members", args=["gsheet"])).content.decode()
+    assert re.fullmatch(r"http://testserver/invite/\S+/", copies(members)["invite-link"])
+
+    Tournament.objects.filter(pk=sheet.pk).update(share_lost=True)  # «add the service's address again»: which one
+    assert copies(page(signed_in, sheet))["service-account"] == google_account.email

@@ -3,6 +3,9 @@
 Keys have no underscores: a template's ``w.organizer_games`` finds ``organizer.games``."""
 
 WORDS: dict[str, tuple[str, str]] = {
+    # a copy button beside a text to paste elsewhere (templates/web/copy_button.html)
+    "copy.button": ("Скопировать", "Copy"),
+    "copy.done": ("Скопировано", "Copied"),
     # the tournament at a glance
     "organizer.opensheet": ("Открыть таблицу", "Open the sheet"),
     "organizer.public": ("Страница для игроков", "Page for players"),
