@@ -235,3 +235,19 @@ def test_the_service_address_the_code_the_invitation_link_and_the_snippet_each_h
 
     Tournament.objects.filter(pk=sheet.pk).update(share_lost=True)  # «add the service's address again»: which one
     assert copies(page(signed_in, sheet))["service-account"] == google_account.email
+
+
+# -- «Добавить таблицу» ------------------------------------------------------------------------------------
+def test_add_a_sheet_hands_out_no_code_for_a_sheet_without_the_tournament_tab(signed_in, google_account, fake_server):
+    from sheets_sync.example import EXAMPLE_PATH
+    from sheets_sync.web.models import Claim
+    from tests.google_support import upload_tabs
+
+    sid = upload_tabs(fake_server, {"Лист1": [["Ник", "Клуб"], ["Игрок 01", "Клуб 1"]]}, title="Просто список")
+    page = signed_in.post(reverse("add_sheet"), {"link": f"https://docs.google.com/spreadsheets/d/{sid}/edit"})
+    said = text_of(page.content.decode())
+    assert 'id="claim-code"' not in page.content.decode() and not Claim.objects.exists()
+    assert "В таблице нет вкладки «Турнир»" in said and "Новый турнир / сезон" in said
+    tournament_sheet = upload_xlsx(fake_server, EXAMPLE_PATH)  # a tournament's sheet: its code at once
+    page = signed_in.post(reverse("add_sheet"), {"link": f"gsheet:{tournament_sheet}"}).content.decode()
+    assert 'id="claim-code"' in page and Claim.objects.get().spreadsheet_id == tournament_sheet

@@ -133,6 +133,10 @@ WORDS: dict[str, tuple[str, str]] = {
                              "{wait}; the code of a sheet you already started adding is shown again at any time."),
     "claim.unreadable": ("Не удалось прочитать таблицу: {reason}. Попробуйте ещё раз через минуту.",
                          "Could not read the sheet: {reason}. Try again in a minute."),
+    "claim.share_first": ("Сервис пока не видит эту таблицу. Откройте её, нажмите «Настройки доступа», добавьте "
+                          "{email} как редактора и нажмите «Дальше» снова.",
+                          "The service cannot see this sheet yet. Open it, press «Share», add {email} as an editor "
+                          "and press «Next» again."),
     "claim.no_tournament_tab": ("В таблице нет вкладки «Турнир» (Tournament). Если таблица пустая, выберите "
                                 "«Новый турнир / сезон» и укажите её ссылку.",
                                 "The sheet has no «Турнир» (Tournament) tab. If it is empty, choose «New "
