@@ -251,3 +251,16 @@ def test_add_a_sheet_hands_out_no_code_for_a_sheet_without_the_tournament_tab(si
     tournament_sheet = upload_xlsx(fake_server, EXAMPLE_PATH)  # a tournament's sheet: its code at once
     page = signed_in.post(reverse("add_sheet"), {"link": f"gsheet:{tournament_sheet}"}).content.decode()
     assert 'id="claim-code"' in page and Claim.objects.get().spreadsheet_id == tournament_sheet
+
+
+@pytest.mark.parametrize("action", ["protocols", "seating"])
+def test_a_round_nobody_is_seated_in_is_refused_in_russian_with_the_stages_name(signed_in, fresh_tournament, action):
+    press(signed_in, fresh_tournament, "sync")
+    press(signed_in, fresh_tournament, action, round=2, stage="final")  # a fresh tournament: no final yet
+    job = last_job(fresh_tournament, action)
+    assert job.status == Job.FAILED
+    said = text_of(signed_in.get(reverse("job", args=[fresh_tournament.slug, job.pk])).content.decode())
+    assert "Финал, тур 2: никто не рассажен" in said, said[-600:]
+    assert "final" not in said.replace("finalize", "") and "действие не выполнено" not in said
+    english = text_of(signed_in.get(reverse("job", args=[fresh_tournament.slug, job.pk]), {"lang": "en"}).content.decode())
+    assert "no seating for Final, round 2" in english
