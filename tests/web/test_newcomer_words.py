@@ -264,3 +264,21 @@ def test_a_round_nobody_is_seated_in_is_refused_in_russian_with_the_stages_name(
     assert "final" not in said.replace("finalize", "") and "действие не выполнено" not in said
     english = text_of(signed_in.get(reverse("job", args=[fresh_tournament.slug, job.pk]), {"lang": "en"}).content.decode())
     assert "no seating for Final, round 2" in english
+
+
+# -- the refusals a newcomer met (issue 43 §6: «укажите другую --date», «добавьте --force») ---------------
+def test_an_evening_added_twice_and_a_draw_over_typed_games_say_the_pages_way_out(signed_in, organizer, tmp_path,
+                                                                                  excel_tournament):
+    from tests.web.test_every_page import new_workbook
+
+    season = new_workbook(tmp_path / "season", organizer, "club", season=True)
+    for _ in range(2):
+        press(signed_in, season, "evening", date="2026-12-04", games=4, tables=1)
+    refused = last_job(season, "evening")
+    assert refused.status == Job.FAILED
+    said = text_of(signed_in.get(reverse("job", args=[season.slug, refused.pk])).content.decode())
+    assert "выберите другую дату" in said and not FLAG.search(said)
+    press(signed_in, excel_tournament, "draw", time_limit=1)  # the example's protocols are typed
+    draw = last_job(excel_tournament, "draw")
+    said = text_of(signed_in.get(reverse("job", args=[excel_tournament.slug, draw.pk])).content.decode())
+    assert "отметьте «даже если протоколы уже заполнены»" in said and not FLAG.search(said)
