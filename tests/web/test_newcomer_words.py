@@ -125,6 +125,7 @@ def options(html: str, select_id: str) -> list[str]:
 def test_the_stage_is_chosen_from_the_presets_stages_by_their_names(signed_in, excel_tournament):
     before = page(signed_in, excel_tournament)
     assert options(before, "advance-stage") == ["следующий по порядку"]  # no sync yet: nothing else is known
+    assert re.search(r'id="replace-player" type="text"', before)  # nor who is seated: the name is typed meanwhile
     press(signed_in, excel_tournament, "sync")
     html = page(signed_in, excel_tournament)
     assert 'type="text" name="stage"' not in html  # no free-text stage anywhere
@@ -155,6 +156,7 @@ def test_the_late_player_is_chosen_from_those_seated_in_the_stage(signed_in, qua
     assert advanced.status == Job.DONE, advanced.message
     html = page(signed_in, qualified_tournament)
     assert "Кто опоздал (Полуфинал)" in text_of(html)
+    assert "Who is late (Semifinal)" in text_of(page(signed_in, qualified_tournament, lang="en"))
     assert options(html, "replace-player") == ["— выберите игрока —", *advanced.result["players"]]
     outsider = next(f"Игрок {i:02d}" for i in range(1, 41) if f"Игрок {i:02d}" not in advanced.result["players"])
     refused = press(signed_in, qualified_tournament, "replace", player=outsider)
