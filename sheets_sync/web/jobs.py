@@ -484,4 +484,5 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
                                                        title=title,
                                                        share_view_only=False)  # it wrote what it had to
-    return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}
+    # the job's page shows the counts: the problems and the forms' choices stay on the tournament
+    return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k not in ("problems", "stages", "seated")}}
