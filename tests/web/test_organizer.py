@@ -209,7 +209,7 @@ def test_a_google_sheets_page_offers_the_push_trigger_with_its_own_hook_and_secr
 def test_the_minutes_sweep_is_a_periodic_task_that_syncs_what_is_due(excel_tournament):
     from huey.contrib.djhuey import HUEY
 
-    from sheets_sync.web import keeping, tasks
+    from sheets_sync.web import keeping
 
     # the only periodic task: its tick sweeps what is due (no second sweep beside it)
     assert [t.__name__ for t in HUEY._registry._periodic_tasks] == ["keeping_minute"]
