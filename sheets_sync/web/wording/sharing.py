@@ -2,7 +2,7 @@
 (§2) and of the push snippet's address (§4)."""
 
 WORDS: dict[str, tuple[str, str]] = {
-    "organizer.action.access": ("Доступ к таблице", "Access to the sheet"),
+    "organizer.action.organizer_access": ("Доступ к таблице", "Access to the sheet"),
     # the co-organizer's line on the members page
     "access.pending": ("открываем доступ к таблице — несколько секунд…", "giving access to the sheet — a few seconds…"),
     "access.shared": ("редактор Google-таблицы, в «Организаторах» на вкладке «{tab}»",
