@@ -32,7 +32,7 @@ def _push_block(client, host: str, lang: str = "ru") -> str:
 
 
 def _comments(block: str) -> list[str]:
-    code = re.search(r"<code>(.*?)</code>", block, re.S).group(1)
+    code = re.search(r"<code[^>]*>(.*?)</code>", block, re.S).group(1)
     return [line.split("//", 1)[1].strip() for line in code.splitlines() if "//" in line and "http" not in line]
 
 

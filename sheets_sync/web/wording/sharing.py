@@ -3,6 +3,7 @@
 
 WORDS: dict[str, tuple[str, str]] = {
     "organizer.action.organizer_access": ("Доступ к таблице", "Access to the sheet"),
+    "organizer.sync.by.organizer_access": ("Обновление: изменились «Организаторы»", "Update: «Organizers» changed"),
     # the co-organizer's line on the members page
     "access.pending": ("открываем доступ к таблице — несколько секунд…", "giving access to the sheet — a few seconds…"),
     "access.shared": ("редактор Google-таблицы, в «Организаторах» на вкладке «{tab}»",
