@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 from sheets_sync.backends.google import spreadsheet_url
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs
+from sheets_sync.web.addresses import phone_card
 from sheets_sync.web.claims import ClaimRefused, claim_for, has_tournament_tab
 from sheets_sync.web.models import Claim, Job, Tournament
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
@@ -23,7 +24,7 @@ __all__ = ["tournament_list", "add_sheet", "CHECK"]
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = (Tournament.objects.filter(memberships__user=request.user)
                    .order_by("-last_sync_at", "-created_at").distinct())
-    return render(request, "accounts/list.html", {"tournaments": tournaments})
+    return render(request, "accounts/list.html", {"tournaments": tournaments, "phone": phone_card(request)})
 
 
 def refused(request: HttpRequest, exc: ClaimRefused) -> str:

@@ -69,6 +69,9 @@ WORDS: dict[str, tuple[str, str]] = {
                               "Too many password resets asked from your network address. Try again in {wait}."),
     # the tournament list
     "list.title": ("Мои турниры", "My tournaments"),
+    # the server listening on the network (sheets_sync.web.addresses): what a phone on the same Wi-Fi opens
+    "phone.intro": ("С телефона в той же сети (Wi-Fi) откройте этот адрес — или наведите камеру на код:",
+                    "From a phone on the same network (Wi-Fi) open this address, or point its camera at the code:"),
     "list.add": ("Добавить таблицу", "Add a sheet"),
     "list.new": ("Новый турнир / сезон", "New tournament / season"),
     "list.name": ("Турнир", "Tournament"),
