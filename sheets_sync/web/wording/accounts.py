@@ -183,6 +183,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "new.no_players": ("Впишите игроков (по одному в строке) или загрузите CSV-файл.",
                        "Type the players (one per line) or upload a CSV file."),
     "new.submit": ("Создать таблицу", "Create the sheet"),
+    "new.app.where": ("Таблица Excel появится в папке программы под этим названием; откройте её в Excel, когда "
+                      "начнётся турнир.",
+                      "The Excel workbook appears in the program's folder under this name; open it in Excel when "
+                      "the tournament starts."),
+    "new.done.app": ("Таблица Excel «{file}» создана в папке; сохраняйте её в Excel — итоги обновятся сами.",
+                     "The Excel workbook «{file}» is created in the folder; save it in Excel and the standings "
+                     "update by themselves."),
     "new.done": ("Таблица создана и открыта вам в Google Таблицах; она обновляется.",
                  "The sheet is created and shared with you in Google Sheets; it is being synced."),
     # organizers of a tournament
