@@ -19,6 +19,7 @@ from sheets_sync.backends.base import STATE_TAB, Patch
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.league.book import league_book_tab
+from tests.web.test_phone_address import _get
 from tests.web.test_server_command import get, start, stop, wait_for
 
 TOURNAMENT_TABS = {"Итоги", "Статистика", "Проверка", "Журнал", STATE_TAB}  # what a tournament's sync writes
@@ -58,6 +59,9 @@ def test_the_app_makes_follows_and_leaves_alone_what_applies_to_local_files(tmp_
         for page in (home, get(url, opener)[1]):
             assert "/add/" not in page and "/logout/" not in page and "/members/" not in page
         assert get(base + "/add/", opener)[0] == 404
+        port = int(base.rsplit(":", 1)[1])
+        status, page = _get("127.0.0.1", port, "192.0.2.77")  # a host the app does not answer: its page, in Russian
+        assert status == 400 and "Сервер не отвечает на этот адрес" in page and "Bad Request" not in page
         assert get(base + "/o/gmo/members/", opener)[0] == 404
 
         # «Новый турнир / сезон»: the same form, no Google sheet, a workbook made in the folder
