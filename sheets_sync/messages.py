@@ -238,6 +238,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # server, worker, app (the web face)
     "server.url": ("сервер работает: {url} (данные: {data}); Ctrl+C — остановить",
                    "the server is running: {url} (data: {data}); Ctrl+C stops it"),
+    "server.phone": ("с телефона в той же сети (Wi-Fi) откройте {url} — или наведите камеру на код:",
+                     "from a phone on the same network (Wi-Fi) open {url}, or point its camera at the code:"),
     "server.no_worker": ("задачи здесь не выполняются: запустите `sheets-sync worker` с теми же данными",
                          "no jobs run here: start `sheets-sync worker` with the same data"),
     "server.stopped": ("сервер остановлен", "the server stopped"),

@@ -25,6 +25,16 @@ def _say(line: str) -> None:
     console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
+def _say_phone_address(port: int, language: str) -> None:
+    """Listening on the network: the address a phone on the same Wi-Fi opens, and its QR code."""
+    from sheets_sync.web.addresses import phone_url, terminal_qr
+
+    url = phone_url(port)
+    if url:
+        _say(text("server.phone", language, url=url))
+        _say(terminal_qr(url))
+
+
 @click.command(cls=Command)
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=Path("sheets-sync-data"),
               show_default=True, help="The server's data folder: database, queue, published sites, secret key.")
@@ -40,14 +50,16 @@ def server(data: Path, host: str, port: int, no_worker: bool, workers: int) -> N
 
     Runs the background worker in the same process unless --no-worker (Ctrl+C stops both)."""
     from sheets_sync.web import serving
+    from sheets_sync.web.addresses import listen_env, this_computer_url
 
-    serving.prepare(data)
+    serving.prepare(data, extra_env=listen_env(host))  # on the network: this computer's addresses allowed
     web = serving.start_web(host, port)
     language = speaking(None)
     consumer = None if no_worker else serving.make_consumer(workers)
 
     def ready() -> None:
-        _say(text("server.url", language, url=web.url, data=data.resolve()))
+        _say(text("server.url", language, url=this_computer_url(host, web.port), data=data.resolve()))
+        _say_phone_address(web.port, language)
         if consumer is None:
             _say(text("server.no_worker", language))
 

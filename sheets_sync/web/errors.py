@@ -1,4 +1,5 @@
-"""The pages of a request refused or failed — a form whose CSRF token went stale (403), an address
+"""The pages of a request refused or failed — a request refused (400: an address the server does not
+answer to), a form whose CSRF token went stale (403), an address
 that does not exist or is not the person's (404), a failure of the server's own (500) — in the
 reader's language on the site's own page (base.html), each with a way back.
 
@@ -16,7 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 
 from sheets_sync.web.words import _Words, request_language, word
 
-__all__ = ["csrf_failure", "not_found", "server_error"]
+__all__ = ["bad_request", "csrf_failure", "not_found", "server_error"]
 
 log = logging.getLogger("sheets_sync.web.errors")
 
@@ -53,6 +54,18 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """``handler404``: the same page for an address that does not exist and one that is not yours."""
     return _page(request, 404, "notfound", "/", "error.home")
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """``handler400``: a request Django refuses — most often opened at an address (host) the server does
+    not answer (``ALLOWED_HOSTS``). Rendered without the request's context: asking it for its host
+    would refuse again."""
+    from django.core.exceptions import DisallowedHost
+
+    key = "badhost" if isinstance(exception, DisallowedHost) else "badrequest"
+    lang = request_language(request)
+    context = {**_context(key, 400, "/", "error.home", lang), "w": _Words(lang), "lang": lang}
+    return HttpResponse(render_to_string("error.html", context), status=400)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

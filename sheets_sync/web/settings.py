@@ -8,7 +8,9 @@
   machines); without it the queue is a SQLite file in the data folder (one process).
 * ``SHEETS_SYNC_SECRET_KEY`` — else a random key kept in ``DATA/secret_key`` (mode 600).
 * ``SHEETS_SYNC_HTTPS=1`` — behind an HTTPS proxy: Secure cookies, the proxy's scheme header, HSTS.
-* ``SHEETS_SYNC_ALLOWED_HOSTS`` — comma-separated host names (default: localhost names only).
+* ``SHEETS_SYNC_ALLOWED_HOSTS`` — comma-separated host names (default: localhost names, and when the
+  command listens on the network — ``SHEETS_SYNC_LISTEN``, set by ``server --host`` — every address
+  and name of this computer, :mod:`sheets_sync.web.addresses`).
 * ``SHEETS_SYNC_GOOGLE_ENDPOINT`` — another Google API address (the tests' fake Sheets server).
 * ``SHEETS_SYNC_SMTP_URL`` — ``smtp://user:password@host:port``: the mail server for reset links and
   invitations (without it they are written to the server's log).
@@ -26,6 +28,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from sheets_sync.resources import shipped
+from sheets_sync.web.addresses import allowed_hosts
 
 DATA_DIR = Path(os.environ.get("SHEETS_SYNC_DATA") or "sheets-sync-data").resolve()
 DATA_DIR.mkdir(parents=True, exist_ok=True)
@@ -74,8 +77,9 @@ def _huey() -> dict:
 
 SECRET_KEY = _secret_key()
 DEBUG = os.environ.get("SHEETS_SYNC_DEBUG") == "1"
+# listening on the network (``server --host 0.0.0.0``): this computer's own addresses and names too
 ALLOWED_HOSTS = [h.strip() for h in os.environ.get("SHEETS_SYNC_ALLOWED_HOSTS", "").split(",") if h.strip()] \
-    or ["localhost", "127.0.0.1", "[::1]", "testserver"]
+    or allowed_hosts()
 
 INSTALLED_APPS = [
     "django.contrib.auth",

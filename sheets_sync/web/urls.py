@@ -15,5 +15,6 @@ urlpatterns: list = [
     path("", include("sheets_sync.web.routes.keeping")),
 ]
 
+handler400 = "sheets_sync.web.errors.bad_request"
 handler404 = "sheets_sync.web.errors.not_found"
 handler500 = "sheets_sync.web.errors.server_error"

@@ -108,5 +108,7 @@ class _Words(Mapping):
 
 
 def web_words(request: HttpRequest) -> dict[str, object]:
+    from django.conf import settings
+
     lang = request_language(request)
-    return {"lang": lang, "w": _Words(lang)}
+    return {"lang": lang, "w": _Words(lang), "app_mode": settings.MODE == "app"}

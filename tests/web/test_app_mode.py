@@ -73,3 +73,31 @@ def test_the_start_page_lists_the_folders_tournaments(client, settings, folder):
     assert "/o/kubok-2026/" in html and "/o/club/" in html
     settings.MODE = "server"
     assert client.get("/app/").status_code == 404  # the server has its own list
+
+
+def test_a_league_workbook_is_no_tournament_and_an_older_registration_of_it_is_dropped(folder):
+    from tests.web.test_app_folder import _league
+
+    _league(folder)
+    league = folder / "league.xlsx"
+    old = Tournament.objects.create(slug="league", title="league", source=Tournament.EXCEL, path=str(league.resolve()))
+    registered = app_mode.register_folder(folder)
+    assert "league" not in {t.slug for t in registered} and not Tournament.objects.filter(pk=old.pk).exists()
+    assert app_mode.leagues_in(folder) == [league]
+    assert app_mode.FolderWatch.saw(league) is None  # a save of it (the league's own run) registers nothing
+    assert not Tournament.objects.filter(path=str(league.resolve())).exists()
+
+
+def test_a_new_workbook_seen_in_the_folder_is_registered_once(folder):
+    app_mode.register_folder(folder)
+    shutil.copy(EXAMPLE_PATH, folder / "Второй кубок.xlsx")
+    made = app_mode.FolderWatch.saw(folder / "Второй кубок.xlsx")
+    assert made.slug == "vtoroi-kubok" and app_mode.FolderWatch.saw(folder / "Второй кубок.xlsx").pk == made.pk
+    assert Membership.objects.filter(user=app_mode.local_organizer(), tournament=made).exists()
+
+
+def test_the_new_workbooks_file_name_is_the_name_as_written(tmp_path):
+    assert app_mode.new_workbook_path(tmp_path, "Кубок: осень/зима?") == tmp_path / "Кубок осень зима.xlsx"
+    (tmp_path / "Кубок.xlsx").write_bytes(b"")
+    assert app_mode.new_workbook_path(tmp_path, "Кубок") == tmp_path / "Кубок (2).xlsx"
+    assert app_mode.new_workbook_path(tmp_path, "...") == tmp_path / "tournament.xlsx"

@@ -108,9 +108,16 @@ def _owner_action(request: HttpRequest, tournament: Tournament, lang: str) -> Ht
     return redirect("members", tournament.slug)
 
 
+def _not_in_the_app() -> None:
+    """The app is one organizer on one computer: no co-organizers, no e-mail invitations."""
+    if settings.MODE == "app":
+        raise Http404("no co-organizers in app mode")
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def members(request: HttpRequest, slug: str) -> HttpResponse:
+    _not_in_the_app()
     tournament = tournament_for(request, slug)
     lang = request_language(request)
     owner = is_owner(request, tournament)
@@ -164,6 +171,7 @@ def _page(request: HttpRequest, invitation: Invitation, state: str) -> HttpRespo
 
 @require_http_methods(["GET", "POST"])
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    _not_in_the_app()
     """GET shows what accepting means; POST (a button) accepts — a link opened by a mail program's
     preview must not use the invitation up. Only the invited address's account accepts, until the
     invitation expires, once (a conditional update)."""

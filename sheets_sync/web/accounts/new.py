@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -31,7 +32,7 @@ from sheets_sync.web.models import Claim, Tournament
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
 from sheets_sync.web.words import request_language, word
 
-__all__ = ["NewTournamentForm", "new_tournament", "NEW", "init_sheet"]
+__all__ = ["NewTournamentForm", "new_tournament", "NEW", "init_sheet", "init_in_folder"]
 
 
 DEFAULT_PRESET = "gmo-2016"  # the command line's default (init --preset)
@@ -71,6 +72,8 @@ class NewTournamentForm(forms.Form):
     def __init__(self, *args, lang: str = "ru", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.lang = lang
+        if settings.MODE == "app":
+            self.fields.pop("into")  # no Google sheet in the app: the workbook is made in its folder
         self.fields["preset"].choices = preset_choices(lang)
         self.fields["kind"].choices = [(Tournament.TOURNAMENT, word("new.kind_tournament", lang)),
                                        (Tournament.SEASON, word("new.kind_season", lang))]
@@ -113,6 +116,21 @@ def _format_fields(fmt: Format, lang: str) -> str:
     return word("new.format.option", lang, games=fmt.games, tables=fmt.tables)
 
 
+def init_in_folder(form: NewTournamentForm, folder: Path) -> Path:
+    """App mode: ``init`` as the CLI runs it into ``FOLDER/<name>.xlsx`` (a name of its own beside an
+    existing file); the path written."""
+    from sheets_sync.web.app_mode import new_workbook_path
+
+    data = form.cleaned_data
+    path = new_workbook_path(folder, data["name"])
+    with tempfile.TemporaryDirectory(prefix="sheets-sync-new-") as scratch:
+        init_workbook(str(path), players_csv=form.players_file(Path(scratch)), preset_ref=data["preset"],
+                      name=data["name"], language=data["language"], season=data["kind"] == Tournament.SEASON,
+                      qualifying=QualifyingRequest(games=data.get("games"), tables=data.get("tables"),
+                                                   command=_format_fields))
+    return path
+
+
 def init_sheet(form: NewTournamentForm, user, account, target: str):
     """``init`` as the CLI runs it. A refused format or players file is a :class:`SheetsSyncError`
     carrying both languages (shown in the page's); both are refused before any Google request."""
@@ -145,7 +163,7 @@ def job_params(request: HttpRequest, form: NewTournamentForm, account, claim: Cl
     upload = form.cleaned_data.get("players_csv")
     data = {name: request.POST.get(name, "") for name in form.fields if name != "players_csv"}
     return {"data": data, "csv": base64.b64encode(upload.read()).decode() if upload else "",
-            "user": request.user.pk, "account": account.pk, "claim": claim.pk if claim else None,
+            "user": request.user.pk, "account": account.pk if account else None, "claim": claim.pk if claim else None,
             "name": form.cleaned_data["name"], "language": form.lang}
 
 
@@ -160,7 +178,7 @@ class _ShowCode(Exception):
 def new_tournament(request: HttpRequest) -> HttpResponse:
     lang = request_language(request)
     try:
-        account = pick_account()
+        account = None if settings.MODE == "app" else pick_account()  # the app writes into its folder
     except NoServiceAccount:
         return render(request, "accounts/no_account.html", status=503)
     form = NewTournamentForm(request.POST or None, request.FILES or None, lang=lang)
@@ -172,6 +190,9 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
         context["error"] = word("organizer.job.csvtoobig", lang, kb=CSV_KEPT // 1024)
         return render(request, "accounts/new.html", context)
     claim = None
+    if account is None:
+        job = jobs.enqueue(None, NEW, params=job_params(request, form, None, None), user=request.user)
+        return redirect("account_job", job.pk)
     try:
         if form.cleaned_data.get("into_id"):
             claim = _empty_sheet_claim(request, form, account)

@@ -16,7 +16,9 @@ is not (the spreadsheet may already exist), and fails saying to look in Google D
 from __future__ import annotations
 
 import base64
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -29,7 +31,8 @@ from django.views.decorators.http import require_safe
 from scoring.errors import SheetsSyncError
 from sheets_sync.keeper.budget import READ, WRITE, Budget, BudgetExhausted
 from sheets_sync.web import jobs, workbooks
-from sheets_sync.web.accounts.new import DEFAULT_PRESET, NEW, SEASON_PRESET, NewTournamentForm, init_sheet
+from sheets_sync.web.accounts.new import (DEFAULT_PRESET, NEW, SEASON_PRESET, NewTournamentForm, init_in_folder,
+                                          init_sheet)
 from sheets_sync.web.accounts.sheets import CHECK
 from sheets_sync.web.claims import FIRST_TAB, ClaimRefused, check_claim, register
 from sheets_sync.web.models import Claim, Job, Membership, ServiceAccount, Tournament
@@ -97,6 +100,13 @@ def run_new(tournament: None, params: dict) -> dict:
     if not form.is_valid():  # the view checked it: only a preset removed meanwhile gets here
         raise SheetsSyncError(f"the form: {dict(form.errors)}", ru=f"форма: {dict(form.errors)}")
     user = get_user_model().objects.get(pk=params["user"])
+    if settings.MODE == "app":  # the app: a workbook in its folder, followed like any other there
+        from sheets_sync.web.app_mode import register_workbook
+
+        path = init_in_folder(form, Path(settings.APP_FOLDER))
+        created = register_workbook(path, "created", title=form.cleaned_data["name"], kind=form.cleaned_data["kind"],
+                                    language=form.cleaned_data["language"])
+        return {"slug": created.slug, "file": path.name}
     claim = Claim.objects.select_related("account").get(pk=params["claim"]) if params.get("claim") else None
     account = claim.account if claim is not None else ServiceAccount.objects.get(pk=params["account"])
     _budget_for_init(account)
@@ -149,8 +159,9 @@ def account_job(request: HttpRequest, job_id: int) -> HttpResponse:
     if job.status == Job.DONE:
         done = Tournament.objects.filter(slug=(job.result or {}).get("slug"), memberships__user=request.user).first()
         if done is not None:
-            key = "add.done" if job.action == CHECK else "new.done"
-            messages.success(request, word(key, lang, code=(job.result or {}).get("code", "")))
+            key = "add.done" if job.action == CHECK else "new.done.app" if settings.MODE == "app" else "new.done"
+            messages.success(request, word(key, lang, code=(job.result or {}).get("code", ""),
+                                           file=(job.result or {}).get("file", "")))
             return redirect("tournament", done.slug)
         return redirect("tournaments")
     if job.status == Job.FAILED:

@@ -3,14 +3,16 @@ by a one-time code, :mod:`sheets_sync.web.claims`), and a new tournament or club
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 
 from sheets_sync.backends.google import spreadsheet_url
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs
+from sheets_sync.web.addresses import phone_card
 from sheets_sync.web.claims import ClaimRefused, claim_for, has_tournament_tab
 from sheets_sync.web.models import Claim, Job, Tournament
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
@@ -21,9 +23,11 @@ __all__ = ["tournament_list", "add_sheet", "CHECK"]
 
 @login_required
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    if settings.MODE == "app":  # the app's list is the folder's (no Google sheet to add)
+        return redirect("app_home")
     tournaments = (Tournament.objects.filter(memberships__user=request.user)
                    .order_by("-last_sync_at", "-created_at").distinct())
-    return render(request, "accounts/list.html", {"tournaments": tournaments})
+    return render(request, "accounts/list.html", {"tournaments": tournaments, "phone": phone_card(request)})
 
 
 def refused(request: HttpRequest, exc: ClaimRefused) -> str:
@@ -64,6 +68,8 @@ def _check(request: HttpRequest, context: dict) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def add_sheet(request: HttpRequest) -> HttpResponse:
+    if settings.MODE == "app":  # the app keeps the folder's .xlsx files: a Google sheet is not offered
+        raise Http404("no Google sheets in app mode")
     try:
         account = pick_account()
     except NoServiceAccount:

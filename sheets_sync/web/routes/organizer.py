@@ -13,4 +13,6 @@ urlpatterns: list = [
     path("o/<slug:slug>/jobs/<int:job_id>/status.json", organizer.job_status, name="job_status"),
     path("o/<slug:slug>/files/<path:path>", organizer.download, name="download"),
     path("app/", app_mode.app_home, name="app_home"),
+    path("app/league/", app_mode.app_league, name="app_league"),
+    path("app/status.json", app_mode.app_status, name="app_status"),
 ]

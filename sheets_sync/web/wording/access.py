@@ -29,6 +29,15 @@ WORDS: dict[str, tuple[str, str]] = {
                   "cookies."),
     "csrf.back": ("Вернуться на страницу", "Back to the page"),
     "error.home": ("К списку турниров", "To the tournament list"),
+    "badhost.title": ("Сервер не отвечает на этот адрес", "The server does not answer this address"),
+    "badhost.text": ("Сервер настроен отвечать на другие адреса. Откройте адрес, который сервер напечатал при "
+                     "запуске (или наведите камеру на его QR-код). Если адрес верный, сообщите тому, кто запускает "
+                     "сервер.",
+                     "The server is set to answer other addresses. Open the address it printed when it started (or "
+                     "point the camera at its QR code). If the address is right, tell whoever runs the server."),
+    "badrequest.title": ("Неверный запрос", "Bad request"),
+    "badrequest.text": ("Сервер не понял этот запрос. Вернитесь к списку турниров и попробуйте ещё раз.",
+                        "The server did not understand this request. Go back to the tournament list and try again."),
     "notfound.title": ("Страница не найдена", "Page not found"),
     "notfound.text": ("Такой страницы нет — или она не ваша. Проверьте адрес или вернитесь к списку турниров.",
                       "There is no such page, or it is not yours. Check the address or go back to the tournament "

@@ -69,6 +69,9 @@ WORDS: dict[str, tuple[str, str]] = {
                               "Too many password resets asked from your network address. Try again in {wait}."),
     # the tournament list
     "list.title": ("Мои турниры", "My tournaments"),
+    # the server listening on the network (sheets_sync.web.addresses): what a phone on the same Wi-Fi opens
+    "phone.intro": ("С телефона в той же сети (Wi-Fi) откройте этот адрес — или наведите камеру на код:",
+                    "From a phone on the same network (Wi-Fi) open this address, or point its camera at the code:"),
     "list.add": ("Добавить таблицу", "Add a sheet"),
     "list.new": ("Новый турнир / сезон", "New tournament / season"),
     "list.name": ("Турнир", "Tournament"),
@@ -180,6 +183,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "new.no_players": ("Впишите игроков (по одному в строке) или загрузите CSV-файл.",
                        "Type the players (one per line) or upload a CSV file."),
     "new.submit": ("Создать таблицу", "Create the sheet"),
+    "new.app.where": ("Таблица Excel появится в папке программы под этим названием; откройте её в Excel, когда "
+                      "начнётся турнир.",
+                      "The Excel workbook appears in the program's folder under this name; open it in Excel when "
+                      "the tournament starts."),
+    "new.done.app": ("Таблица Excel «{file}» создана в папке; сохраняйте её в Excel — итоги обновятся сами.",
+                     "The Excel workbook «{file}» is created in the folder; save it in Excel and the standings "
+                     "update by themselves."),
     "new.done": ("Таблица создана и открыта вам в Google Таблицах; она обновляется.",
                  "The sheet is created and shared with you in Google Sheets; it is being synced."),
     # organizers of a tournament

@@ -157,6 +157,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.job.check.wait": ("Читаем таблицу и ищем в ней ваш код. Страница обновится сама и откроет турнир.",
                                  "Reading the sheet for your code. The page refreshes itself and opens the tournament."),
     "organizer.job.new.title": ("Создаём таблицу", "Creating the sheet"),
+    "organizer.job.new.wait.app": ("Создаём таблицу Excel в папке. Страница обновится сама и откроет турнир.",
+                                   "Creating the Excel workbook in the folder. The page refreshes itself and opens "
+                                   "the tournament."),
     "organizer.job.new.wait": ("Создаём таблицу турнира и открываем её вам. Страница обновится сама и откроет турнир.",
                                "Creating the tournament's sheet and sharing it with you. The page refreshes itself "
                                "and opens the tournament."),
@@ -249,8 +252,22 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.printhint": ("Откройте и нажмите «Печать» в браузере.", "Open it and press Print in the browser."),
     # app mode: one organizer's folder
     "organizer.app.title": ("Турниры в папке", "Tournaments in the folder"),
-    "organizer.app.empty": ("В папке нет файлов .xlsx. Положите туда таблицу турнира и перезапустите программу.",
-                            "No .xlsx files in the folder. Put a tournament workbook there and start the program again."),
+    "organizer.app.empty": ("В папке пока нет турниров. Создайте новый кнопкой выше — или положите в папку "
+                            "таблицу Excel турнира: она появится здесь сама.",
+                            "No tournaments in the folder yet. Create one with the button above, or put a "
+                            "tournament's Excel workbook in the folder: it appears here by itself."),
+    "organizer.app.league": ("Лиги", "Leagues"),
+    "organizer.app.league.help": ("Таблица Excel с вкладкой «Лига»: рейтинг по турнирам и сезонам, которые она "
+                                  "перечисляет. Её не синхронизируют как турнир; пересчитайте лигу кнопкой.",
+                                  "An Excel workbook with a «League» tab: the rating over the tournaments and seasons "
+                                  "it lists. It is not synced as a tournament; recount the league with the button."),
+    "organizer.app.league.run": ("Пересчитать лигу", "Recount the league"),
+    "organizer.app.league.running": ("Лига пересчитывается…", "The league is being recounted…"),
+    "organizer.app.league.done": ("Посчитано: турниров и сезонов — {events}, игр — {games}, игроков — {players}.",
+                                  "Counted: {events} tournaments and seasons, {games} games, {players} players."),
+    "organizer.app.league.site": ("Страница лиги:", "The league's page:"),
+    "organizer.app.league.tabs": ("Вкладки в таблице:", "Tabs in the workbook:"),
+    "organizer.app.league.failed": ("Лига не посчитана:", "The league was not counted:"),
     "organizer.app.hint": ("Сохраните таблицу в Excel — итоги и страница для игроков обновятся сами.",
                            "Save the workbook in Excel: the standings and the players' page update by themselves."),
 }
