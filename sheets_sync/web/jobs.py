@@ -446,9 +446,11 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     # a fast-lane poll's fresh read of this sheet (this process) stands in for the sync's own
     fresh = fresh_read(tournament) if tournament.source == Tournament.GOOGLE else None
     read_at = fresh.at if fresh else request_moment()  # before the read: an edit dated earlier is in it
-    try:
+    from sheets_sync.web.judge.games import games_file, write_games
+
+    try:  # no judges' games file yet (a server updated): the sync computes, whatever it remembers
         report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
-                           snapshot=fresh.snapshot if fresh else None,
+                           snapshot=fresh.snapshot if fresh else None, remember=games_file(out_dir(tournament)).exists(),
                            publish=partial(publish_files, link=public_link(tournament)))
     except PermissionDenied:
         if tournament.source == Tournament.GOOGLE:  # a share lowered to «Viewer», or taken away
@@ -462,6 +464,8 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.web.site_versions import switch_site
 
     switch_site(out_dir(tournament), changed=bool(report.files))  # the public site changes all at once, now
+    if report.outcome is not None and report.snapshot is not None:  # the judges' pages read this, not the sheet
+        write_games(out_dir(tournament), report.outcome, report.snapshot, read_at=read_at.isoformat())
     _note_sync_read(tournament, report.snapshot, read_at)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
