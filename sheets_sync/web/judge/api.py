@@ -13,7 +13,7 @@ import json
 from decimal import Decimal
 
 from django.db import transaction
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -55,8 +55,14 @@ def error(code: str, **values: object) -> JsonResponse:
     return response
 
 
-def _answer(data: dict, status: int = 200) -> JsonResponse:
-    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+_ESCAPED = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
+def _answer(data: dict, status: int = 200) -> HttpResponse:
+    """JSON with ``<``, ``>`` and ``&`` escaped: a name typed as markup is never markup, even where
+    a page would drop the answer into HTML by mistake, or a browser would sniff it."""
+    text = json.dumps(data, ensure_ascii=False).translate(_ESCAPED)
+    response = HttpResponse(text, status=status, content_type="application/json")
     response["Cache-Control"] = "no-store"
     return response
 

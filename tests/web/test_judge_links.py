@@ -1,0 +1,96 @@
+"""The judges' links (issue 44 §1): made on the organizer's page in one press, each with its
+address, a copy button and a QR code; revoked and renewed there; a revoked, unknown, guessed or
+other table's link is the same 404 with no hint."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sheets_sync.web.models import JudgeLink
+from tests.web.judge_support import api_get, gid, judged, save_form, synced  # noqa: F401 - fixtures
+from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data, signed_in  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client, tournament) -> str:
+    response = client.get(f"/o/{tournament.slug}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _press(client, tournament, op, **fields):
+    return client.post(f"/o/{tournament.slug}/judges/{op}/", fields)
+
+
+def test_one_press_makes_every_table_link_of_the_stage_with_address_copy_and_qr(signed_in, judged):
+    html = _page(signed_in, judged)
+    assert 'id="judges"' in html and "Судьи" in html and 'id="judges-make"' in html
+    assert _press(signed_in, judged, "make").status_code == 302
+    links = list(JudgeLink.objects.filter(tournament=judged, kind=JudgeLink.TABLE))
+    assert sorted(link.table for link in links) == [1, 2] and {link.stage for link in links} == {"qualifying"}
+    assert all(len(link.token) == 43 and link.token_hash != link.token for link in links)
+    html = _page(signed_in, judged)
+    for link in links:
+        assert f'value="http://testserver/j/{link.token}/"' in html
+        assert f'data-copies="judge-address-{link.pk}"' in html
+    assert html.count("<svg") >= 2 and "copy.js" in html
+    _press(signed_in, judged, "make")  # again: no second link for a table that has one
+    assert JudgeLink.objects.filter(tournament=judged, kind=JudgeLink.TABLE).count() == 2
+
+
+def test_a_link_opens_its_tables_games_only_and_nothing_else(client, signed_in, judged):
+    _press(signed_in, judged, "make")
+    one = JudgeLink.objects.get(tournament=judged, table=1)
+    answer = api_get(client, one.token)
+    assert answer.status_code == 200 and answer["Cache-Control"] == "no-store"
+    games = answer.json()["games"]
+    assert [g["gid"] for g in games] == [gid(r, 1) for r in range(1, 8)]  # table 1 of every round, in order
+    assert answer.json()["link"]["title"] == "Отбор · стол 1"
+    assert len(games[0]["seats"]) == 10 and games[0]["status"] == "not_started"
+    other = api_get(client, one.token, f"games/{gid(1, 2)}/")
+    guessed = api_get(client, "A" * 43)
+    assert other.status_code == guessed.status_code == 404
+    assert other.json() == guessed.json()  # the same body: no hint which
+    assert set(other.json()) == {"error", "code"} and other.json()["error"]["ru"]
+    saved = save_form(client, one.token, gid(1, 2), {":judge": "Судья"}, base={})
+    assert saved.status_code == 404 and saved.json() == guessed.json()
+
+
+def test_revoked_and_renewed_links_are_dead_at_once(client, signed_in, judged):
+    _press(signed_in, judged, "make")
+    one = JudgeLink.objects.get(tournament=judged, table=1)
+    two = JudgeLink.objects.get(tournament=judged, table=2)
+    assert api_get(client, one.token).status_code == 200
+    _press(signed_in, judged, "revoke", link=one.pk)
+    assert api_get(client, one.token).status_code == 404
+    assert client.get(f"/j/{one.token}/").status_code == 404
+    _press(signed_in, judged, "renew", link=two.pk)
+    assert api_get(client, two.token).status_code == 404
+    new = JudgeLink.objects.get(tournament=judged, table=2, revoked_at__isnull=True)
+    assert new.token != two.token and api_get(client, new.token).status_code == 200
+    html = _page(signed_in, judged)
+    assert one.token not in html and two.token not in html and new.token in html
+
+
+def test_another_organizer_cannot_press_and_a_press_needs_csrf(client, judged, django_user_model):
+    from django.test import Client
+
+    stranger = django_user_model.objects.create_user("eve@example.org", "eve@example.org", "a long password 2")
+    client.force_login(stranger)
+    assert _press(client, judged, "make").status_code == 404
+    assert not JudgeLink.objects.exists()
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(judged.memberships.get().user)
+    assert _press(strict, judged, "make").status_code == 403
+
+
+def test_the_chief_link_is_one_and_the_page_shows_it(signed_in, judged):
+    _press(signed_in, judged, "chief")
+    _press(signed_in, judged, "chief")
+    chiefs = JudgeLink.objects.filter(tournament=judged, kind=JudgeLink.CHIEF)
+    assert chiefs.count() == 2 and chiefs.filter(revoked_at__isnull=True).count() == 1
+    live = chiefs.get(revoked_at__isnull=True)
+    assert re.search(rf'value="http://testserver/j/{live.token}/chief/"', _page(signed_in, judged))
