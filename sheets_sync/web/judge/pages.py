@@ -4,6 +4,8 @@ every table of the round with its state and problems, and a confirm button."""
 
 from __future__ import annotations
 
+from urllib.parse import quote, unquote
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template import TemplateDoesNotExist
@@ -96,7 +98,7 @@ def chief_page(request: HttpRequest, token: str) -> HttpResponse:
         wanted = None
     table, current, rounds = _round_games(link, {**games, "games": shown}, wanted)
     language = games.get("language") or "ru"
-    name = link.judge or request.COOKIES.get(CHIEF_NAME_COOKIE, "")[:200]
+    name = link.judge or unquote(request.COOKIES.get(CHIEF_NAME_COOKIE, ""))[:200]
     for g in table:
         g["judge"] = g["cells"].get(cell_key(None, "judge"), "")
         g["checked_by"] = g["cells"].get(cell_key(None, "checked_by"), "")
@@ -135,6 +137,6 @@ def chief_confirm(request: HttpRequest, token: str, gid: str) -> HttpResponse:
             request_write(link.tournament)
     response = redirect(f"/j/{token}/chief/?round={game['round']}")
     if name and not link.judge:
-        response.set_cookie(CHIEF_NAME_COOKIE, name, max_age=30 * 24 * 3600, samesite="Strict", httponly=True,
+        response.set_cookie(CHIEF_NAME_COOKIE, quote(name), max_age=30 * 24 * 3600, samesite="Strict", httponly=True,
                             path=f"/j/{token}/")
     return _no_store(response)
