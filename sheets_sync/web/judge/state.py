@@ -5,9 +5,11 @@ last write, the problems and the status."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from pathlib import Path
 
 from django.db import transaction
+from django.db.models import Q
 
 from sheets_sync.web.judge.games import WAITING, read_games, status_of
 from sheets_sync.web.models import JudgeGame, JudgeSave, Tournament
@@ -31,25 +33,42 @@ def title_of(games: Mapping, game: Mapping) -> str:
     return f"{game['stage_name']} · {words[0]} {game['round']} · {words[1]} {game['table']}"
 
 
-def pending_cells(tournament: Tournament, gid: str) -> tuple[dict[str, str], int]:
-    """The cells of the saves not yet in the workbook, the latest last, and how many saves wait."""
+def pending_cells(tournament: Tournament, gid: str, read_at: str | None = None) -> tuple[dict[str, str], int]:
+    """The cells of the saves the last sync's read may not hold — those not yet in the workbook and
+    those written since ``read_at`` (their written keys: the sync that reads them may still run) —
+    the latest last; and how many saves wait to be written."""
     cells: dict[str, str] = {}
-    saves = list(JudgeSave.objects.filter(tournament=tournament, gid=gid, written_at__isnull=True).order_by("pk")
-                 .values_list("cells", flat=True))
-    for save in saves:
-        cells.update(save)
-    return cells, len(saves)
+    since = _moment(read_at)
+    saves = JudgeSave.objects.filter(tournament=tournament, gid=gid)
+    saves = saves.filter(written_at__isnull=True) if since is None else saves.filter(
+        Q(written_at__isnull=True) | Q(written_at__gte=since))
+    waiting = 0
+    for save in saves.order_by("pk"):
+        if save.written_at is None:
+            cells.update(save.cells)
+            waiting += 1
+        else:
+            written = set((save.result or {}).get("written", ()))
+            cells.update({k: v for k, v in save.cells.items() if k in written})
+    return cells, waiting
+
+
+def _moment(text: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 def game_json(tournament: Tournament, games: Mapping, game: Mapping) -> dict:
     from sheets_sync.web.judge.check import form_check
 
     kept = JudgeGame.objects.filter(tournament=tournament, gid=game["gid"]).first()
-    waiting, pending = pending_cells(tournament, game["gid"])
+    waiting, pending = pending_cells(tournament, game["gid"], games.get("read_at"))
     cells = {**game["cells"], **{k: v for k, v in waiting.items() if k in game["where"]}}
     language = games.get("language", "ru")
     problems = game["problems"]
-    if pending and game.get("tab"):
+    if waiting and game.get("tab"):
         problems = form_check(games, game, cells, language, base_dir=base_dir_of(tournament))
     status = status_of(cells, problems, confirmation=bool(games.get("confirmation")), pending=pending)
     if status == WAITING and not game.get("tab"):
