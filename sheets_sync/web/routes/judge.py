@@ -11,7 +11,6 @@ urlpatterns: list = [
     path("o/<slug:slug>/judges/<slug:op>/", organizer.judges_press, name="judges_press"),
     path("j/sw.js", pages.service_worker, name="judge_sw"),
     path("j/manifest.webmanifest", pages.manifest, name="judge_manifest"),
-    path("assets/judge/<str:name>", pages.judge_asset, name="judge_asset"),
     path("j/<str:token>/", pages.judge_page, name="judge_page"),
     path("j/<str:token>/chief/", pages.chief_page, name="judge_chief"),
     path("j/<str:token>/chief/confirm/<str:gid>/", pages.chief_confirm, name="judge_chief_confirm"),
