@@ -213,6 +213,8 @@ class JudgeLink(models.Model):
     judge = models.CharField(max_length=200, blank=True, help_text="the judge's name (a judge's or the chief's link)")
     token = models.CharField(max_length=100, help_text="secrets.token_urlsafe(32): the address's key")
     token_hash = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the token: what a request is found by")
+    base = models.CharField(max_length=300, blank=True, help_text="the address phones reached the server at when "
+                                                                  "the link was made (the printed QR codes' host)")
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 

@@ -94,3 +94,26 @@ def test_the_chief_link_is_one_and_the_page_shows_it(signed_in, judged):
     assert chiefs.count() == 2 and chiefs.filter(revoked_at__isnull=True).count() == 1
     live = chiefs.get(revoked_at__isnull=True)
     assert re.search(rf'value="http://testserver/j/{live.token}/chief/"', _page(signed_in, judged))
+
+
+def test_the_protocol_blanks_carry_each_tables_link_as_a_qr_code(signed_in, judged):
+    from sheets_sync.web.models import Job
+
+    blank = signed_in.post(f"/o/{judged.slug}/do/protocols/", {"round": 1})
+    assert blank.status_code == 302
+    job = Job.objects.filter(tournament=judged, action="protocols").latest("pk")
+    before = (judged_out(judged) / job.result["files"][0]).read_text(encoding="utf-8")
+    assert 'class="judge-qr"' not in before  # no links yet: the blank as it always was
+    _press(signed_in, judged, "make")
+    signed_in.post(f"/o/{judged.slug}/do/protocols/", {"round": 1})
+    job = Job.objects.filter(tournament=judged, action="protocols").latest("pk")
+    after = (judged_out(judged) / job.result["files"][0]).read_text(encoding="utf-8")
+    assert after.count('class="judge-qr"') == 2 and after.count("<svg") == 2  # one a table
+    link = JudgeLink.objects.get(tournament=judged, table=1)
+    assert link.base == "http://testserver" and link.token not in after  # the key only as the code
+
+
+def judged_out(tournament):
+    from sheets_sync.web.jobs import out_dir
+
+    return out_dir(tournament)

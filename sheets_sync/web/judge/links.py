@@ -18,7 +18,7 @@ from django.utils import timezone
 from sheets_sync.web.models import JudgeLink, Tournament
 
 __all__ = ["new_token", "link_for", "make_table_links", "make_chief_link", "revoke", "renew", "live_links",
-           "link_games", "game_allowed", "link_address", "qr_svg"]
+           "link_games", "game_allowed", "link_address", "qr_svg", "printed_links"]
 
 TOKEN_BYTES = 32
 
@@ -47,14 +47,14 @@ def live_links(tournament: Tournament):
     return JudgeLink.objects.filter(tournament=tournament, revoked_at__isnull=True)
 
 
-def make_table_links(tournament: Tournament, stage: str, tables: list[int]) -> list[JudgeLink]:
+def make_table_links(tournament: Tournament, stage: str, tables: list[int], *, base: str = "") -> list[JudgeLink]:
     """A link for each table of ``stage`` that has none yet (one press makes the stage's)."""
     have = set(live_links(tournament).filter(kind=JudgeLink.TABLE, stage=stage).values_list("table", flat=True))
     made = []
     for table in sorted(set(tables) - have):
         token, hashed = new_token()
         made.append(JudgeLink.objects.create(tournament=tournament, kind=JudgeLink.TABLE, stage=stage, table=table,
-                                             token=token, token_hash=hashed))
+                                             token=token, token_hash=hashed, base=base[:300]))
     return made
 
 
@@ -64,24 +64,25 @@ def make_judge_link(tournament: Tournament, stage: str, judge: str, tables: list
                                     tables=sorted(set(tables)), token=token, token_hash=hashed)
 
 
-def make_chief_link(tournament: Tournament, judge: str = "") -> JudgeLink:
+def make_chief_link(tournament: Tournament, judge: str = "", *, base: str = "") -> JudgeLink:
     """The chief judge's link (one live at a time: a new one revokes the old)."""
     live_links(tournament).filter(kind=JudgeLink.CHIEF).update(revoked_at=timezone.now())
     token, hashed = new_token()
     return JudgeLink.objects.create(tournament=tournament, kind=JudgeLink.CHIEF, judge=judge[:200], token=token,
-                                    token_hash=hashed)
+                                    token_hash=hashed, base=base[:300])
 
 
 def revoke(link: JudgeLink) -> None:
     JudgeLink.objects.filter(pk=link.pk, revoked_at__isnull=True).update(revoked_at=timezone.now())
 
 
-def renew(link: JudgeLink) -> JudgeLink:
+def renew(link: JudgeLink, *, base: str = "") -> JudgeLink:
     """The same link with a new token; the old token is dead at once (the same transaction's update)."""
     token, hashed = new_token()
     revoke(link)
     return JudgeLink.objects.create(tournament=link.tournament, kind=link.kind, stage=link.stage, table=link.table,
-                                    tables=link.tables, judge=link.judge, token=token, token_hash=hashed)
+                                    tables=link.tables, judge=link.judge, token=token, token_hash=hashed,
+                                    base=(base or link.base)[:300])
 
 
 def link_games(link: JudgeLink, games: list[dict]) -> list[dict]:
@@ -107,6 +108,13 @@ def link_address(request: HttpRequest, link: JudgeLink, *, chief_page: bool = Fa
 
     path = f"/j/{link.token}/chief/" if chief_page else f"/j/{link.token}/"
     return phone_base(request) + path
+
+
+def printed_links(tournament: Tournament, stage: str) -> dict[int, str]:
+    """The live table links of ``stage`` with the address they were made for: table → address (what
+    the protocol blanks and the seating poster print as QR codes)."""
+    return {link.table: f"{link.base}/j/{link.token}/" for link in
+            live_links(tournament).filter(kind=JudgeLink.TABLE, stage=stage).exclude(base="")}
 
 
 def qr_svg(address: str) -> str:

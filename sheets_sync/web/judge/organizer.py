@@ -15,7 +15,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from sheets_sync.web.access import tournament_for
-from sheets_sync.web.judge.lan import LAN_ENV
+from sheets_sync.web.judge.lan import LAN_ENV, phone_base
 from sheets_sync.web.judge.links import (link_address, live_links, make_chief_link, make_table_links, qr_svg, renew,
                                          revoke)
 from sheets_sync.web.judge.state import games_of
@@ -61,10 +61,10 @@ def judges_press(request: HttpRequest, slug: str, op: str) -> HttpResponse:
         if not stage:
             messages.error(request, word("judge.noseating", lang))
         else:
-            made = make_table_links(tournament, stage, tables)
+            made = make_table_links(tournament, stage, tables, base=phone_base(request))
             messages.info(request, word("judge.made", lang, n=len(made)))
     elif op == "chief":
-        make_chief_link(tournament)
+        make_chief_link(tournament, base=phone_base(request))
         messages.info(request, word("judge.made", lang, n=1))
     elif op in ("revoke", "renew"):
         try:
@@ -78,7 +78,7 @@ def judges_press(request: HttpRequest, slug: str, op: str) -> HttpResponse:
             revoke(link)
             messages.info(request, word("judge.revoked", lang))
         else:
-            renew(link)
+            renew(link, base=phone_base(request))
             messages.info(request, word("judge.renewed", lang))
     else:
         raise Http404("no such press")

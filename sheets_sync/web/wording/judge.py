@@ -24,7 +24,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "judge.renewed": ("Ссылка заменена: старая больше не работает.", "The link is replaced: the old one no longer works."),
     "judge.noseating": ("Сначала нужна рассадка этапа и синхронизация.", "A stage seated and synced comes first."),
     "judge.action.write": ("Запись с телефонов судей", "Judges' phones' entries"),
-    "judge.lan": ("Телефоны судей открывают эти адреса в той же сети Wi-Fi, что и этот компьютер.",
+    "judge.lan": ("Телефоны судей открывают эти адреса в той же сети, что и этот компьютер.",
                   "The judges' phones open these addresses on the same Wi-Fi as this computer."),
     "judge.local": ("Приложение открыто только на этом компьютере: телефоны судей эти ссылки не откроют. Запустите "
                     "его для сети зала (README, «Судьи с телефонами»).",
