@@ -117,3 +117,24 @@ def judged_out(tournament):
     from sheets_sync.web.jobs import out_dir
 
     return out_dir(tournament)
+
+
+def test_the_page_its_service_worker_and_manifest_are_served_by_the_link(client, judged, tmp_path, monkeypatch):
+    from sheets_sync.web.judge import pages
+    from tests.web.judge_support import table_links
+
+    token = table_links(judged)[1]
+    page = client.get(f"/j/{token}/")
+    assert page.status_code == 200 and page["Cache-Control"] == "no-store" and page["Referrer-Policy"] == "no-referrer"
+    assert client.get("/j/" + "B" * 43 + "/").status_code == 404
+    folder = tmp_path / "judge"
+    folder.mkdir()
+    (folder / "sw.js").write_text("self.addEventListener('fetch', () => {});", encoding="utf-8")
+    (folder / "manifest.webmanifest").write_text('{"name": "Судья"}', encoding="utf-8")
+    (folder / "judge.js").write_text("export {};", encoding="utf-8")
+    monkeypatch.setattr(pages, "JUDGE_ASSETS", folder)
+    sw = client.get("/j/sw.js")
+    assert sw.status_code == 200 and sw["Service-Worker-Allowed"] == "/j/" and sw["Cache-Control"] == "no-cache"
+    assert client.get("/j/manifest.webmanifest")["Content-Type"] == "application/manifest+json"
+    assert client.get("/assets/judge/judge.js")["Content-Type"].startswith("text/javascript")
+    assert client.get("/assets/judge/..%2Fweb.css").status_code == 404
