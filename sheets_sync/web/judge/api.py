@@ -210,6 +210,13 @@ def _rules(games: dict) -> GameRules:
                      extra_max=number(raw.get("extra_max")), extra_step=number(raw.get("extra_step")))
 
 
+def confirm_id(gid: str, name: str, current: str) -> str:
+    """The save id of a confirmation: the same press on the same cell is one save (fits the column)."""
+    import hashlib
+
+    return "confirm:" + hashlib.sha256(f"{gid}\n{name}\n{current}".encode()).hexdigest()[:48]
+
+
 # what may be written into the sheet while the game runs (§8: a sheet shared with players must not
 # show a role, a check or a best move before the end): who sits where, fouls, who left when, the judge
 PUBLIC_COLUMNS = ("player", "fouls", "killed_night", "voted_day", "removal")
@@ -284,7 +291,7 @@ def api_confirm(request: HttpRequest, link: JudgeLink, games: dict, gid: str, bo
         raise _Refused("no_tab")
     current = game_json(link.tournament, games, game)["cells"]
     key = cell_key(None, "checked_by")
-    _store(link, game, f"confirm:{gid}:{name.strip()}:{current.get(key, '')}", {key: name.strip()},
+    _store(link, game, confirm_id(gid, name.strip(), current.get(key, "")), {key: name.strip()},
            {key: current.get(key, "")}, choose={key: "mine"})
     games, game = _again(link, games, game)
     return _answer({"game": game_json(link.tournament, games, game)})

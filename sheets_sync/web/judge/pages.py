@@ -115,7 +115,7 @@ def chief_page(request: HttpRequest, token: str) -> HttpResponse:
 @require_http_methods(["POST"])
 def chief_confirm(request: HttpRequest, token: str, gid: str) -> HttpResponse:
     """The confirm button of the chief's page: «Проверил» = his name, through the writer."""
-    from sheets_sync.web.judge.api import MAX_TEXT
+    from sheets_sync.web.judge.api import MAX_TEXT, confirm_id
     from sheets_sync.web.judge.writer import request_write
     from sheets_sync.web.models import JudgeSave
 
@@ -131,7 +131,7 @@ def chief_confirm(request: HttpRequest, token: str, gid: str) -> HttpResponse:
         key = cell_key(None, "checked_by")
         current = game_json(link.tournament, games, game)["cells"].get(key, "")
         save, made = JudgeSave.objects.get_or_create(
-            tournament=link.tournament, save_id=f"confirm:{gid}:{name}:{current}",
+            tournament=link.tournament, save_id=confirm_id(gid, name, current),
             defaults={"link": link, "gid": gid, "cells": {key: name}, "base": {key: current}, "choose": {key: "mine"}})
         if made:
             request_write(link.tournament)
