@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from sheets_sync.web.judge.api import link_title
 from sheets_sync.web.judge.games import CONFIRMED, SUBMITTED, cell_key
 from sheets_sync.web.judge.links import game_allowed, link_for, link_games
-from sheets_sync.web.judge.state import game_json, games_of
+from sheets_sync.web.judge.state import _moment, game_json, games_of
 from sheets_sync.web.models import JudgeLink
 from sheets_sync.web.public import ASSETS, file_response, safe_file
 
@@ -107,7 +107,7 @@ def chief_page(request: HttpRequest, token: str) -> HttpResponse:
     context = {"link": link, "token": token, "games": table, "round": current, "rounds": rounds,
                "stage": games.get("stages", {}).get(games.get("current_stage"), ""), "name": name,
                "confirmation": bool(games.get("confirmation")), "tournament_name": games.get("tournament") or str(tournament),
-               "lang": language, "read_at": games.get("read_at")}
+               "lang": language, "read_at": _moment(games.get("read_at"))}
     return _no_store(render(request, "judge/chief.html", context))
 
 
