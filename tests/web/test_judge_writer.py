@@ -70,3 +70,18 @@ def test_a_save_on_google_lands_in_the_sheet_through_the_budget(client, organize
     assert t.last_sync["games"] == 1  # the sync the writer queued ran once it let the sheet go
     game = api_get(client, token, f"games/{gid(1, 1)}/").json()
     assert game["status"] == "submitted" and game["pending"] == 0
+
+
+def test_a_google_sheet_edited_meanwhile_is_a_conflict_not_overwritten(client, organizer, google_account, fake_server,
+                                                                      fresh_workbook):
+    sid = upload_xlsx(fake_server, fresh_workbook)
+    t = synced(member(Tournament.objects.create(slug="gconf", spreadsheet_id=sid, account=google_account), organizer))
+    token = table_links(t)[1]
+    base = api_get(client, token, f"games/{gid(1, 1)}/").json()["cells"]
+    fake_server.set_values(sid, "Тур 1 Стол 1", [["2"]], start="D12", user="judge@club.ru")  # a person types 2
+    game = save_form(client, token, gid(1, 1), {"3:fouls": "1", "4:fouls": "1"}, base=base).json()["game"]
+    assert game["conflicts"] == [{"key": "3:fouls", "base": "", "sheet": "2", "mine": "1"}]
+    rows = fake_server.values(sid, "Тур 1 Стол 1")
+    assert rows[11][3] in (2, "2") and rows[12][3] in (1, "1")  # the person's 2 stands; the other cell is written
+    chosen = save_form(client, token, gid(1, 1), {"3:fouls": "1"}, base=base, choose={"3:fouls": "mine"}).json()["game"]
+    assert chosen["conflicts"] == [] and fake_server.values(sid, "Тур 1 Стол 1")[11][3] in (1, "1")
