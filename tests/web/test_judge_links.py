@@ -138,3 +138,16 @@ def test_the_page_its_service_worker_and_manifest_are_served_by_the_link(client,
     assert client.get("/j/manifest.webmanifest")["Content-Type"] == "application/manifest+json"
     assert client.get("/assets/judge/judge.js")["Content-Type"].startswith("text/javascript")
     assert client.get("/assets/judge/..%2Fweb.css").status_code == 404
+
+
+def test_a_judges_link_lists_his_tables_games_in_playing_order(client, signed_in, judged):
+    from tests.web.judge_support import api_get as get
+
+    _press(signed_in, judged, "judge", name="Судья Анна", tables=["2", "1", "99"])
+    link = JudgeLink.objects.get(tournament=judged, kind=JudgeLink.JUDGE)
+    assert link.judge == "Судья Анна" and link.tables == [1, 2]  # a table the stage lacks is left out
+    games = get(client, link.token).json()["games"]
+    assert [g["gid"] for g in games][:4] == [gid(1, 1), gid(1, 2), gid(2, 1), gid(2, 2)]
+    assert "Отбор · Судья Анна" in _page(signed_in, judged)
+    _press(signed_in, judged, "judge", name="", tables=["1"])
+    assert JudgeLink.objects.filter(kind=JudgeLink.JUDGE).count() == 1

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from sheets_sync.web.models import JudgeLink, Tournament
 
-__all__ = ["new_token", "link_for", "make_table_links", "make_chief_link", "revoke", "renew", "live_links",
+__all__ = ["new_token", "link_for", "make_table_links", "make_judge_link", "make_chief_link", "revoke", "renew", "live_links",
            "link_games", "game_allowed", "link_address", "qr_svg", "printed_links"]
 
 TOKEN_BYTES = 32
@@ -58,10 +58,11 @@ def make_table_links(tournament: Tournament, stage: str, tables: list[int], *, b
     return made
 
 
-def make_judge_link(tournament: Tournament, stage: str, judge: str, tables: list[int]) -> JudgeLink:
+def make_judge_link(tournament: Tournament, stage: str, judge: str, tables: list[int], *, base: str = "") -> JudgeLink:
+    """A judge's link: the games of ``tables`` of ``stage``, in playing order (round by round)."""
     token, hashed = new_token()
     return JudgeLink.objects.create(tournament=tournament, kind=JudgeLink.JUDGE, stage=stage, judge=judge[:200],
-                                    tables=sorted(set(tables)), token=token, token_hash=hashed)
+                                    tables=sorted(set(tables)), token=token, token_hash=hashed, base=base[:300])
 
 
 def make_chief_link(tournament: Tournament, judge: str = "", *, base: str = "") -> JudgeLink:

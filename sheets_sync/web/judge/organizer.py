@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST
 
 from sheets_sync.web.access import tournament_for
 from sheets_sync.web.judge.lan import LAN_ENV, phone_base
-from sheets_sync.web.judge.links import (link_address, live_links, make_chief_link, make_table_links, qr_svg, renew,
-                                         revoke)
+from sheets_sync.web.judge.links import (link_address, live_links, make_chief_link, make_judge_link, make_table_links,
+                                         qr_svg, renew, revoke)
 from sheets_sync.web.judge.state import games_of
 from sheets_sync.web.models import JudgeLink, Tournament
 from sheets_sync.web.words import request_language, word
@@ -41,7 +41,9 @@ def judges_context(request: HttpRequest, tournament: Tournament) -> dict:
             title = f"{stages.get(link.stage, link.stage)} · {link.judge}"
         rows.append({"pk": link.pk, "kind": link.kind, "title": title, "address": address, "qr": qr_svg(address)})
     local_only = settings.MODE == "app" and not os.environ.get(LAN_ENV)
-    return {"judges": {"links": rows, "stage": stages.get(games.get("current_stage") or "", ""),
+    _, tables = _stage_tables(games)
+    return {"judges": {"links": rows, "stage": stages.get(games.get("current_stage") or "", ""), "tables": tables,
+                       "names": games.get("judges", []),
                        "can_make": bool(games.get("current_stage")), "local_only": local_only,
                        "lan": settings.MODE == "app" and bool(os.environ.get(LAN_ENV))}}
 
@@ -63,6 +65,15 @@ def judges_press(request: HttpRequest, slug: str, op: str) -> HttpResponse:
         else:
             made = make_table_links(tournament, stage, tables, base=phone_base(request))
             messages.info(request, word("judge.made", lang, n=len(made)))
+    elif op == "judge":  # a judge by name and the tables he runs: his games in playing order
+        stage, tables = _stage_tables(games_of(tournament) or {})
+        name = (request.POST.get("name") or "").strip()
+        chosen = sorted({int(t) for t in request.POST.getlist("tables") if t.isdigit() and int(t) in tables})
+        if not stage or not name or not chosen or len(name) > 200:
+            messages.error(request, word("judge.judge.invalid", lang))
+        else:
+            make_judge_link(tournament, stage, name, chosen, base=phone_base(request))
+            messages.info(request, word("judge.made", lang, n=1))
     elif op == "chief":
         make_chief_link(tournament, base=phone_base(request))
         messages.info(request, word("judge.made", lang, n=1))
