@@ -448,9 +448,9 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     read_at = fresh.at if fresh else request_moment()  # before the read: an edit dated earlier is in it
     from sheets_sync.web.judge.games import games_file, write_games
 
-    try:  # no judges' games file yet (a server updated): the sync computes, whatever it remembers
+    try:
         report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
-                           snapshot=fresh.snapshot if fresh else None, remember=games_file(out_dir(tournament)).exists(),
+                           snapshot=fresh.snapshot if fresh else None,
                            publish=partial(publish_files, link=public_link(tournament)))
     except PermissionDenied:
         if tournament.source == Tournament.GOOGLE:  # a share lowered to «Viewer», or taken away
@@ -464,7 +464,10 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.web.site_versions import switch_site
 
     switch_site(out_dir(tournament), changed=bool(report.files))  # the public site changes all at once, now
-    if report.outcome is not None and report.snapshot is not None:  # the judges' pages read this, not the sheet
+    if report.outcome is None and not games_file(out_dir(tournament)).exists():  # a server updated: computed once
+        report_read = sync_once(open_tournament_backend(tournament), out_dir=None, dry_run=True)
+        write_games(out_dir(tournament), report_read.outcome, report_read.snapshot, read_at=read_at.isoformat())
+    elif report.outcome is not None and report.snapshot is not None:  # the judges' pages read this, not the sheet
         write_games(out_dir(tournament), report.outcome, report.snapshot, read_at=read_at.isoformat())
     _note_sync_read(tournament, report.snapshot, read_at)
     summary = _summary(tournament, report)

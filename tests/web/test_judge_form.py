@@ -117,3 +117,14 @@ def test_an_emptied_cell_is_cleared_in_the_sheet(client, judged):
     assert cell(judged.path, TAB, "D18") == 2
     save_form(client, token, gid(1, 1), {"9:fouls": ""})
     assert cell(judged.path, TAB, "D18") is None and _game(client, token)["cells"]["9:fouls"] == ""
+
+
+def test_a_server_updated_makes_the_games_file_on_its_next_sync_of_an_unchanged_sheet(judged):
+    from sheets_sync.web.jobs import out_dir
+    from sheets_sync.web.judge.games import games_file
+
+    path = games_file(out_dir(judged))
+    path.unlink()
+    synced(judged)  # the workbook is as the last sync left it: skipped, yet the judges' file is made
+    judged.refresh_from_db()
+    assert path.exists() and judged.last_sync["skipped"]
