@@ -225,6 +225,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Этот протокол дублирует «{other}» (тот же этап, тур и стол)",
         "This protocol duplicates '{other}' (same stage, round and table)",
     ),
+    # a problem of a game in play that would tell a role, a check, a best move or extra points (scoring.secrecy)
+    "game.secret": (
+        "Ошибка в ячейке игры, которая ещё идёт; что не так — в примечании к ячейке (здесь не сказано до конца игры, "
+        "чтобы не раскрыть роли)",
+        "A mistake in a cell of a game still in play; the cell's note says what it is (not said here until the game "
+        "ends, so as not to give away the roles)",
+    ),
     "protocol.not_finished": ("Игра не завершена: победитель не указан", "Game not finished: no winner"),
     "protocol.unconfirmed": (
         "Протокол не подтверждён: в «Проверил» нужен второй судья (не «{judge}»); в публичных итогах игры нет",

@@ -61,6 +61,7 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "protocol.no_header": ("Игра без шапки", "Game without a header"),
     "protocol.duplicate_evening": ("Игра вечера записана дважды", "Evening's game recorded twice"),
     "protocol.duplicate": ("Протокол повторяется", "Duplicate protocol"),
+    "game.secret": ("Игра идёт: подробности в примечании", "Game in play: details in the note"),
     "protocol.not_finished": ("Игра не закончена", "Game not finished"),
     "protocol.unconfirmed": ("Протокол не подтверждён", "Protocol not confirmed"),
     "protocol.changed_after_confirmation": ("Изменён после подтверждения", "Changed after confirmation"),

@@ -21,7 +21,7 @@ from scoring.model import Location, PlayerStatus, Protocol, Removal, Role, Seati
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, Text, problem
 
-__all__ = ["RULES", "validate", "Context"]
+__all__ = ["RULES", "validate", "game_problems", "Context"]
 
 E, W = Severity.ERROR, Severity.WARNING
 
@@ -649,20 +649,35 @@ def _seating(entries: Sequence[SeatingEntry], known: frozenset[str]) -> Iterator
 _OWN_CELL_RULES = ("players_present", "roles", "fouls", "extra_points", "seat_penalty", "best_move", "kills", "winner")
 
 
+def _context(t: Tournament, preset: Preset) -> Context:
+    known = frozenset(p.nickname for p in t.players)
+    by_key = {(e.stage, e.round, e.table): e for e in t.seating}
+    return Context(tournament=t, preset=preset, known=known, folds=frozenset(map(fold, known)), by_key=by_key,
+                   reserves=t.reserves)
+
+
+def _one_game(p: Protocol, ctx: Context) -> Iterator[Problem]:
+    if p.stage not in ctx.preset.stage_keys or p.blank:  # a blank tab is not a game: nothing to check yet
+        return
+    for fn in RULES.values():
+        yield from fn(p, ctx)
+    yield from _against_seating(p, ctx)
+
+
+def game_problems(t: Tournament, preset: Preset, protocols: Sequence[Protocol]) -> list[Problem]:
+    """What the per-game rules of :func:`validate` find in ``protocols`` (games of ``t``), the
+    cross-game rules left out: :mod:`scoring.secrecy` asks it of a game as typed and as shown."""
+    ctx = _context(t, preset)
+    return [pr for p in protocols for pr in _one_game(p, ctx)]
+
+
 def validate(t: Tournament, preset: Preset, unplaced: Sequence[Protocol] = ()) -> list[Problem]:
     """Every problem of every protocol and of the seating; ``unplaced`` protocols (their header
     could not place them in a game) get the rules about their own cells only."""
-    known = frozenset(p.nickname for p in t.players)
-    by_key = {(e.stage, e.round, e.table): e for e in t.seating}
-    ctx = Context(tournament=t, preset=preset, known=known, folds=frozenset(map(fold, known)), by_key=by_key,
-                  reserves=t.reserves)
-    problems: list[Problem] = list(_seating(t.seating, known))
+    ctx = _context(t, preset)
+    problems: list[Problem] = list(_seating(t.seating, ctx.known))
     for p in t.protocols:
-        if p.stage not in preset.stage_keys or p.blank:  # a blank tab is not a game: nothing to check yet
-            continue
-        for fn in RULES.values():
-            problems.extend(fn(p, ctx))
-        problems.extend(_against_seating(p, ctx))
+        problems.extend(_one_game(p, ctx))
     for p in unplaced:
         if p.blank:
             continue

@@ -14,7 +14,8 @@ when later stages are played; the overall table carries the current Ci of every 
 
 Hidden final: :func:`published` returns the results the public outputs (site, VK post,
 standings.json) may show — without the final while the preset (or the Tournament tab)
-hides it and the chief judge has not released it.
+hides it and the chief judge has not released it, and without a secret of a game in play
+(:mod:`scoring.secrecy`).
 """
 
 from __future__ import annotations
@@ -37,10 +38,12 @@ from scoring.points import score_protocol
 from scoring.preset import Preset
 from scoring.problems import Problem, Severity, problem
 from scoring.ranking import Placed, place
+from scoring.secrecy import public_problems, secrets
 from scoring.stats import AppliedPenalty, CiAccount, PlayerStats, player_stats
 from scoring.trust import cancelled_games, disputed_games
 
-__all__ = ["Standing", "Cut", "Results", "ScoreMemo", "compute", "overall_standings", "rank", "published", "hidden_stages", "hidden_sheets", "withheld_sheets",
+__all__ = ["Standing", "Cut", "Results", "ScoreMemo", "compute", "overall_standings", "rank", "published", "released",
+           "kept_secret", "hidden_stages", "hidden_sheets", "withheld_sheets",
            "game_states", "GAME_STATES",
            "RELEASE_WORDS"]
 
@@ -496,13 +499,33 @@ def hidden_sheets(results: Results) -> frozenset[str]:
 
 @last_answer  # the Standings tab and every public file of one sync ask for it
 def published(results: Results) -> Results:
-    """The results the site, the VK post and standings.json may show.
+    """The results the site, the VK post and standings.json may show: :func:`released` (no
+    hidden final), and every game in play without its secrets (:func:`kept_secret`).
+    Idempotent: ``published(published(r)) is published(r)``.  The organizers' own tabs
+    use the full results."""
+    return kept_secret(released(results))
+
+
+def kept_secret(results: Results) -> Results:
+    """``results`` with each game in play as :func:`scoring.secrecy.public_protocol` shows it and
+    the problems as :func:`scoring.secrecy.public_problems` says them; the standings are the same
+    (a game in play counts for nobody).  The same object when no game in play hides anything."""
+    known = secrets(results.tournament, results.preset)
+    if known is None:
+        return results
+    problems = public_problems(results.tournament, results.preset, results.problems, known)
+    if known.shown is results.tournament and problems == results.problems:
+        return results
+    return replace(results, tournament=known.shown, problems=problems,
+                   input_problems=public_problems(results.tournament, results.preset, results.input_problems, known))
+
+
+def released(results: Results) -> Results:
+    """The results without what the chief judge has not released yet.
 
     Unchanged when nothing is hidden; otherwise recomputed without the hidden final's
     games, seating and penalties (the standings are those after the semifinal, the cut
-    into the final is still listed), and without the problems of the final's tabs.
-    Idempotent: ``published(published(r)) is published(r)``.  The organizers' own tabs
-    use the full results."""
+    into the final is still listed), and without the problems of the final's tabs."""
     hide = hidden_stages(results)
     withhold = withheld_sheets(results)
     if (not hide or hide <= results.hidden) and withhold <= results.withheld:

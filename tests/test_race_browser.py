@@ -88,7 +88,6 @@ def _round_one_site(root: Path) -> Path:
 
 
 def _measure(pages: dict[str, Path], widths: tuple[int, ...]) -> list[dict]:
-    import json
 
     frames = "".join(f'<iframe src="{page.as_uri()}" data-page="{key}" data-width="{w}" '
                      f'style="width:{w}px;height:900px;border:0;display:block"></iframe>'

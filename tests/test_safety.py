@@ -20,7 +20,6 @@ from sheets_sync.backends.base import BackendError, Patch, TabWrite, WorkbookCha
 from sheets_sync.backends.excel import (
     BACKUP_FOLDER,
     ExcelBackend,
-    OutputWorkbookBackend,
     lock_files,
     workbook_lock,
 )

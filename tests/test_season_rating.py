@@ -38,7 +38,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from scoring.model import Player
-from scoring.preset import Preset, PresetError, SeasonRule
+from scoring.preset import Preset, PresetError
 from scoring.rating.club import starts_on_players_tab, workbook_rating
 from scoring.season import season
 from scoring.standings import compute

@@ -1,7 +1,7 @@
 """The outputs people read outside the workbook: standings.json, the site, the VK post.
 
 They show only what the organizers may publish — e.g. no hidden final before the chief judge
-releases it.  :meth:`PublicResults.of` is the one place that decides what that is; every
+releases it, no role, check, best move or extra points of a game still in play (:mod:`scoring.secrecy`).  :meth:`PublicResults.of` is the one place that decides what that is; every
 writer here takes a :class:`PublicResults`, so nothing unfiltered reaches a public file.
 Every output says where the tournament stands (:func:`scoring.progress.progress` of the full
 results, so a hidden final is a phase of its own, counting the games the public standings rank:
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from scoring.liveness import Liveness, current_liveness
 from scoring.problems import Problem
 from scoring.progress import Progress, progress
-from scoring.standings import Results, published
+from scoring.standings import Results, kept_secret, released
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.render.site import write_site
@@ -45,10 +45,13 @@ class PublicResults:
 
     @classmethod
     def of(cls, outcome: Outcome, *, updated: datetime | None = None) -> PublicResults:
-        """What of a sync's outcome may be published (:func:`scoring.standings.published`)."""
-        results = published(outcome.results)
-        full = results is outcome.results
-        problems = outcome.problems if full else results.problems
+        """What of a sync's outcome may be published (:func:`scoring.standings.published`): no
+        hidden final, and no secret of a game in play (which changes no standing, so the sync's
+        liveness stays true of it)."""
+        shown = released(outcome.results)
+        full = shown is outcome.results
+        results = kept_secret(shown)
+        problems = outcome.problems if results is outcome.results else results.problems
         return cls(results=results, problems=tuple(problems), language=outcome.language,
                    progress=progress(outcome.results, public=True),
                    live=outcome.live if full else current_liveness(results), updated=updated)

@@ -39,6 +39,7 @@ from scoring.preset import Preset
 from scoring.cells import parse_a1
 from scoring.model import Location
 from scoring.problems import Problem, Severity, cell_names, more_problems, problem, severity_counts
+from scoring.secrecy import discreet_problems
 from scoring.vanished import counted_games
 from sheets_sync.backends.base import (
     STATE_TAB,
@@ -53,7 +54,8 @@ from sheets_sync.backends.base import (
     WorkbookLocked,
     values_fingerprint,
 )
-from sheets_sync.workbook.changelog import append_jsonl, is_trust_row, log_tab, state_rows as trust_state_rows
+from sheets_sync.workbook.changelog import (append_jsonl, discreet_changes, is_trust_row, log_tab,
+                                           state_rows as trust_state_rows)
 from sheets_sync.loop.outcome import (
     DEFAULT_PRESET,
     Outcome,
@@ -183,14 +185,17 @@ def build_patch(snapshot: Snapshot, outcome: Outcome, *, links: bool = True, whe
     typed values and protections, and the protections the workbook lacks (``account``: the
     sync's own e-mail, an editor of every protection; :mod:`sheets_sync.workbook.protection`)."""
     language = outcome.language
+    # the Problems tab is read by whoever opens the workbook: a problem that would tell a secret of a
+    # game in play says only that the cell's note has it (the marks below keep every word)
+    listed = discreet_problems(outcome.results.tournament, outcome.preset, outcome.problems)
     if outcome.results.tournament.season:  # a club season: its own tabs (their module loads only then)
         from sheets_sync.render.season_tabs import owned_season_tabs
 
-        writes = owned_season_tabs(outcome.results, outcome.problems, language, links=links)
+        writes = owned_season_tabs(outcome.results, listed, language, links=links)
     else:
-        writes = owned_tabs(outcome.results, outcome.problems, language, links=links, live=outcome.live)
-    writes.append(log_tab(snapshot, outcome.changes, when or sync_time(), language, outcome.preset.log_rows,
-                          outcome.results.tournament.name))
+        writes = owned_tabs(outcome.results, listed, language, links=links, live=outcome.live)
+    writes.append(log_tab(snapshot, discreet_changes(outcome.changes, outcome.results.tournament, language),
+                          when or sync_time(), language, outcome.preset.log_rows, outcome.results.tournament.name))
     writes, looks = _looks_kept(snapshot, writes)
     # marks go only into tabs people type into: every tab but those the sync owns (in either language)
     owned = owned_titles(outcome.preset)

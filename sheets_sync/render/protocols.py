@@ -41,10 +41,12 @@ def stage_for(t: Tournament, preset: Preset, round_no: int, stage: str | None) -
         for s in preset.stages:
             if wanted in (L.norm(s.key), L.norm(s.name_ru), L.norm(s.name_en)):
                 return s.key
-        raise BlankError(f"unknown stage {stage!r}; known: {', '.join(preset.stage_keys)}")
+        raise BlankError(f"unknown stage {stage!r}; known: {', '.join(preset.stage_keys)}",
+                         ru=f"неизвестный этап «{stage}»; есть: {', '.join(s.name('ru') for s in preset.stages)}")
     seated = [k for k in preset.stage_keys if any(e.stage == k and e.round == round_no for e in t.seating)]
     if not seated:
-        raise BlankError(f"no seating for round {round_no} on the Seating tab")
+        raise BlankError(f"no seating for round {round_no} on the Seating tab",
+                         ru=f"в туре {round_no} никто не рассажен (вкладка «Рассадка»)")
     return seated[-1]
 
 
@@ -58,7 +60,9 @@ def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, lan
     on that table's blank (the judge scans it instead of typing 43 characters)."""
     entries = _entries(t, stage, round_no)
     if not entries:
-        raise BlankError(f"no seating for stage {stage}, round {round_no}")
+        rule = preset.stage(stage)
+        raise BlankError(f"no seating for {rule.name('en') or rule.key}, round {round_no} (the Seating tab)",
+                         ru=f"{rule.name('ru') or rule.key}, тур {round_no}: никто не рассажен (вкладка «Рассадка»)")
     columns = protocol_columns(preset)
     total = sum(PROTOCOL_WIDTHS[c] for c in columns)
     table = [{"key": c, "label": L.label(L.PROTOCOL_COLUMNS[c], language),

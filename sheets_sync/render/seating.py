@@ -63,7 +63,7 @@ class SeatingViews:
     """The seating of ``results`` (public results: a hidden final's seating is already left out)."""
 
     def __init__(self, results: Results, language: str, *, hidden: Collection[str] = ()):
-        preset = results.preset
+        preset = self._preset = results.preset
         keys = [k for k in preset.stage_keys if k not in hidden]
         counted = {p.key for p in results.counted}
         by_round: dict[tuple[str, int], list[Table]] = {}
@@ -88,7 +88,12 @@ class SeatingViews:
         """Round ``number`` of ``stage`` (by default the latest stage seated for that round)."""
         found = [r for r in self.in_order if r.round == number and (stage is None or stage in (r.stage, r.stage_name))]
         if not found:
-            raise NoSeating(f"no seating for round {number}" + (f" of {stage}" if stage else ""))
+            named = next((s for s in self._preset.stages if stage in (s.key, s.name_ru, s.name_en)), None)
+            if named is None:
+                raise NoSeating(f"no seating for round {number}" + (f" of {stage}" if stage else ""),
+                                ru=f"в туре {number} никто не рассажен" + (f" (этап «{stage}»)" if stage else ""))
+            raise NoSeating(f"no seating for {named.name('en') or named.key}, round {number} (the Seating tab)",
+                            ru=f"{named.name('ru') or named.key}, тур {number}: никто не рассажен (вкладка «Рассадка»)")
         return found[-1]
 
     def schedule(self, nickname: str) -> list[Appointment]:

@@ -35,7 +35,7 @@ from sheets_sync.web.shares import edit_access
 from sheets_sync.web.words import word
 from sheets_sync.web.workbooks import open_google_backend
 
-__all__ = ["CODE_LIFETIME", "CHECK_PAUSE", "ClaimRefused", "new_code", "claim_for", "check_claim", "register", "unique_slug",
+__all__ = ["CODE_LIFETIME", "CHECK_PAUSE", "ClaimRefused", "new_code", "claim_for", "has_tournament_tab", "check_claim", "register", "unique_slug",
            "already_registered"]
 
 CODE_LIFETIME = timedelta(hours=24)
@@ -66,8 +66,32 @@ def already_registered(spreadsheet_id: str) -> bool:
     return Tournament.objects.filter(spreadsheet_id=spreadsheet_id).exists()
 
 
-def claim_for(user, spreadsheet_id: str, account: ServiceAccount) -> Claim:
-    """This organizer's live code for the sheet (the same one on a second visit), or a new one."""
+def has_tournament_tab(spreadsheet_id: str, account: ServiceAccount) -> None:
+    """The sheet is shared with the service and has a «Турнир» tab, or :class:`ClaimRefused` says what
+    to do first (issue 43 §6: no code is handed out for a sheet it could never prove). One metadata
+    request; a failure that says nothing of the sheet (Google busy) lets the code through — the
+    check tells later."""
+    try:
+        backend = open_google_backend(spreadsheet_id, account)
+    except BackendError:  # the server's own key (missing, refused): not the organizer's to fix here
+        return
+    try:
+        titles = backend.tab_titles()
+    except PermissionDenied:
+        raise ClaimRefused("claim.share_first", email=account.email) from None
+    except WorkbookNotFound:
+        raise ClaimRefused("claim.share_first", email=account.email) from None
+    except BackendError:
+        return
+    finally:
+        backend.close()
+    if find_tab(dict.fromkeys(titles), "tournament") is None:
+        raise ClaimRefused("claim.no_tournament_tab")
+
+
+def claim_for(user, spreadsheet_id: str, account: ServiceAccount, *, before_new=None) -> Claim:
+    """This organizer's live code for the sheet (the same one on a second visit), or a new one;
+    ``before_new()`` is called before a new one is made (it may refuse: :func:`has_tournament_tab`)."""
     if already_registered(spreadsheet_id):
         raise ClaimRefused("claim.taken")
     live = (Claim.objects.filter(user=user, spreadsheet_id=spreadsheet_id, proved_at__isnull=True,
@@ -77,6 +101,8 @@ def claim_for(user, spreadsheet_id: str, account: ServiceAccount) -> Claim:
     wait = throttle.take(throttle.CLAIM_CODES, user.pk)
     if wait:
         raise ClaimRefused("claim.too_many_codes", wait=wait)
+    if before_new is not None:  # after the limit of new codes: the reads it costs are bounded by it
+        before_new()
     return Claim.objects.create(user=user, spreadsheet_id=spreadsheet_id, account=account, code=new_code())
 
 

@@ -395,6 +395,19 @@ def problem_rows(problems, snapshot, *, google: bool) -> list[dict]:
              "ru": p.message("ru"), "en": p.message("en")} for p in list(problems)[:PROBLEMS_KEPT]]
 
 
+def stage_choices(outcome) -> dict:
+    """What the page's forms offer to choose from, without reading the sheet (issue 43 §6): the
+    preset's stages (key, Russian and English name) and who is seated in each stage after the first
+    (the late player to replace is one of them)."""
+    from scoring.collation import name_key
+
+    stages = outcome.preset.stages
+    seated = {s.key: sorted({n for e in outcome.results.tournament.seating if e.stage == s.key for n in e.players if n},
+                            key=name_key) for s in stages[1:]}
+    return {"stages": [[s.key, s.name_ru or s.key, s.name_en or s.name_ru or s.key] for s in stages],
+            "seated": {key: names for key, names in seated.items() if names}}
+
+
 def _summary(tournament: Tournament, report) -> dict:
     """The last sync's summary for the dashboard: the counts, the games planned, the problems
     (an unchanged workbook keeps the previous sync's problems: they are still true)."""
@@ -404,16 +417,18 @@ def _summary(tournament: Tournament, report) -> dict:
 
     outcome = report.outcome
     return {**sync_summary(outcome), "skipped": False,  # «planned» keeps the games whose tab is gone (issue 42 §5)
+            "computed_at": timezone.now().isoformat(),  # a later unchanged sync says the edits were counted then
             "season": bool(outcome.results.tournament.season),
             "problems": problem_rows(outcome.problems, report.snapshot, google=tournament.source == Tournament.GOOGLE),
-            "problems_total": len(outcome.problems), "written": bool(report.written),
+            "problems_total": len(outcome.problems), "written": bool(report.written), **stage_choices(outcome),
             "tabs": len(report.patch.writes), "files": len(report.files), "advanced": report.advanced or ""}
 
 
 def _note_stopped(tournament: Tournament, exc) -> None:
     """A sync stopped by a missing tab (``WorkbookIncomplete``): the page says so at the top and lists
     what is missing; the counts stay the last good sync's, as the published site does."""
-    kept = {k: v for k, v in (tournament.last_sync or {}).items() if k in ("games", "planned", "name", "language", "season")}
+    kept = {k: v for k, v in (tournament.last_sync or {}).items()
+            if k in ("games", "planned", "name", "language", "season", "stages", "seated")}
     summary = {**kept, "stopped": True, "skipped": False, "written": False, "errors": len(exc.problems), "warnings": 0,
                "problems": problem_rows(exc.problems, exc.snapshot, google=tournament.source == Tournament.GOOGLE),
                "problems_total": len(exc.problems)}
@@ -476,4 +491,5 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     Tournament.objects.filter(pk=tournament.pk).update(last_sync_at=timezone.now(), last_sync=summary, kind=kind,
                                                        title=title,
                                                        share_view_only=False)  # it wrote what it had to
-    return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k != "problems"}}
+    # the job's page shows the counts: the problems and the forms' choices stay on the tournament
+    return {"skipped": report.skipped, **{k: v for k, v in summary.items() if k not in ("problems", "stages", "seated")}}

@@ -68,13 +68,40 @@ def _int(params: dict, key: str, default: int | None = None, *, low: int = 0) ->
     return number
 
 
+def _blocks(rows: list[list[str]]) -> list[list[list[str]]]:
+    """The report's sheet rows cut at their blank rows: its figures, the meetings' histogram, the
+    schedule's problems (when there are any), the players."""
+    blocks: list[list[list[str]]] = [[]]
+    for row in rows:
+        if row:
+            blocks[-1].append(row)
+        elif blocks[-1]:
+            blocks.append([])
+    return [b for b in blocks if b]
+
+
+def report_tables(report, language: str) -> dict:
+    """The fairness report as the page's tables (issue 43 §6: a table, not the CLI's text): the
+    figures as label → value, the histogram and the players each with their header row, the
+    problems as lines. Cut from :meth:`~scoring.draw.report.FairnessReport.rows`, whose blocks the
+    report's own fields say."""
+    blocks = _blocks([[str(v) for v in row] for row in report.rows(language)])
+    figures, histogram, *rest = blocks
+    problems = [row[-1] for row in rest[0]] if report.problems else []
+    players = rest[-1]
+    return {"figures": figures, "histogram": {"head": histogram[0], "rows": histogram[1:]},
+            "problems": problems, "players": {"head": players[0], "rows": players[1:]}}
+
+
 def _draw_result(outcome, language: str) -> dict:
-    """The draw's fairness report as the CLI prints it (lines), and as a table (rows) for the page."""
+    """The draw's fairness report as the CLI prints it (lines), as the sheet's rows, and as the
+    page's tables (``report``)."""
     report = outcome.draw.report
     return {"stage": outcome.stage, "games": len(outcome.entries),
             "format": outcome.format.describe(language) if outcome.format is not None else "",
             "lines": {lang: report.text_lines(lang) for lang in ("ru", "en")},
             "rows": {lang: [[str(v) for v in row] for row in report.rows(lang)] for lang in ("ru", "en")},
+            "report": {lang: report_tables(report, lang) for lang in ("ru", "en")},
             "removed": list(outcome.removed), "kept": list(outcome.kept)}
 
 
@@ -161,7 +188,20 @@ def run_mwt(tournament: Tournament, params: dict) -> dict:
         for game in export.games:
             zf.write(export.folder / game.filename, arcname=game.filename)
     return {"games": len(export.games), "files": [_relative(tournament, archive)],
-            "warnings": {lang: mwt_warning_lines(export, lang) for lang in ("ru", "en")}}
+            "warnings": {lang: mwt_warning_lines(export, lang) for lang in ("ru", "en")}, "missing": mwt_missing(export)}
+
+
+def mwt_missing(export) -> dict:
+    """What the MWT files lack, as the page says it (issue 43 §6: no ``null``, no line per player):
+    whether the tournament's MWT id is missing, and who has no MWT id — judges and players, once
+    each, in the table's order."""
+    people: dict[str, list[str]] = {"judge_id": [], "player_id": []}
+    for w in (w for g in export.games for w in g.warnings):
+        names = people.setdefault(w.kind, [])
+        if w.name and w.name not in names:
+            names.append(w.name)
+    return {"tournament_id": any(w.kind == "tournament_id" for w in export.warnings),
+            "judges": sorted(people["judge_id"], key=name_key), "players": sorted(people["player_id"], key=name_key)}
 
 
 @jobs.runner(PROTOCOLS, long=True, again=True)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -33,13 +33,14 @@ from scoring import labels as L
 from scoring.cells import a1, parse_a1
 from scoring.model import GameIndex, Location, Tournament
 from scoring.parse import find_tab
+from scoring.secrecy import in_play, secret_cells
 from scoring.trust import Remembered
 from sheets_sync.backends.base import STATE_TAB, Link, Snapshot, TabWrite
 from sheets_sync.files import write_text_atomic
 from sheets_sync.render.tabs import HEADER_HEIGHT, HEADER_ROW, TABLE_PAGE, TOP_ROWS, header_styles, heading, tab_title
 from sheets_sync.render.words import ru_en
 
-__all__ = ["Change", "remembered", "previous_values", "typed_cells", "current_values", "logged_tabs", "fingerprints",
+__all__ = ["Change", "discreet_changes", "remembered", "previous_values", "typed_cells", "current_values", "logged_tabs", "fingerprints",
            "changes", "state_rows", "is_trust_row", "log_tab", "append_jsonl", "LOG_FILE", "written_values",
            "state_with_values", "CELLS_REMEMBERED"]
 
@@ -276,6 +277,22 @@ def _confirmed_word(confirmed: bool | None, language: str) -> str | None:
     if confirmed is None:
         return None
     return L.word("yes" if confirmed else "no", language)
+
+
+_HIDDEN = ("скрыто до конца игры", "hidden until the game ends")
+
+
+def discreet_changes(changes: Sequence[Change], tournament: Tournament, language: str) -> tuple[Change, ...]:
+    """``changes`` as the Log tab may show them to whoever opens the workbook: a value typed into a
+    secret cell of a game in play (a role, a best move, a check: :func:`scoring.secrecy.secret_cells`)
+    is said to be hidden until the game ends — the cell and the time stay.  ``log.jsonl``, the
+    organizer's own file, keeps every value."""
+    secret = frozenset().union(*(secret_cells(p) for p in tournament.protocols if in_play(p)))
+    if not secret:
+        return tuple(changes)
+    hidden = ru_en(*_HIDDEN, language)
+    return tuple(replace(c, old=c.old and hidden, new=c.new and hidden) if Location(c.tab, c.cell) in secret else c
+                 for c in changes)
 
 
 def log_tab(snapshot: Snapshot, new: Sequence[Change], when: str, language: str, keep: int, name: str = "") -> TabWrite:

@@ -27,7 +27,7 @@ NAMES = frozenset({
     "sheets-sync", "Google", "Excel", "VK", "MWT", "CSV", "UTF-8", "ID", "Apps", "Script", "Drive", "JSON",
     "xlsx", "PNG", "ZIP", "HTML", "PDF", "URL", "HTTPS", "FIIM", "Ci", "Chrome", "LibreOffice",
     "Mafia", "World", "Tour",  # Mafia World Tour, the rating's format
-    "null",  # a value the MWT files hold, named as it is written there
+    "mafiaratings",  # the rating site, named in a shipped preset's name (the new tournament's list)
     "installTrigger",  # the push trigger's Apps Script function, chosen by its name
     "Tournament",  # «Турнир» (Tournament): the tab's name in an English workbook
     "English",  # the language's own name (the switch, the new tournament's language)

@@ -313,17 +313,21 @@ def test_a_code_expires_after_a_day(google, example_sheet):
 
 def test_a_sheet_not_shared_with_the_service_says_whom_to_share_it_with(google, example_sheet):
     google.share(example_sheet, "somebody@else.ru")  # shared with a person, not with the service: Google says 403
-    client, _ = signed_in("anna@club.ru")
-    claim = start_claim(client, example_sheet)
+    client, user = signed_in("anna@club.ru")
+    page = client.post(reverse("add_sheet"), {"link": f"gsheet:{example_sheet}"}).content.decode()
+    assert 'id="claim-code"' not in page and not Claim.objects.exists()  # no code before the sheet can be read
+    assert "Сервис пока не видит эту таблицу" in page and SA_EMAIL in page and not Tournament.objects.exists()
+    claim = Claim.objects.create(user=user, spreadsheet_id=example_sheet, account=ServiceAccount.objects.get(),
+                                 code="SS-AAAA-BBBB")
     page = client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
-    assert "нет доступа" in page and SA_EMAIL in page and not Tournament.objects.exists()
+    assert "нет доступа" in page and SA_EMAIL in page  # a share taken away after the code: the check says it
 
 
 def test_a_sheet_that_does_not_exist_says_so(google):
     client, _ = signed_in("anna@club.ru")
-    claim = start_claim(client, "1NoSuchSpreadsheetExistsHere000000000000000")  # Google says 404
-    page = client.post(reverse("add_sheet"), {"claim": claim.pk}, follow=True).content.decode()
-    assert "Таблица не найдена" in page and SA_EMAIL in page
+    page = client.post(reverse("add_sheet"), {"link": "gsheet:1NoSuchSpreadsheetExistsHere000000000000000"})  # 404
+    assert "Сервис пока не видит эту таблицу" in page.content.decode() and SA_EMAIL in page.content.decode()
+    assert not Claim.objects.exists()
 
 
 def test_a_wrong_code_says_so_and_a_bad_link_says_what_to_paste(google, example_sheet):

@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from sheets_sync.web import throttle
 from sheets_sync.web.models import Invitation, Job, Tournament
-from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for
+from sheets_sync.web.organizer.buttons import BUTTONS, Known, buttons_for
 from tests.google_support import fake_server, sa_key  # noqa: F401 - fixtures
 from tests.web.crawl import Crawler, english_words
 from tests.web.organizer_support import (  # noqa: F401 - fixtures
@@ -71,12 +71,19 @@ def test_the_crawlers_english_check_tells_a_sentence_from_names_and_ids():
     assert english_words(words) == ["spreadsheet", "does", "not", "exist"]
 
 
+def chosen(tournament: Tournament, action: str) -> dict:
+    """A button's valid fields; the late player one of those the page offers (issue 43 §6: a list of
+    the seated, not a name typed), as a person picks."""
+    offered = Known.of(Tournament.objects.get(pk=tournament.pk), "ru").late_players
+    return {"player": offered[0]} if action == "replace" and offered else VALID[action]
+
+
 def press_every_button(crawl: Crawler, tournament: Tournament) -> set[str]:
     """Every button the tournament shows, with valid fields and with empty ones, and what follows
     each press; the statuses its jobs ended in."""
     crawl.open(reverse("tournament", args=[tournament.slug]))
     for button in buttons_for(tournament):
-        for fields in (VALID[button.action], {}):
+        for fields in (chosen(tournament, button.action), {}):
             crawl.post(reverse("press", args=[tournament.slug, button.action]), fields)
     for job in Job.objects.filter(tournament=tournament):  # each job page and its status, done or failed
         crawl.open(reverse("job", args=[tournament.slug, job.pk]))

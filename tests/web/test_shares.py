@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from sheets_sync.example import EXAMPLE_PATH

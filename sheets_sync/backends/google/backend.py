@@ -226,6 +226,13 @@ class GoogleBackend:
             return meta, True
         return self._load_meta(), False
 
+    def tab_titles(self) -> tuple[str, ...]:
+        """The tabs' titles in order, from one metadata request (no values read): what the web's «add a
+        sheet» looks at before it hands out a code."""
+        with self._errors():
+            meta = self._load_meta()
+        return tuple(t.title for t in meta.tabs)
+
     def refresh_metadata(self) -> None:
         """Forget the cached tab list: the next read fetches it again."""
         self._meta = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import csv
+import functools
 import io
 import tempfile
 from pathlib import Path
@@ -18,8 +19,9 @@ from django.views.decorators.http import require_http_methods
 
 from scoring import labels as L
 from scoring.draw.formats import Format
+from scoring.errors import SheetsSyncError
 from sheets_sync.actions.init import QualifyingRequest, init_workbook
-from sheets_sync.presets import known_presets
+from sheets_sync.presets import known_presets, load_preset
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs, workbooks
 from sheets_sync.web.accounts.sheets import refused
@@ -36,6 +38,25 @@ DEFAULT_PRESET = "gmo-2016"  # the command line's default (init --preset)
 SEASON_PRESET = "club-season"
 
 
+SEASON_STAGES = frozenset({"season", "evening"})  # a club's scheme: one stage of evenings, no cut
+
+
+@functools.lru_cache(maxsize=4)  # the shipped presets do not change while the server runs
+def preset_choices(lang: str) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The shipped presets by their names, grouped as a tournament's or a club season's (issue 43 §6:
+    not ids like ``team-asymmetric``); a preset that does not load is left out, not shown broken."""
+    groups: dict[str, list[tuple[str, str]]] = {Tournament.TOURNAMENT: [], Tournament.SEASON: []}
+    for preset_id in known_presets():
+        try:
+            preset, _ = load_preset(preset_id)
+        except SheetsSyncError:
+            continue
+        kind = Tournament.SEASON if set(preset.stage_keys) <= SEASON_STAGES else Tournament.TOURNAMENT
+        groups[kind].append((preset_id, preset.name or preset_id))
+    return [(word(f"new.group.{kind}", lang), sorted(choices, key=lambda c: c[1].casefold()))
+            for kind, choices in groups.items() if choices]  # a list the form's field takes as its own
+
+
 class NewTournamentForm(forms.Form):
     name = forms.CharField(max_length=200)
     kind = forms.ChoiceField(choices=[(Tournament.TOURNAMENT, ""), (Tournament.SEASON, "")])
@@ -50,7 +71,7 @@ class NewTournamentForm(forms.Form):
     def __init__(self, *args, lang: str = "ru", **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.lang = lang
-        self.fields["preset"].choices = [(p, p) for p in known_presets()]
+        self.fields["preset"].choices = preset_choices(lang)
         self.fields["kind"].choices = [(Tournament.TOURNAMENT, word("new.kind_tournament", lang)),
                                        (Tournament.SEASON, word("new.kind_season", lang))]
         self.initial.setdefault("language", lang)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_http_methods
 from sheets_sync.backends.google import spreadsheet_url
 from sheets_sync.refs import WorkbookRefError, spreadsheet_id
 from sheets_sync.web import jobs
-from sheets_sync.web.claims import ClaimRefused, claim_for
+from sheets_sync.web.claims import ClaimRefused, claim_for, has_tournament_tab
 from sheets_sync.web.models import Claim, Job, Tournament
 from sheets_sync.web.service_accounts import NoServiceAccount, pick_account
 from sheets_sync.web.words import request_language, word
@@ -37,7 +37,8 @@ def _start_claim(request: HttpRequest, context: dict) -> HttpResponse:
     context["link"] = link
     try:
         sid = spreadsheet_id(link, language=lang)
-        context["claim"] = claim_for(request.user, sid, context["account"])
+        account = context["account"]
+        context["claim"] = claim_for(request.user, sid, account, before_new=lambda: has_tournament_tab(sid, account))
     except WorkbookRefError:
         context["error"] = word("add.bad_link", lang)
     except ClaimRefused as exc:

@@ -5,12 +5,16 @@ tournament's jobs — no read of the sheet, so the page is as fast with 500 tour
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from urllib.parse import quote
 
-from sheets_sync.web.jobs import site_dir
-from sheets_sync.web.models import Job, Tournament
+from django.utils import timezone
 
-__all__ = ["Glance", "ProblemLine", "glance", "problem_link", "RECENT_JOBS", "ACTIVE"]
+from sheets_sync.web.jobs import SYNC, site_dir
+from sheets_sync.web.models import Job, Tournament
+from sheets_sync.web.words import WORDS, word
+
+__all__ = ["Glance", "ProblemLine", "glance", "problem_link", "job_title", "RECENT_JOBS", "ACTIVE"]
 
 RECENT_JOBS = 10
 ACTIVE = (Job.QUEUED, Job.RUNNING)
@@ -41,6 +45,18 @@ class Glance:
     published: bool = False
     # the last sync stopped: a tab it needs is missing (its problems say which); nothing was published
     stopped: bool = False
+    lang: str = "ru"
+
+    @property
+    def unchanged(self) -> str:
+        """What a sync that found nothing new says: when the last edits were counted (not «the sheet
+        had not changed», read right after a judge's edit was synced as «my edit was not seen»)."""
+        if not self.last_sync.get("skipped"):
+            return ""
+        when = _moment(self.last_sync.get("computed_at"))
+        if when is None:
+            return word("organizer.unchanged", self.lang)
+        return word("organizer.unchanged.since", self.lang, when=timezone.localtime(when).strftime("%H:%M:%S"))
 
     @property
     def busy(self) -> bool:
@@ -68,6 +84,29 @@ def _problems(tournament: Tournament, summary: dict, lang: str) -> list[ProblemL
     return lines
 
 
+def _moment(text: object):
+    try:
+        return datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+
+
+# what started a sync (``request_sync``'s reason) -> the words naming it
+_SYNC_REASONS = {"changed during the sync": "again", "created": "added"}
+
+
+def job_title(job: Job, lang: str) -> str:
+    """A job as the page lists it: a sync by what started it — the organizer's press, a judge's
+    edit (the push, Drive's feed), the keeper's look, the action before it — never every one of
+    them «Обновить сейчас»; another action by its button's name."""
+    if job.action == SYNC:
+        reason = str((job.params or {}).get("reason") or "")
+        key = f"organizer.sync.by.{_SYNC_REASONS.get(reason, reason)}"
+        return word(key if key in WORDS else "organizer.sync.by.other", lang)
+    key = f"organizer.action.{job.action}"
+    return word(key, lang) if key in WORDS else job.action
+
+
 def glance(tournament: Tournament, lang: str) -> Glance:
     summary = tournament.last_sync or {}
     counts = {status: 0 for status in (Job.QUEUED, Job.RUNNING, Job.FAILED)}
@@ -75,6 +114,8 @@ def glance(tournament: Tournament, lang: str) -> Glance:
     for status, in Job.objects.filter(tournament=tournament, status__in=ACTIVE).values_list("status"):
         counts[status] += 1
     counts[Job.FAILED] = sum(1 for j in recent if j.status == Job.FAILED)
+    for job in recent:
+        job.title = job_title(job, lang)
     problems = _problems(tournament, summary, lang)
     return Glance(games=summary.get("games"), planned=summary.get("planned"), errors=int(summary.get("errors") or 0),
                   warnings=int(summary.get("warnings") or 0), problems=problems,
@@ -82,4 +123,4 @@ def glance(tournament: Tournament, lang: str) -> Glance:
                   synced_at=tournament.last_sync_at, last_sync=summary, waiting=counts[Job.QUEUED],
                   running=counts[Job.RUNNING], failed=counts[Job.FAILED], jobs=recent,
                   published=tournament.public and (site_dir(tournament) / "index.html").is_file(),
-                  stopped=bool(summary.get("stopped")))
+                  stopped=bool(summary.get("stopped")), lang=lang)

@@ -12,7 +12,7 @@ from django.shortcuts import redirect
 
 from sheets_sync.web import runners, throttle
 from sheets_sync.web.models import Job, Tournament
-from sheets_sync.web.organizer.buttons import BUTTONS, params_of
+from sheets_sync.web.organizer.buttons import BUTTONS, form_for, params_of
 from sheets_sync.web.words import request_language, word
 
 __all__ = ["press_held", "TWIN_ACTIONS"]
@@ -43,7 +43,7 @@ def _waiting_twin(request: HttpRequest, tournament: Tournament, action: str) -> 
     it starts may want the sheet as it is now)."""
     if action not in TWIN_ACTIONS:
         return None
-    form = BUTTONS[action].form(request.POST)
+    form = form_for(BUTTONS[action], request.POST, tournament, "ru")  # the language says no choice's value
     if not form.is_valid():
         return None
     params = params_of(form)

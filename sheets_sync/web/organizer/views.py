@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST, require_safe
 from sheets_sync.web import jobs
 from sheets_sync.web.access import tournament_for
 from sheets_sync.web.models import Job, Tournament
-from sheets_sync.web.organizer.buttons import BUTTONS, buttons_for, params_of
-from sheets_sync.web.organizer.glance import ACTIVE, glance
+from sheets_sync.web.organizer.buttons import BUTTONS, Known, buttons_for, form_for, params_of
+from sheets_sync.web.organizer.glance import ACTIVE, glance, job_title
 from sheets_sync.web.organizer.limits import press_held
 from sheets_sync.web.keeping import ensure_hook_secret
 from sheets_sync.web.public import file_response, safe_file
@@ -56,6 +56,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_for(request, slug)
     lang = request_language(request)
     context = {"tournament": tournament, "glance": glance(tournament, lang), "buttons": buttons_for(tournament),
+               "known": Known.of(tournament, lang),
                "last_error": _last_error(tournament, lang),
                "public_url": reverse("public_site", args=[tournament.slug]),
                "status_url": reverse("tournament_status", args=[tournament.slug]), **_push(request, tournament)}
@@ -88,7 +89,7 @@ def press(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     button = BUTTONS.get(action)
     if button is None or tournament.kind not in button.kinds:
         raise Http404("no such button")
-    form = button.form(request.POST)
+    form = form_for(button, request.POST, tournament, lang)
     if not form.is_valid():
         fields = ", ".join(word(f"organizer.field.{name.replace('_', '')}", lang) for name in form.errors)
         messages.error(request, word("organizer.form.invalid", lang, fields=fields))
@@ -132,10 +133,10 @@ def job_page(request: HttpRequest, slug: str, job_id: int) -> HttpResponse:
     lang = request_language(request)
     result = job.result or {}
     files = result.get("files") if isinstance(result.get("files"), list) else []  # a sync's is a count
-    context = {"tournament": tournament, "job": job, "result": result, "failure": _failure(job, lang),
+    context = {"tournament": tournament, "job": job, "title": job_title(job, lang), "result": result, "failure": _failure(job, lang),
                "waiting": waiting_words(job, lang),
                "lines": _said(result, "lines", lang), "rows": _said(result, "rows", lang),
-               "warnings": _said(result, "warnings", lang), "files": [(f, f.rsplit("/", 1)[-1]) for f in files],
+               "warnings": _said(result, "warnings", lang), "report": (result.get("report") or {}).get(lang), "files": [(f, f.rsplit("/", 1)[-1]) for f in files],
                "active": job.status in ACTIVE, "status_url": reverse("job_status", args=[tournament.slug, job.pk])}
     return render(request, "organizer/job.html", context)
 

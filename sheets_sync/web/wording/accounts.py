@@ -133,6 +133,10 @@ WORDS: dict[str, tuple[str, str]] = {
                              "{wait}; the code of a sheet you already started adding is shown again at any time."),
     "claim.unreadable": ("Не удалось прочитать таблицу: {reason}. Попробуйте ещё раз через минуту.",
                          "Could not read the sheet: {reason}. Try again in a minute."),
+    "claim.share_first": ("Сервис пока не видит эту таблицу. Откройте её, нажмите «Настройки доступа», добавьте "
+                          "{email} как редактора и нажмите «Дальше» снова.",
+                          "The service cannot see this sheet yet. Open it, press «Share», add {email} as an editor "
+                          "and press «Next» again."),
     "claim.no_tournament_tab": ("В таблице нет вкладки «Турнир» (Tournament). Если таблица пустая, выберите "
                                 "«Новый турнир / сезон» и укажите её ссылку.",
                                 "The sheet has no «Турнир» (Tournament) tab. If it is empty, choose «New "
@@ -148,8 +152,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "new.kind_tournament": ("Турнир", "A tournament"),
     "new.kind_season": ("Клубный сезон (вечера игр)", "A club season (game evenings)"),
     "new.preset": ("Регламент", "Regulation"),
-    "new.preset.help": ("gmo-2016 — German Mafia Open, fiim-2023 — правила ФИИМ 2023, club-season — клубный сезон.",
-                        "gmo-2016 — German Mafia Open, fiim-2023 — FIIM 2023 rules, club-season — a club season."),
+    "new.preset.help": ("Регламенты турниров и клубных сезонов — по названиям; очки каждого можно поменять потом на "
+                        "вкладке «Турнир».",
+                        "Tournaments' and club seasons' regulations, by their names; any value can be changed later "
+                        "on the «Турнир» (Tournament) tab."),
+    "new.group.tournament": ("Турнир", "Tournament"),
+    "new.group.season": ("Клубный сезон", "Club season"),
     "new.players": ("Игроки, по одному в строке", "Players, one per line"),
     "new.players.help": ("Или загрузите CSV-файл: столбец «Игрок», по желанию «Клуб».",
                          "Or upload a CSV file: a «Player» column, and a «Club» one if you like."),

@@ -3,6 +3,9 @@
 Keys have no underscores: a template's ``w.organizer_games`` finds ``organizer.games``."""
 
 WORDS: dict[str, tuple[str, str]] = {
+    # a copy button beside a text to paste elsewhere (templates/web/copy_button.html)
+    "copy.button": ("Скопировать", "Copy"),
+    "copy.done": ("Скопировано", "Copied"),
     # the tournament at a glance
     "organizer.opensheet": ("Открыть таблицу", "Open the sheet"),
     "organizer.public": ("Страница для игроков", "Page for players"),
@@ -25,7 +28,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.warnings": ("замечания", "warnings"),
     "organizer.lastsync": ("Последняя синхронизация", "Last sync"),
     "organizer.never": ("ещё не было", "none yet"),
-    "organizer.unchanged": ("таблица не менялась с прошлого раза", "the sheet had not changed since the last one"),
+    # a sync that found the sheet as the last one left it: the last edits were counted then, at {when}
+    "organizer.unchanged": ("новых правок нет — всё уже учтено", "no new edits: everything is counted already"),
+    "organizer.unchanged.since": ("новых правок нет — последние правки учтены в {when}",
+                                  "no new edits: the last ones were counted at {when}"),
     "organizer.writtentabs": ("записано вкладок", "tabs written"),
     "organizer.nothingwritten": ("в таблице ничего менять не пришлось", "nothing in the sheet needed changing"),
     "organizer.sitefiles": ("обновлено файлов сайта", "site files updated"),
@@ -49,6 +55,22 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.refreshing": ("Задачи выполняются — страница обновится сама.", "Jobs are running: the page refreshes itself."),
     # the buttons
     "organizer.action.sync": ("Обновить сейчас", "Sync now"),
+    # a sync is named by what started it (Job.params["reason"]): only a pressed one is «Обновить сейчас»
+    "organizer.sync.by.button": ("Обновить сейчас (нажато)", "Sync now (pressed)"),
+    "organizer.sync.by.push": ("Обновление после правки в таблице", "Update after an edit in the sheet"),
+    "organizer.sync.by.drive": ("Обновление после правки в таблице", "Update after an edit in the sheet"),
+    "organizer.sync.by.poll": ("Обновление автоматически: таблица изменилась", "Automatic update: the sheet changed"),
+    "organizer.sync.by.due": ("Обновление автоматически (повтор)", "Automatic update (again)"),
+    "organizer.sync.by.again": ("Обновление автоматически: правка во время прошлого",
+                                "Automatic update: an edit during the last one"),
+    "organizer.sync.by.draw": ("Обновление после жеребьёвки", "Update after the draw"),
+    "organizer.sync.by.advance": ("Обновление после рассадки этапа", "Update after seating the stage"),
+    "organizer.sync.by.replace": ("Обновление после замены игрока", "Update after the replacement"),
+    "organizer.sync.by.evening": ("Обновление после нового вечера", "Update after the new evening"),
+    "organizer.sync.by.added": ("Первое обновление", "First update"),
+    "organizer.sync.by.start": ("Обновление при запуске программы", "Update when the program started"),
+    "organizer.sync.by.file": ("Обновление после сохранения файла", "Update after the file was saved"),
+    "organizer.sync.by.other": ("Обновление автоматически", "Automatic update"),
     "organizer.action.draw": ("Жеребьёвка отбора", "Draw the qualifying"),
     "organizer.action.advance": ("Рассадить следующий этап", "Seat the next stage"),
     "organizer.action.replace": ("Заменить опоздавшего", "Replace a late player"),
@@ -88,8 +110,16 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.field.force": ("даже если протоколы уже заполнены", "even if protocols are filled"),
     "organizer.field.forceadvance": ("даже если прошлый этап засчитан не весь",
                                      "even if the last stage is not all counted"),
-    "organizer.field.stage": ("Этап (пусто — следующий по порядку)", "Stage (blank: the next one)"),
+    "organizer.field.stage": ("Этап", "Stage"),
+    "organizer.stage.next": ("следующий по порядку", "the next one"),
+    "organizer.stage.round": ("тот, что рассажен в этом туре", "the one seated in this round"),
+    "organizer.stage.seated": ("тот, где игрок рассажен", "the one the player is seated in"),
     "organizer.field.player": ("Кого заменить (ник, как в таблице)", "Who to replace (nickname as in the sheet)"),
+    "organizer.field.late": ("Кто опоздал", "Who is late"),
+    "organizer.field.pick": ("— выберите игрока —", "— choose the player —"),
+    "organizer.replace.nobody": ("Заменять пока некого: следующий этап ещё не рассажен. Сначала «Рассадить "
+                                 "следующий этап».",
+                                 "Nobody to replace yet: the next stage is not seated. First «Seat the next stage»."),
     "organizer.field.date": ("Дата вечера", "Date of the evening"),
     "organizer.field.games": ("Игр за вечер (за всеми столами вместе)", "Games this evening (all tables together)"),
     "organizer.field.tables": ("Столов", "Tables"),
@@ -191,6 +221,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.status.failed": ("не удалось", "failed"),
     "organizer.draw.report": ("Отчёт о жеребьёвке", "Draw report"),
     "organizer.draw.table": ("Игроки: соперники, места, столы", "Players: opponents, seats, tables"),
+    "organizer.draw.meetings": ("Сколько пар сколько раз играли вместе", "How many pairs played together how often"),
     "organizer.draw.games": ("Записано игр в таблицу:", "Games written into the sheet:"),
     "organizer.draw.removed": ("Удалены пустые вкладки старой рассадки:", "Blank tabs of the old seating removed:"),
     "organizer.draw.kept": ("Оставлены вкладки старой рассадки с записями (решите сами):",
@@ -204,6 +235,17 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.vk.picture": ("Картинка для поста", "The post's picture"),
     "organizer.files": ("Файлы", "Files"),
     "organizer.mwt.games": ("Игр в архиве:", "Games in the archive:"),
+    # what the MWT files lack (runners.mwt_missing): who, not the file's null fields
+    "organizer.mwt.notournament": ("Не указан «ID турнира MWT» (вкладка «Турнир»): MWT не узнает, к какому турниру "
+                                   "относятся игры.",
+                                   "No «MWT tournament ID» (the Tournament tab): MWT cannot tell which tournament the "
+                                   "games are of."),
+    "organizer.mwt.judges": ("Нет «ID MWT» у судей:", "Judges without an «MWT ID»:"),
+    "organizer.mwt.players": ("Нет «ID MWT» у игроков:", "Players without an «MWT ID»:"),
+    "organizer.mwt.fix": ("Впишите номера на вкладки «Турнир» и «Игроки» и выгрузите снова: без номера MWT не "
+                          "свяжет игры с человеком.",
+                          "Type the numbers on the Tournament and Players tabs and export again: without one MWT "
+                          "cannot link the games to the person."),
     "organizer.printhint": ("Откройте и нажмите «Печать» в браузере.", "Open it and press Print in the browser."),
     # app mode: one organizer's folder
     "organizer.app.title": ("Турниры в папке", "Tournaments in the folder"),
