@@ -128,3 +128,13 @@ def test_a_server_updated_makes_the_games_file_on_its_next_sync_of_an_unchanged_
     synced(judged)  # the workbook is as the last sync left it: skipped, yet the judges' file is made
     judged.refresh_from_db()
     assert path.exists() and judged.last_sync["skipped"]
+
+
+def test_an_unchanged_game_polled_again_is_a_304(client, judged):
+    token = table_links(judged)[1]
+    first = api_get(client, token, f"games/{gid(1, 1)}/")
+    again = client.get(f"/j/{token}/api/games/{gid(1, 1)}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and not again.content
+    save_form(client, token, gid(1, 1), {"2:fouls": "1"})
+    changed = client.get(f"/j/{token}/api/games/{gid(1, 1)}/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]

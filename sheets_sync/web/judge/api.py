@@ -9,6 +9,7 @@ and a link that does not exist, was revoked or names another table is the same 4
 
 from __future__ import annotations
 
+import hashlib
 import json
 from decimal import Decimal
 
@@ -133,8 +134,15 @@ def api_games(request: HttpRequest, link: JudgeLink, games: dict) -> JsonRespons
 
 @require_http_methods(["GET", "HEAD"])
 @_api
-def api_game(request: HttpRequest, link: JudgeLink, games: dict, gid: str) -> JsonResponse:
-    return _answer(game_json(link.tournament, games, game_allowed(link, games["games"], gid)))
+def api_game(request: HttpRequest, link: JudgeLink, games: dict, gid: str) -> HttpResponse:
+    """One game, with an ETag: a page polling an unchanged game gets a 304 with no body."""
+    answer = _answer(game_json(link.tournament, games, game_allowed(link, games["games"], gid)))
+    etag = '"' + hashlib.sha256(answer.content).hexdigest()[:24] + '"'
+    if etag in request.META.get("HTTP_IF_NONE_MATCH", ""):
+        answer = HttpResponse(status=304)
+        answer["Cache-Control"] = "no-store"
+    answer["ETag"] = etag
+    return answer
 
 
 def _texts(raw: object, *, choices: bool = False) -> dict[str, str]:

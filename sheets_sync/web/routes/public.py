@@ -11,5 +11,5 @@ urlpatterns: list = [
     path("t/<slug:slug>/", public.public_site, name="public_site"),
     path("t/<slug:slug>/<path:path>", public.public_site, name="public_file"),
     path("assets/<str:name>", public.asset, name="asset"),  # the app's own scripts and styles
-    path("assets/judge/<str:name>", judge_asset, name="judge_asset"),  # the judge's page's (issue 44)
+    path("assets/judge/<path:name>", judge_asset, name="judge_asset"),  # the judge's page's (issue 44)
 ]
