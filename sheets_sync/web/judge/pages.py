@@ -91,7 +91,8 @@ def chief_page(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("no such link")
     games = games_of(link.tournament) or {"games": [], "language": link.tournament.language}
     tournament = link.tournament
-    shown = [{**g, **game_json(tournament, games, g)} for g in games["games"]]
+    stage = games.get("current_stage")  # the current stage's games only: a page of a round, not of the tournament
+    shown = [{**g, **game_json(tournament, games, g)} for g in games["games"] if g["stage"] == stage]
     try:
         wanted = int(request.GET.get("round", ""))
     except ValueError:
