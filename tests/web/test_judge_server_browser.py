@@ -6,7 +6,6 @@ is written."""
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 from playwright.sync_api import expect
