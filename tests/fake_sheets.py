@@ -25,9 +25,12 @@ Only what sheets-sync and gspread use is implemented, with the real response sha
   content change Drive knows of — sharing moves neither, as in Drive)
 * ``GET|POST /drive/v3/files/{id}/permissions``, ``DELETE …/permissions/{permId}``  sharing; a
                                                    permission's ``role`` is ``writer`` or ``reader``: a
-                                                   reader reads, and each of its writes answers 403
+                                                   reader reads, and each of its writes answers 403; who
+                                                   may not share (a reader, or any editor but the owner
+                                                   after :meth:`FakeSheetsServer.forbid_sharing`) is
+                                                   refused sharing and unsharing with 403
 * ``GET /drive/v3/files/{id}``                     the file (``fields`` mask honoured) with
-                                                   ``capabilities.canEdit`` for the caller
+                                                   ``capabilities.canEdit``/``canShare`` for the caller
 
 Quotas: past 60 Sheets read requests or 60 write requests in a rolling minute per account (the
 account its bearer token was issued to) the answer is Google's 429 ``RESOURCE_EXHAUSTED`` with
@@ -407,6 +410,8 @@ class _Spreadsheet:
         self.permissions: list[dict] = []
         self.readers: set[str] = set()  # shared as «Viewer» (role reader): may read, every write answers 403
         self.owner: str | None = None  # the account that created it: edits every protected range
+        # the Share dialog's «Editors can change permissions and share» (off: only the owner shares)
+        self.writers_can_share = True
         self.requester: str = "anonymous"  # who makes the request being handled
 
     def sheet_by_title(self, title: str) -> _Sheet | None:
@@ -424,6 +429,12 @@ class _Spreadsheet:
             if sh.id == sheet_id:
                 return sh
         raise _bad(f"Invalid requests: No grid with id: {sheet_id}")
+
+    def may_share(self, email: str) -> bool:
+        """Drive's ``capabilities.canShare`` of ``email``: the owner, or an editor the owner lets share."""
+        if self.owner is not None and email == self.owner:
+            return True
+        return email not in self.readers and self.writers_can_share
 
     def may_edit(self, protection: dict) -> bool:
         """Whether the requester gets past ``protection`` (a warning only stops nobody)."""
@@ -1001,6 +1012,12 @@ class FakeSheetsServer:
                 self.set_values(sid, name, rows)
         return sid
 
+    def forbid_sharing(self, spreadsheet_id: str, forbidden: bool = True) -> None:
+        """The owner turns off «Editors can change permissions and share»: editors other than the
+        owner get ``canShare`` false, and their ``permissions.create``/``delete`` answer 403."""
+        with self.lock:
+            self.spreadsheets[spreadsheet_id].writers_can_share = not forbidden
+
     def share(self, spreadsheet_id: str, email: str | None, role: str = "writer") -> None:
         """Restrict the spreadsheet to e-mails given here (None: open to everybody); ``role``
         ``reader`` is the Share dialog's «Viewer» (sharing again with another role changes it)."""
@@ -1271,15 +1288,19 @@ class FakeSheetsServer:
             book = self._book(m.group(1), email)
             if m.group(2) is None and method == "GET":
                 return 200, {"kind": "drive#permissionList", "permissions": _permission_list(book)}
+            if method in ("POST", "DELETE") and not book.may_share(email):
+                raise ApiError(403, "The user does not have sufficient permissions for this file.",
+                               "PERMISSION_DENIED")
             if m.group(2) is None and method == "POST":
-                if email in book.readers:
-                    raise ApiError(403, "The user does not have sufficient permissions for this file.",
-                                   "PERMISSION_DENIED")
+                book.permissions = [p for p in book.permissions  # a second share of one address changes its role
+                                    if not data.get("emailAddress") or p.get("emailAddress") != data["emailAddress"]]
                 book.permissions.append(data)  # recorded as asked (tests compare it)
                 if book.shared_with is not None and data.get("emailAddress"):
                     book.shared_with.add(data["emailAddress"])
                     if data.get("role") == "reader":
                         book.readers.add(data["emailAddress"])
+                    else:
+                        book.readers.discard(data["emailAddress"])
                 self.drive.record(book.id, email, content=False)
                 return 200, {"kind": "drive#permission", "id": _permission_id(data.get("emailAddress", "anyone")),
                              "type": data.get("type"), "role": data.get("role")}
@@ -1297,7 +1318,7 @@ class FakeSheetsServer:
         can_edit = email not in book.readers
         meta = {"kind": "drive#file", "id": book.id, "name": book.props["title"],
                 "mimeType": "application/vnd.google-apps.spreadsheet",
-                "capabilities": {"canEdit": can_edit, "canComment": can_edit, "canShare": can_edit,
+                "capabilities": {"canEdit": can_edit, "canComment": can_edit, "canShare": book.may_share(email),
                                  "canCopy": True, "canDownload": True}}
         fields = query.get("fields", [""])[0].replace("/", ".")
         return _select(meta, [p.split(".") for p in _parse_mask(fields)]) if fields else meta

@@ -63,7 +63,7 @@ from sheets_sync.web.models import Job, Membership, Tournament
 from sheets_sync.web.words import word
 
 __all__ = ["RUNNERS", "RULES", "Rules", "runner", "enqueue", "run_job", "request_sync", "sync_due", "site_dir",
-           "out_dir", "LEASE", "SYNC", "LOOK_AGAIN", "public_link", "problem_rows", "PROBLEMS_KEPT", "owner_of",
+           "out_dir", "LEASE", "SYNC", "LOOK_AGAIN", "public_link", "public_base", "problem_rows", "PROBLEMS_KEPT", "owner_of",
            "queue_again", "start_waiting", "TryLater"]
 
 log = logging.getLogger("sheets_sync.web.jobs")
@@ -378,10 +378,16 @@ def run_job_task(job_id: int) -> None:
 PROBLEMS_KEPT = 200  # problems a dashboard lists (a broken workbook can have thousands: the sheet has them all)
 
 
+def public_base() -> str:
+    """The server's public address (``SHEETS_SYNC_PUBLIC_URL``, no trailing slash; "" when not set):
+    what the VK post links and what the push snippet gives Google."""
+    return (getattr(settings, "PUBLIC_URL", None) or os.environ.get("SHEETS_SYNC_PUBLIC_URL") or "").rstrip("/")
+
+
 def public_link(tournament: Tournament) -> str | None:
     """The address of the tournament's hosted site (``SHEETS_SYNC_PUBLIC_URL``/t/<slug>/), which
     the VK post carries; None when the server's public address is not set."""
-    base = (getattr(settings, "PUBLIC_URL", None) or os.environ.get("SHEETS_SYNC_PUBLIC_URL") or "").rstrip("/")
+    base = public_base()
     return f"{base}/t/{tournament.slug}/" if base else None
 
 

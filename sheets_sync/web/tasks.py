@@ -10,6 +10,7 @@ killed worker's jobs are taken back by the living workers' heartbeats, :mod:`she
 
 from sheets_sync.web import runners  # noqa: F401 - registers the buttons' actions with jobs.runner
 from sheets_sync.web.accounts import pending  # noqa: F401 - the claim check and a new tournament as jobs
+from sheets_sync.web.accounts import sheet_access  # noqa: F401 - a co-organizer's access to the sheet as a job
 from sheets_sync.web.jobs import run_job_task
 from sheets_sync.web.judge import writer  # noqa: F401 - the judges' saves' writer job
 from sheets_sync.web.keeping import keeping_minute

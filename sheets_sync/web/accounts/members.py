@@ -1,19 +1,27 @@
 """A tournament's organizers: the owner invites co-organizers by e-mail, removes them, or
 unregisters the tournament (the sheet itself is never touched).
 
-An invitation names whom it is for: its link (shown to copy, and mailed — to the server's log
-without a mail server) is accepted only by the account with that e-mail, within
+An invitation names whom it is for: its link (shown to copy, and mailed; without a mail server the
+letter reaches only the server's log, and the page says so: the owner passes the link on) is
+accepted only by the account with that e-mail, within
 :attr:`~sheets_sync.web.models.Invitation.LIFETIME` (7 days; the page and the letter say until
 when), and once. Anyone else signed in is asked to sign in as that address (the page says which);
 signed out, the page offers sign-in and sign-up, both of which come back to the invitation. A
 forwarded or leaked link makes nobody else an organizer.
+
+Accepting shares the Google sheet with the new co-organizer and adds them to «Организаторы»;
+removing one takes both back — a job each (:mod:`sheets_sync.web.accounts.sheet_access`), whose
+outcome (or what the owner must do by hand) the members page shows beside the person.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
+import smtplib
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.mail import send_mail
@@ -28,10 +36,14 @@ from django.views.decorators.http import require_http_methods
 from sheets_sync.web import throttle
 from sheets_sync.web.access import is_owner, tournament_for
 from sheets_sync.web.accounts.forms import normal_email
+from sheets_sync.web.accounts.sheet_access import member_access, removal_notices, request_access
 from sheets_sync.web.models import Invitation, Membership, Tournament
 from sheets_sync.web.words import request_language, word
 
-__all__ = ["members", "accept_invitation", "until_words"]
+__all__ = ["members", "accept_invitation", "until_words", "mail_server"]
+
+log = logging.getLogger("sheets_sync.web.members")
+LOG_MAIL = "sheets_sync.web.mail.LogEmailBackend"  # the letters go to the server's log (no mail server)
 
 
 class InviteForm(forms.Form):
@@ -50,13 +62,26 @@ def _invite(request: HttpRequest, tournament: Tournament, lang: str) -> Invitati
     invitation = Invitation.objects.create(tournament=tournament, email=normal_email(form.cleaned_data["email"]),
                                            token=secrets.token_urlsafe(24), invited_by=request.user)
     link = request.build_absolute_uri(reverse("accept_invitation", args=[invitation.token]))
-    send_mail(word("members.mail_subject", lang, title=str(tournament)),
-              word("members.mail_body", lang, title=str(tournament), who=request.user.email, link=link,
-                   email=invitation.email, until=until_words(invitation.expires_at, lang)),
-              None, [invitation.email])
-    messages.success(request, word("members.invitation_ready", lang, email=invitation.email))
     request.session["invite_link"] = link
+    try:  # without a mail server the letter reaches the server's log only (whoever runs it can find it there)
+        send_mail(word("members.mail_subject", lang, title=str(tournament)),
+                  word("members.mail_body", lang, title=str(tournament), who=request.user.email, link=link,
+                       email=invitation.email, until=until_words(invitation.expires_at, lang)),
+                  None, [invitation.email])
+    except (OSError, smtplib.SMTPException) as exc:  # the invitation stands: its link is on the page
+        log.warning("invitation letter to %s not sent: %s", invitation.email, type(exc).__name__)
+        messages.warning(request, word("members.mail.failed", lang, email=invitation.email))
+        return invitation
+    if not mail_server():  # the letter went to the log, not to the person: say so, the link is the way
+        messages.warning(request, word("members.mail.none", lang, email=invitation.email))
+    else:
+        messages.success(request, word("members.invitation_ready", lang, email=invitation.email))
     return invitation
+
+
+def mail_server() -> bool:
+    """Whether the server sends letters (``SHEETS_SYNC_SMTP_URL`` set), not only logs them."""
+    return settings.EMAIL_BACKEND != LOG_MAIL
 
 
 def _owner_action(request: HttpRequest, tournament: Tournament, lang: str) -> HttpResponse:
@@ -68,6 +93,11 @@ def _owner_action(request: HttpRequest, tournament: Tournament, lang: str) -> Ht
                                    role=Membership.CO_ORGANIZER)
         member.delete()
         messages.success(request, word("members.removed", lang, email=member.user.email))
+        request_access(tournament, member.user.email, add=False, user=request.user)  # the sheet and the cell back
+    elif action == "recheck":  # shared by hand as the page said: look again (a job, as every Google call)
+        member = get_object_or_404(Membership, pk=request.POST.get("member"), tournament=tournament,
+                                   role=Membership.CO_ORGANIZER)
+        request_access(tournament, member.user.email, add=True, user=request.user, recheck=True)
     elif action == "cancel":
         Invitation.objects.filter(pk=request.POST.get("invitation"), tournament=tournament).delete()
     elif action == "unregister":
@@ -91,9 +121,14 @@ def members(request: HttpRequest, slug: str) -> HttpResponse:
     now = timezone.now()
     invitations = [(i, until_words(i.expires_at, lang), i.expires_at <= now)
                    for i in tournament.invitations.filter(accepted_at__isnull=True).order_by("-created_at")]
+    members = list(tournament.memberships.select_related("user").order_by("role", "created_at"))
+    google = tournament.source == Tournament.GOOGLE
+    rows = [(m, *(member_access(tournament, normal_email(m.user.email), lang)
+                  if google and m.role == Membership.CO_ORGANIZER else ("", False))) for m in members]
     return render(request, "accounts/members.html", {
-        "tournament": tournament, "owner": owner,
-        "members": tournament.memberships.select_related("user").order_by("role", "created_at"),
+        "tournament": tournament, "owner": owner, "members": rows, "google": google, "mail_server": mail_server(),
+        "removed_by_hand": removal_notices(tournament, {normal_email(m.user.email) for m in members}, lang)
+        if google and owner else [],
         "invitations": invitations, "invite_link": request.session.pop("invite_link", None)})
 
 
@@ -143,7 +178,9 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         if not taken:
             invitation.refresh_from_db()
             return _page(request, invitation, _state(request, invitation))
-        Membership.objects.get_or_create(user=request.user, tournament=invitation.tournament,
-                                         defaults={"role": Membership.CO_ORGANIZER})
+        _, joined = Membership.objects.get_or_create(user=request.user, tournament=invitation.tournament,
+                                                     defaults={"role": Membership.CO_ORGANIZER})
+    if joined:  # the sheet shared with them and their e-mail in «Организаторы»: a job, not this request
+        request_access(invitation.tournament, request.user.email, add=True, user=request.user)
     messages.success(request, word("invite.accepted", request_language(request), title=str(invitation.tournament)))
     return redirect("tournament", invitation.tournament.slug)

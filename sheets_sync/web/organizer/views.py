@@ -12,8 +12,10 @@ from django.template.loader import select_template
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from sheets_sync.keeper.address import unreachable_host
 from sheets_sync.web import jobs
 from sheets_sync.web.access import tournament_for
+from sheets_sync.web.accounts.sheet_access import own_access
 from sheets_sync.web.models import Job, Tournament
 from sheets_sync.web.organizer.buttons import BUTTONS, Known, buttons_for, form_for, params_of
 from sheets_sync.web.organizer.glance import ACTIVE, glance, job_title
@@ -29,7 +31,10 @@ PUSH_TEMPLATE = "keeping/push.html"  # the push trigger's snippet, where the kee
 
 def _push(request: HttpRequest, tournament: Tournament) -> dict:
     """The «instant update» snippet's template and the hook's address: a Google sheet's only (an
-    .xlsx has no Apps Script), its secret made on first show."""
+    .xlsx has no Apps Script), its secret made on first show. The address is the server's public
+    one (``SHEETS_SYNC_PUBLIC_URL``) when set, else the one this page was opened at; when Google
+    cannot reach it (``hook_unreachable``: a loopback or private address) the page says so beside
+    the snippet, and what to set (issue 43 §4)."""
     if tournament.source != Tournament.GOOGLE or not tournament.spreadsheet_id:
         return {"push_template": None, "hook_url": ""}
     try:
@@ -37,8 +42,14 @@ def _push(request: HttpRequest, tournament: Tournament) -> dict:
     except TemplateDoesNotExist:
         return {"push_template": None, "hook_url": ""}
     ensure_hook_secret(tournament)
-    hook_url = request.build_absolute_uri(reverse("hook", args=[tournament.spreadsheet_id]))
-    return {"push_template": template, "hook_url": hook_url}
+    path = reverse("hook", args=[tournament.spreadsheet_id])
+    base = jobs.public_base()
+    hook_url = f"{base}{path}" if base else request.build_absolute_uri(path)
+    unreachable = unreachable_host(hook_url)
+    # the warning's words around the host, which the page shows as code (a name such as «localhost» is no word)
+    before, _, after = word("push.unreachable", request_language(request)).partition("{host}")
+    return {"push_template": template, "hook_url": hook_url, "hook_unreachable": unreachable,
+            "push_unreachable": (before, after) if unreachable else None}
 
 
 def _last_error(tournament: Tournament, lang: str) -> str:
@@ -57,7 +68,7 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     lang = request_language(request)
     context = {"tournament": tournament, "glance": glance(tournament, lang), "buttons": buttons_for(tournament),
                "known": Known.of(tournament, lang),
-               "last_error": _last_error(tournament, lang),
+               "last_error": _last_error(tournament, lang), "my_access": own_access(tournament, request.user, lang),
                "public_url": reverse("public_site", args=[tournament.slug]),
                "status_url": reverse("tournament_status", args=[tournament.slug]), **_push(request, tournament)}
     if tournament.kind == Tournament.TOURNAMENT:  # the judges' links (issue 44): a tournament's tables

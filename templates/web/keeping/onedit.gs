@@ -1,15 +1,16 @@
-// sheets-sync: tells the server at once when a judge edits this spreadsheet.
-// Run installTrigger once (Run ▶); after that every edit posts this sheet's id and secret.
-// The URL and the secret are plain text (letters, digits, - and _: nothing to escape in a JS string).
-// The server's own writes go through the API and never fire the trigger: no loop.
-var SHEETS_SYNC_URL = '{{ hook_url }}';
+// {{ w.push_code_what }}
+// {{ w.push_code_run }}
+// {{ w.push_code_plain }}
+// {{ w.push_code_loop }}
+{% if hook_unreachable %}// {{ w.push_code_unreachable }}
+{% endif %}var SHEETS_SYNC_URL = '{{ hook_url }}';
 var SHEETS_SYNC_SECRET = '{{ tournament.hook_secret }}';
 
 function installTrigger() {
   var spreadsheet = SpreadsheetApp.getActive();
   ScriptApp.getProjectTriggers().forEach(function (trigger) {
     if (trigger.getHandlerFunction() === 'pushEdit') {
-      ScriptApp.deleteTrigger(trigger);  // run twice, still one trigger
+      ScriptApp.deleteTrigger(trigger);  // {{ w.push_code_twice }}
     }
   });
   ScriptApp.newTrigger('pushEdit').forSpreadsheet(spreadsheet).onEdit().create();
