@@ -138,3 +138,11 @@ def test_an_unchanged_game_polled_again_is_a_304(client, judged):
     save_form(client, token, gid(1, 1), {"2:fouls": "1"})
     changed = client.get(f"/j/{token}/api/games/{gid(1, 1)}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+
+
+def test_the_organizers_jobs_table_names_the_judges_jobs_in_words(client, judged, organizer):
+    token = table_links(judged)[1]
+    save_form(client, token, gid(1, 1), {"1:fouls": "1"})
+    client.force_login(organizer)
+    html = client.get(f"/o/{judged.slug}/").content.decode()
+    assert "Запись с телефонов судей" in html and "judge-write" not in html

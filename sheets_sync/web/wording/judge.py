@@ -28,6 +28,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "judge.renewed": ("Ссылка заменена: старая больше не работает.", "The link is replaced: the old one no longer works."),
     "judge.noseating": ("Сначала нужна рассадка этапа и синхронизация.", "A stage seated and synced comes first."),
     "judge.action.write": ("Запись с телефонов судей", "Judges' phones' entries"),
+    # the jobs table's titles (organizer.glance.job_title: «organizer.action.<action>», «organizer.sync.by.<reason>»)
+    "organizer.action.judge-write": ("Запись с телефонов судей", "Judges' phones' entries"),
+    "organizer.sync.by.judge": ("Обновление после записи с телефона судьи", "Update after a judge's phone"),
     "judge.lan": ("Телефоны судей открывают эти адреса в той же сети, что и этот компьютер.",
                   "The judges' phones open these addresses on the same Wi-Fi as this computer."),
     "judge.local": ("Приложение открыто только на этом компьютере: телефоны судей эти ссылки не откроют. Запустите "
