@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.connections  # 1,000 slow or idle connections held: its own section
 	$(BIN)/python -m bench.storage  # the site's switch and a busy database: its own section
 	$(BIN)/python -m bench.game  # the judge's game as an event log (issue 44): its own section
+	$(BIN)/python -m bench.judge  # ten judges' phones saving into one Google sheet (issue 44): its own section
 	$(BIN)/python -m bench.broken  # garbage rows typed into a tab (issue 42 §5): its own section
 
 example: $(STAMP)

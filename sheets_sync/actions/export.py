@@ -12,6 +12,7 @@ are the published counted games too: a hidden final leaves the workbook only whe
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,13 +80,16 @@ class Blanks:
 
 
 def write_workbook_blanks(workbook: str, *, round_no: int, stage: str | None, out: str | None,
-                          credentials: str | None = None, backend: Backend | None = None) -> Blanks:
+                          credentials: str | None = None, backend: Backend | None = None,
+                          links: Callable[[str], Mapping[int, str]] | None = None) -> Blanks:
     """The blanks of a round as HTML in ``out`` (default: ``protocols/`` in the workbook's output folder);
-    ``stage`` by key or name, by default the latest stage seated for the round."""
+    ``stage`` by key or name, by default the latest stage seated for the round. ``links``: the judges'
+    link of each table of a stage (the server's), printed as a QR code on the table's blank."""
     outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     tournament, preset, language = outcome.results.tournament, outcome.preset, outcome.language
     stage_key = stage_for(tournament, preset, round_no, stage)
-    html = blanks_html(tournament, preset, round_no=round_no, stage=stage_key, language=language)
+    html = blanks_html(tournament, preset, round_no=round_no, stage=stage_key, language=language,
+                       links=links(stage_key) if links is not None else None)
     folder = Path(out) if out else out_dir_for(workbook, None) / "protocols"
     path = folder / blanks_filename(stage_key, round_no)
     write_text_atomic(path, html)

@@ -88,27 +88,40 @@ def worker(data: Path, workers: int) -> None:
 @click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--port", type=click.IntRange(0, 65535), default=0, show_default=True, help="Port (0: a free one).")
 @click.option("--no-browser", is_flag=True, help="Do not open the browser.")
+@click.option("--lan", is_flag=True,
+              help="Also listen on this computer's network (the venue's Wi-Fi): the judges' phones open their links. "
+                   "The organizer's pages stay this computer's only.")
 @language_option()
-def app(folder: Path, port: int, no_browser: bool) -> None:
+def app(folder: Path, port: int, no_browser: bool, lan: bool) -> None:
     """The organizer's pages for the .xlsx workbooks in FOLDER, on this computer only, in the browser.
 
     Every .xlsx in FOLDER is a tournament; saving it updates the standings and the players' page."""
     from sheets_sync.web import serving
+    from sheets_sync.web.addresses import listen_env
+    from sheets_sync.web.judge.lan import LAN_ENV, lan_address
 
     folder = folder.resolve()
-    serving.prepare(folder / ".sheets-sync", mode="app", settings_module=serving.APP_SETTINGS,
-                    extra_env={"SHEETS_SYNC_APP_FOLDER": str(folder)})
+    extra = {"SHEETS_SYNC_APP_FOLDER": str(folder)}
+    if lan:  # the judges' addresses carry the LAN address; this computer's addresses are answered
+        extra.update(listen_env("0.0.0.0"))
+        extra[LAN_ENV] = lan_address()
+    serving.prepare(folder / ".sheets-sync", mode="app", settings_module=serving.APP_SETTINGS, extra_env=extra)
     from sheets_sync.web import app_mode  # its models need Django set up
 
-    web = serving.start_web("127.0.0.1", port)  # app mode signs the local organizer in: this computer only
+    # app mode signs the local organizer in only for a request from 127.0.0.1 / ::1 (app_mode.LocalOrganizer):
+    # listening on the network too lets the phones in, never a phone as the organizer
+    web = serving.start_web("0.0.0.0" if lan else "127.0.0.1", port)
     consumer = serving.make_consumer(3)
     tournaments = app_mode.register_folder(folder)
     watch = app_mode.FolderWatch(tournaments)
-    start = f"{web.url}o/{tournaments[0].slug}/" if len(tournaments) == 1 else f"{web.url}app/"
+    local = f"http://127.0.0.1:{web.port}/"
+    start = f"{local}o/{tournaments[0].slug}/" if len(tournaments) == 1 else f"{local}app/"
     language = speaking(None)
 
     def ready() -> None:
         _say(text("app.url", language, url=start, n=len(tournaments), folder=folder))
+        if lan:
+            _say_phone_address(web.port, language)
         if not no_browser:
             import webbrowser
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from scoring.errors import SheetsSyncError
@@ -54,7 +54,10 @@ def _entries(t: Tournament, stage: str, round_no: int) -> list[SeatingEntry]:
     return sorted((e for e in t.seating if e.stage == stage and e.round == round_no), key=lambda e: e.table)
 
 
-def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, language: str) -> str:
+def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, language: str,
+                links: Mapping[int, str] | None = None) -> str:
+    """The round's blanks; ``links``: table → the address of its judge's link, printed as a QR code
+    on that table's blank (the judge scans it instead of typing 43 characters)."""
     entries = _entries(t, stage, round_no)
     if not entries:
         rule = preset.stage(stage)
@@ -71,12 +74,19 @@ def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, lan
         values = {"stage": stage_name, "round": round_no, "table": e.table}
         head = [{"key": k, "label": L.label(L.PROTOCOL_HEADER[k], language), "value": values.get(k, "")}
                 for k in PROTOCOL_HEADER_KEYS]
-        games.append({"table": e.table, "head": head, "seats": seats})
+        address = (links or {}).get(e.table)
+        games.append({"table": e.table, "head": head, "seats": seats, "qr": _qr(address) if address else ""})
     first = stage == preset.stage_keys[0]
     return environment().get_template("protocols/blanks.html").render(
         lang=language, title=L.label(L.PROTOCOL_TITLE, language), tournament=t.name, date=t.date, stage=stage_name,
         round_word=ui("round", language) if first else ui("game", language), round=round_no, games=games,
         columns=table, legend=protocol_legend(language), winners=(L.word("red", language), L.word("black", language)))
+
+
+def _qr(address: str) -> str:
+    from sheets_sync.render.screen import qr_svg
+
+    return qr_svg(address)
 
 
 def blanks_filename(stage: str, round_no: int) -> str:

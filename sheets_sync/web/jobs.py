@@ -467,6 +467,8 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     # a fast-lane poll's fresh read of this sheet (this process) stands in for the sync's own
     fresh = fresh_read(tournament) if tournament.source == Tournament.GOOGLE else None
     read_at = fresh.at if fresh else request_moment()  # before the read: an edit dated earlier is in it
+    from sheets_sync.web.judge.games import games_file, write_games
+
     try:
         report = sync_once(open_tournament_backend(tournament), out_dir=out_dir(tournament),
                            snapshot=fresh.snapshot if fresh else None,
@@ -483,6 +485,11 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.web.site_versions import switch_site
 
     switch_site(out_dir(tournament), changed=bool(report.files))  # the public site changes all at once, now
+    if report.outcome is None and not games_file(out_dir(tournament)).exists():  # a server updated: computed once
+        report_read = sync_once(open_tournament_backend(tournament), out_dir=None, dry_run=True)
+        write_games(out_dir(tournament), report_read.outcome, report_read.snapshot, read_at=read_at.isoformat())
+    elif report.outcome is not None and report.snapshot is not None:  # the judges' pages read this, not the sheet
+        write_games(out_dir(tournament), report.outcome, report.snapshot, read_at=read_at.isoformat())
     _note_sync_read(tournament, report.snapshot, read_at)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT

@@ -193,3 +193,69 @@ class RequestTally(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["account", "kind", "slice"], name="one_tally_per_slice")]
+
+
+class JudgeLink(models.Model):
+    """A judge's private link (issue 44 §1): the token in its address is the key — no account.
+
+    ``table``: one table of one stage, its games of every round; ``judge``: a judge by name and the
+    tables he runs (``tables``), his games in playing order; ``chief``: every table. Only a hash of
+    the token is looked up (:mod:`sheets_sync.web.judge.links`); the token itself is kept so that the
+    organizer's page can show the address and its QR code again. Revoked: dead at once."""
+
+    TABLE, JUDGE, CHIEF = "table", "judge", "chief"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="judge_links")
+    kind = models.CharField(max_length=10, choices=[(TABLE, TABLE), (JUDGE, JUDGE), (CHIEF, CHIEF)], default=TABLE)
+    stage = models.CharField(max_length=80, blank=True, help_text="the preset's stage key (table and judge links)")
+    table = models.IntegerField(null=True, blank=True)
+    tables = models.JSONField(default=list, blank=True, help_text="a judge's tables of the stage")
+    judge = models.CharField(max_length=200, blank=True, help_text="the judge's name (a judge's or the chief's link)")
+    token = models.CharField(max_length=100, help_text="secrets.token_urlsafe(32): the address's key")
+    token_hash = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the token: what a request is found by")
+    base = models.CharField(max_length=300, blank=True, help_text="the address phones reached the server at when "
+                                                                  "the link was made (the printed QR codes' host)")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["kind", "stage", "table", "pk"]
+
+
+class JudgeGame(models.Model):
+    """A game as the judges' pages know it beyond the sheet: the live mode's event log, the mode,
+    the conflicts of the last write and when a save of the page last reached the workbook."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="judge_games")
+    gid = models.CharField(max_length=120)
+    events = models.JSONField(default=list, blank=True, help_text="the live log: Event.to_dict() in order")
+    mode = models.CharField(max_length=10, blank=True, help_text="form / live / '' (not chosen yet)")
+    conflicts = models.JSONField(default=list, blank=True, help_text="keys the last write did not write: "
+                                                                     "[{key, base, sheet, mine}]")
+    saved_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "gid"], name="one_judge_game")]
+
+
+class JudgeSave(models.Model):
+    """One save of a judge's page: the form's cells as typed and the cells they were typed over
+    (``base``), written by the tournament's writer job (:mod:`sheets_sync.web.judge.writer`).
+    ``save_id`` is the page's: the same save sent twice is stored, and written, once."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="judge_saves")
+    link = models.ForeignKey(JudgeLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="saves")
+    gid = models.CharField(max_length=120)
+    save_id = models.CharField(max_length=100)
+    cells = models.JSONField(default=dict, blank=True)
+    base = models.JSONField(default=dict, blank=True)
+    choose = models.JSONField(default=dict, blank=True)
+    submit = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    written_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.JSONField(default=dict, blank=True, help_text="written keys, conflicts, or why not written")
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "save_id"], name="one_judge_save")]

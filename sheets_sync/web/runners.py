@@ -207,10 +207,12 @@ def mwt_missing(export) -> dict:
 @jobs.runner(PROTOCOLS, long=True, again=True)
 def run_protocols(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.export import write_workbook_blanks
+    from sheets_sync.web.judge.links import printed_links
 
     blanks = write_workbook_blanks(workbook_ref(tournament), round_no=_int(params, "round", 1, low=1),
                                    stage=params.get("stage") or None, out=str(exports_dir(tournament, PROTOCOLS)),
-                                   backend=open_tournament_backend(tournament))
+                                   backend=open_tournament_backend(tournament),
+                                   links=lambda stage: printed_links(tournament, stage))  # the judges' QR codes
     return {"stage": blanks.stage_name, "files": [_relative(tournament, blanks.path)]}
 
 

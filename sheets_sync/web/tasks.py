@@ -12,6 +12,7 @@ from sheets_sync.web import runners  # noqa: F401 - registers the buttons' actio
 from sheets_sync.web.accounts import pending  # noqa: F401 - the claim check and a new tournament as jobs
 from sheets_sync.web.accounts import sheet_access  # noqa: F401 - a co-organizer's access to the sheet as a job
 from sheets_sync.web.jobs import run_job_task
+from sheets_sync.web.judge import writer  # noqa: F401 - the judges' saves' writer job
 from sheets_sync.web.keeping import keeping_minute
 
 __all__ = ["run_job_task", "keeping_minute"]

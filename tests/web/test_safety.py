@@ -39,6 +39,7 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "Korova-2026-mafia"
 PUBLIC_ROUTES = "sheets_sync.web.routes.public"  # the hosted read-only site: public by design
 SECRET_ROUTES = "sheets_sync.web.routes.keeping"  # the push webhook: proved by its per-sheet secret, not a session
+JUDGE_ROUTES = "sheets_sync.web.routes.judge"  # the judges' links: the token in the address is the key, no cookie
 CAPABILITIES = {"token", "uidb64"}  # a secret in the address is the proof (an invitation, a reset link)
 
 
@@ -85,7 +86,7 @@ def fillers(t: Tournament) -> dict[str, object]:
     return {"slug": t.slug, "tournament_id": t.pk, "pk": t.pk, "id": t.pk, "job": job.pk, "job_id": job.pk,
             "member": member.pk, "member_id": member.pk, "membership_id": member.pk,
             "invitation": invitation.pk, "invitation_id": invitation.pk, "token": invitation.token, "uidb64": "MQ",
-            "action": "sync", "path": "exports/vk/vk-post.txt", "spreadsheet_id": t.spreadsheet_id}
+            "action": "sync", "op": "make", "path": "exports/vk/vk-post.txt", "spreadsheet_id": t.spreadsheet_id}
 
 
 def user(email: str):
@@ -168,6 +169,8 @@ def test_every_post_without_a_csrf_token_is_refused(two_organizers):
     for route in walk():
         if route.module == SECRET_ROUTES and getattr(route.pattern.callback, "csrf_exempt", False):
             continue  # the push webhook: Apps Script has no session; its per-sheet secret is the proof
+        if route.module == JUDGE_ROUTES and "token" in route.params and getattr(route.pattern.callback, "csrf_exempt", False):
+            continue  # a judge's phone: no session, no cookie is trusted; the link's token is the proof
         address = route.url({p: values.get(p, 1) for p in route.params})
         status = client.post(address, {"action": "invite", "email": "x@club.ru"}).status_code
         if status != 403:

@@ -71,6 +71,10 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
                "last_error": _last_error(tournament, lang), "my_access": own_access(tournament, request.user, lang),
                "public_url": reverse("public_site", args=[tournament.slug]),
                "status_url": reverse("tournament_status", args=[tournament.slug]), **_push(request, tournament)}
+    if tournament.kind == Tournament.TOURNAMENT:  # the judges' links (issue 44): a tournament's tables
+        from sheets_sync.web.judge.organizer import judges_context
+
+        context.update(judges_context(request, tournament))
     return render(request, "organizer/tournament.html", context)
 
 

@@ -1,0 +1,143 @@
+"""The judge's page's own addresses: the page shell (h-jface's template), its service worker and
+manifest, its scripts and styles under ``/assets/judge/``, and the chief judge's page (§7):
+every table of the round with its state and problems, and a confirm button."""
+
+from __future__ import annotations
+
+from urllib.parse import quote, unquote
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template import TemplateDoesNotExist
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_safe
+
+from sheets_sync.web.judge.api import link_title
+from sheets_sync.web.judge.games import CONFIRMED, SUBMITTED, cell_key
+from sheets_sync.web.judge.links import game_allowed, link_for, link_games
+from sheets_sync.web.judge.state import _moment, game_json, games_of
+from sheets_sync.web.models import JudgeLink
+from sheets_sync.web.public import ASSETS, file_response, safe_file
+
+__all__ = ["judge_page", "service_worker", "manifest", "judge_asset", "chief_page", "chief_confirm", "CHIEF_NAME_COOKIE"]
+
+JUDGE_ASSETS = ASSETS / "judge"
+CHIEF_NAME_COOKIE = "sheets_sync_chief"
+
+
+def _no_store(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"  # the token is in the address: never sent to another site
+    return response
+
+
+@require_safe
+def judge_page(request: HttpRequest, token: str) -> HttpResponse:
+    link = link_for(token)
+    games = games_of(link.tournament) or {}
+    language = games.get("language") or link.tournament.language or "ru"
+    context = {"token": token, "language": language, "lang": language,
+               "title": link_title(link, games) if games else str(link.tournament), "api": f"/j/{token}/api/"}
+    try:
+        return _no_store(render(request, "judge/page.html", context))
+    except TemplateDoesNotExist:  # the page's own template is another part's: its absence is no 500
+        return _no_store(HttpResponse(f"<!doctype html><title>{context['title']}</title>", content_type="text/html"))
+
+
+def _judge_file(request: HttpRequest, name: str) -> HttpResponse:
+    real, _ = safe_file(JUDGE_ASSETS, name)
+    if real is None:
+        raise Http404("no such file")
+    return file_response(request, real)
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    response = _judge_file(request, "sw.js")
+    response["Service-Worker-Allowed"] = "/j/"
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_safe
+def manifest(request: HttpRequest) -> HttpResponse:
+    response = _judge_file(request, "manifest.webmanifest")
+    response["Content-Type"] = "application/manifest+json"
+    return response
+
+
+@require_safe
+def judge_asset(request: HttpRequest, name: str) -> HttpResponse:
+    return _judge_file(request, name)
+
+
+def _round_games(link: JudgeLink, games: dict, wanted: int | None) -> tuple[list[dict], int | None, list[int]]:
+    """The current stage's games of one round: ``wanted``, else the first round not all submitted."""
+    stage = games.get("current_stage")
+    staged = [g for g in link_games(link, games["games"]) if g["stage"] == stage]
+    rounds = sorted({g["round"] for g in staged})
+    if not rounds:
+        return [], None, []
+    if wanted not in rounds:
+        wanted = next((r for r in rounds if any(g["status"] not in (SUBMITTED, CONFIRMED) for g in staged if g["round"] == r)),
+                      rounds[-1])
+    return [g for g in staged if g["round"] == wanted], wanted, rounds
+
+
+@require_safe
+def chief_page(request: HttpRequest, token: str) -> HttpResponse:
+    link = link_for(token)
+    if link.kind != JudgeLink.CHIEF:
+        raise Http404("no such link")
+    games = games_of(link.tournament) or {"games": [], "language": link.tournament.language}
+    tournament = link.tournament
+    stage = games.get("current_stage")  # the current stage's games only: a page of a round, not of the tournament
+    shown = [{**g, **game_json(tournament, games, g)} for g in games["games"] if g["stage"] == stage]
+    try:
+        wanted = int(request.GET.get("round", ""))
+    except ValueError:
+        wanted = None
+    table, current, rounds = _round_games(link, {**games, "games": shown}, wanted)
+    language = games.get("language") or "ru"
+    name = link.judge or unquote(request.COOKIES.get(CHIEF_NAME_COOKIE, ""))[:200]
+    for g in table:
+        g["judge"] = g["cells"].get(cell_key(None, "judge"), "")
+        g["checked_by"] = g["cells"].get(cell_key(None, "checked_by"), "")
+        g["errors"] = [p for p in g["problems"] if p["severity"] == "error"]
+        g["warnings"] = [p for p in g["problems"] if p["severity"] != "error"]
+    context = {"link": link, "token": token, "games": table, "round": current, "rounds": rounds,
+               "stage": games.get("stages", {}).get(games.get("current_stage"), ""), "name": name,
+               "confirmation": bool(games.get("confirmation")), "tournament_name": games.get("tournament") or str(tournament),
+               "lang": language, "read_at": _moment(games.get("read_at"))}
+    return _no_store(render(request, "judge/chief.html", context))
+
+
+@csrf_exempt  # the token is the credential: no cookie is trusted here (the name's cookie only fills the field)
+@require_http_methods(["POST"])
+def chief_confirm(request: HttpRequest, token: str, gid: str) -> HttpResponse:
+    """The confirm button of the chief's page: «Проверил» = his name, through the writer."""
+    from sheets_sync.web.judge.api import MAX_TEXT, confirm_id
+    from sheets_sync.web.judge.writer import request_write
+    from sheets_sync.web.models import JudgeSave
+
+    link = link_for(token)
+    if link.kind != JudgeLink.CHIEF:
+        raise Http404("no such link")
+    games = games_of(link.tournament)
+    if games is None or not games.get("confirmation"):
+        raise Http404("no such link")
+    game = game_allowed(link, games["games"], gid)
+    name = (request.POST.get("name") or link.judge or "").strip()[:MAX_TEXT]
+    if name and game.get("tab"):
+        key = cell_key(None, "checked_by")
+        current = game_json(link.tournament, games, game)["cells"].get(key, "")
+        save, made = JudgeSave.objects.get_or_create(
+            tournament=link.tournament, save_id=confirm_id(gid, name, current),
+            defaults={"link": link, "gid": gid, "cells": {key: name}, "base": {key: current}, "choose": {key: "mine"}})
+        if made:
+            request_write(link.tournament)
+    response = redirect(f"/j/{token}/chief/?round={game['round']}")
+    if name and not link.judge:
+        response.set_cookie(CHIEF_NAME_COOKIE, quote(name), max_age=30 * 24 * 3600, samesite="Strict", httponly=True,
+                            path=f"/j/{token}/")
+    return _no_store(response)

@@ -1,0 +1,153 @@
+"""The judges' links (issue 44 §1): made on the organizer's page in one press, each with its
+address, a copy button and a QR code; revoked and renewed there; a revoked, unknown, guessed or
+other table's link is the same 404 with no hint."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from sheets_sync.web.models import JudgeLink
+from tests.web.judge_support import api_get, gid, judged, save_form, synced  # noqa: F401 - fixtures
+from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data, signed_in  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def _page(client, tournament) -> str:
+    response = client.get(f"/o/{tournament.slug}/")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _press(client, tournament, op, **fields):
+    return client.post(f"/o/{tournament.slug}/judges/{op}/", fields)
+
+
+def test_one_press_makes_every_table_link_of_the_stage_with_address_copy_and_qr(signed_in, judged):
+    html = _page(signed_in, judged)
+    assert 'id="judges"' in html and "Судьи" in html and 'id="judges-make"' in html
+    assert _press(signed_in, judged, "make").status_code == 302
+    links = list(JudgeLink.objects.filter(tournament=judged, kind=JudgeLink.TABLE))
+    assert sorted(link.table for link in links) == [1, 2] and {link.stage for link in links} == {"qualifying"}
+    assert all(len(link.token) == 43 and link.token_hash != link.token for link in links)
+    html = _page(signed_in, judged)
+    for link in links:
+        assert f'value="http://testserver/j/{link.token}/"' in html
+        assert f'data-copies="judge-address-{link.pk}"' in html
+    assert html.count("<svg") >= 2 and "copy.js" in html
+    _press(signed_in, judged, "make")  # again: no second link for a table that has one
+    assert JudgeLink.objects.filter(tournament=judged, kind=JudgeLink.TABLE).count() == 2
+
+
+def test_a_link_opens_its_tables_games_only_and_nothing_else(client, signed_in, judged):
+    _press(signed_in, judged, "make")
+    one = JudgeLink.objects.get(tournament=judged, table=1)
+    answer = api_get(client, one.token)
+    assert answer.status_code == 200 and answer["Cache-Control"] == "no-store"
+    games = answer.json()["games"]
+    assert [g["gid"] for g in games] == [gid(r, 1) for r in range(1, 8)]  # table 1 of every round, in order
+    assert answer.json()["link"]["title"] == "Отбор · стол 1"
+    assert len(games[0]["seats"]) == 10 and games[0]["status"] == "not_started"
+    other = api_get(client, one.token, f"games/{gid(1, 2)}/")
+    guessed = api_get(client, "A" * 43)
+    assert other.status_code == guessed.status_code == 404
+    assert other.json() == guessed.json()  # the same body: no hint which
+    assert set(other.json()) == {"error", "code"} and other.json()["error"]["ru"]
+    saved = save_form(client, one.token, gid(1, 2), {":judge": "Судья"}, base={})
+    assert saved.status_code == 404 and saved.json() == guessed.json()
+
+
+def test_revoked_and_renewed_links_are_dead_at_once(client, signed_in, judged):
+    _press(signed_in, judged, "make")
+    one = JudgeLink.objects.get(tournament=judged, table=1)
+    two = JudgeLink.objects.get(tournament=judged, table=2)
+    assert api_get(client, one.token).status_code == 200
+    _press(signed_in, judged, "revoke", link=one.pk)
+    assert api_get(client, one.token).status_code == 404
+    assert client.get(f"/j/{one.token}/").status_code == 404
+    _press(signed_in, judged, "renew", link=two.pk)
+    assert api_get(client, two.token).status_code == 404
+    new = JudgeLink.objects.get(tournament=judged, table=2, revoked_at__isnull=True)
+    assert new.token != two.token and api_get(client, new.token).status_code == 200
+    html = _page(signed_in, judged)
+    assert one.token not in html and two.token not in html and new.token in html
+
+
+def test_another_organizer_cannot_press_and_a_press_needs_csrf(client, judged, django_user_model):
+    from django.test import Client
+
+    stranger = django_user_model.objects.create_user("eve@example.org", "eve@example.org", "a long password 2")
+    client.force_login(stranger)
+    assert _press(client, judged, "make").status_code == 404
+    assert not JudgeLink.objects.exists()
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(judged.memberships.get().user)
+    assert _press(strict, judged, "make").status_code == 403
+
+
+def test_the_chief_link_is_one_and_the_page_shows_it(signed_in, judged):
+    _press(signed_in, judged, "chief")
+    _press(signed_in, judged, "chief")
+    chiefs = JudgeLink.objects.filter(tournament=judged, kind=JudgeLink.CHIEF)
+    assert chiefs.count() == 2 and chiefs.filter(revoked_at__isnull=True).count() == 1
+    live = chiefs.get(revoked_at__isnull=True)
+    assert re.search(rf'value="http://testserver/j/{live.token}/chief/"', _page(signed_in, judged))
+
+
+def test_the_protocol_blanks_carry_each_tables_link_as_a_qr_code(signed_in, judged):
+    from sheets_sync.web.models import Job
+
+    blank = signed_in.post(f"/o/{judged.slug}/do/protocols/", {"round": 1})
+    assert blank.status_code == 302
+    job = Job.objects.filter(tournament=judged, action="protocols").latest("pk")
+    before = (judged_out(judged) / job.result["files"][0]).read_text(encoding="utf-8")
+    assert 'class="judge-qr"' not in before  # no links yet: the blank as it always was
+    _press(signed_in, judged, "make")
+    signed_in.post(f"/o/{judged.slug}/do/protocols/", {"round": 1})
+    job = Job.objects.filter(tournament=judged, action="protocols").latest("pk")
+    after = (judged_out(judged) / job.result["files"][0]).read_text(encoding="utf-8")
+    assert after.count('class="judge-qr"') == 2 and after.count("<svg") == 2  # one a table
+    link = JudgeLink.objects.get(tournament=judged, table=1)
+    assert link.base == "http://testserver" and link.token not in after  # the key only as the code
+
+
+def judged_out(tournament):
+    from sheets_sync.web.jobs import out_dir
+
+    return out_dir(tournament)
+
+
+def test_the_page_its_service_worker_and_manifest_are_served_by_the_link(client, judged, tmp_path, monkeypatch):
+    from sheets_sync.web.judge import pages
+    from tests.web.judge_support import table_links
+
+    token = table_links(judged)[1]
+    page = client.get(f"/j/{token}/")
+    assert page.status_code == 200 and page["Cache-Control"] == "no-store" and page["Referrer-Policy"] == "no-referrer"
+    assert client.get("/j/" + "B" * 43 + "/").status_code == 404
+    folder = tmp_path / "judge"
+    folder.mkdir()
+    (folder / "sw.js").write_text("self.addEventListener('fetch', () => {});", encoding="utf-8")
+    (folder / "manifest.webmanifest").write_text('{"name": "Судья"}', encoding="utf-8")
+    (folder / "judge.js").write_text("export {};", encoding="utf-8")
+    monkeypatch.setattr(pages, "JUDGE_ASSETS", folder)
+    sw = client.get("/j/sw.js")
+    assert sw.status_code == 200 and sw["Service-Worker-Allowed"] == "/j/" and sw["Cache-Control"] == "no-cache"
+    assert client.get("/j/manifest.webmanifest")["Content-Type"] == "application/manifest+json"
+    assert client.get("/assets/judge/judge.js")["Content-Type"].startswith("text/javascript")
+    assert client.get("/assets/judge/..%2Fweb.css").status_code == 404
+
+
+def test_a_judges_link_lists_his_tables_games_in_playing_order(client, signed_in, judged):
+    from tests.web.judge_support import api_get as get
+
+    _press(signed_in, judged, "judge", name="Судья Анна", tables=["2", "1", "99"])
+    link = JudgeLink.objects.get(tournament=judged, kind=JudgeLink.JUDGE)
+    assert link.judge == "Судья Анна" and link.tables == [1, 2]  # a table the stage lacks is left out
+    games = get(client, link.token).json()["games"]
+    assert [g["gid"] for g in games][:4] == [gid(1, 1), gid(1, 2), gid(2, 1), gid(2, 2)]
+    assert "Отбор · Судья Анна" in _page(signed_in, judged)
+    _press(signed_in, judged, "judge", name="", tables=["1"])
+    assert JudgeLink.objects.filter(kind=JudgeLink.JUDGE).count() == 1

@@ -1,0 +1,56 @@
+"""The judge's page (h-jface's) against the real server (issue 44 §2, §6): a phone at 390 px opens a
+table's link served by Django, enters the protocol and sends it; the cells land in the .xlsx and the
+standings count the game; a sheet edit meanwhile is shown with both values and the judge's choice
+is written."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.web.browser import chromium, phone  # noqa: F401 - fixtures
+from tests.web.judge_support import cell, synced, table_links, type_into
+from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data  # noqa: F401
+from tests.web.test_judge_face_browser import role, settle, watch
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+TAB = "Тур 1 Стол 1"
+
+
+def test_the_judges_page_saves_into_the_workbook_through_the_real_server(transactional_db, live_server, phone,
+                                                                       fresh_tournament):
+    from sheets_sync.web.models import Tournament
+
+    refused = watch(phone)
+    synced(fresh_tournament)
+    token = table_links(fresh_tournament)[1]
+    phone.goto(f"{live_server.url}/j/{token}/")
+    expect(phone.locator(".game-link")).to_have_count(7)  # table 1 of every qualifying round
+    phone.locator(".game-link").first.click()
+    phone.wait_for_selector("#seat-10")
+    roles = {1: "шериф", 2: "мафия", 5: "дон", 8: "мафия"}
+    for seat in range(1, 11):
+        role(phone, seat, roles.get(seat, "мирный"))
+    phone.click("#seat-3 .fouls .plus")
+    phone.fill(".judge-name", "Иван Судьин")
+    phone.press(".judge-name", "Tab")
+    settle(phone)
+    assert cell(fresh_tournament.path, TAB, "B5") == "Иван Судьин"
+    assert [cell(fresh_tournament.path, TAB, f"C{9 + s}") for s in (1, 5)] == ["шериф", "дон"]
+    assert cell(fresh_tournament.path, TAB, "D12") == 1
+
+    type_into(fresh_tournament.path, TAB, "D13", 2)  # someone types 2 fouls for seat 4 in the sheet
+    phone.click("#seat-4 .fouls .plus")  # the phone read 0: its 1 is not written over the 2
+    conflict = phone.locator('.conflict[data-key="4:fouls"]')
+    expect(conflict.locator(".sheet")).to_have_text("в таблице: 2", timeout=20_000)
+    expect(conflict.locator(".mine")).to_have_text("у вас: 1")
+    assert cell(fresh_tournament.path, TAB, "D13") == 2
+    conflict.locator(".keep-mine").click()
+    expect(conflict).to_have_count(0)
+    settle(phone)
+    assert cell(fresh_tournament.path, TAB, "D13") == 1  # the judge chose his own
+    assert Tournament.objects.get(pk=fresh_tournament.pk).last_sync_at is not None
+    assert refused == []
