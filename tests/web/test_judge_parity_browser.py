@@ -274,3 +274,67 @@ def test_offline_in_the_middle_every_entry_reaches_the_workbook_in_order(transac
     assert waiting == sorted(waiting, reverse=True), seen
     phone.screenshot(path=str(SHOTS / "parity-offline-back.png"))
     assert refused == []
+
+
+def _wait_for(check, what: str, tries: int = 300):
+    import time
+
+    for _ in range(tries):
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"never happened: {what}")
+
+
+def tap(main, selector: str) -> None:
+    """A tap on the live screen. The real page redraws that screen so often (several times a
+    second, even at night with no clock running) that Playwright never finds a button "stable" to
+    click: the tap is the button's own click(), once it is there."""
+    main.locator(selector).first.wait_for(state="attached")
+    main.evaluate("(el, s) => el.querySelector(s).click()", selector)
+
+
+def test_a_live_game_against_the_real_server_public_cells_during_play_roles_after_the_end(
+        transactional_db, live_server, phone, fresh_tournament):
+    refused = watch(phone)
+    synced(fresh_tournament)
+    token = table_links(fresh_tournament)[1]
+    tab, path = "Тур 1 Стол 1", fresh_tournament.path
+    phone.goto(f"{live_server.url}/j/{token}/")
+    phone.locator(".game-link").first.click()
+    phone.wait_for_selector("#seat-10")
+    phone.click("button.live")
+    main = phone.locator("#live")
+    for seat, card in {8: "don", 9: "mafia", 10: "mafia", 7: "sheriff"}.items():
+        tap(main, f'[data-role="{card}"]')
+        tap(main, f'.main [data-seat="{seat}"]')
+    for _ in range(3):
+        tap(main, '[data-act="night_zero"]')
+    tap(main, '[data-tile="3"]')  # a foul for seat 3: public during play
+    tap(main, '.sheet [data-act="foul"]')
+    _wait_for(lambda: cell(path, tab, "D12") == 1, "the foul in the sheet")
+    roles_now = [cell(path, tab, f"C{9 + s}") for s in range(1, 11)]
+    assert roles_now == [None] * 10, roles_now  # no role in the sheet while the game is in play
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    phone.screenshot(path=str(SHOTS / "parity-live-in-play.png"))
+    for night in range(3):  # nobody nominated, nobody shot: the third such night gives the civilians the win
+        for _ in range(100):  # each speech started and ended, as the page offers, until the night
+            # during a speech the real page redraws the screen so often that the button is never
+            # "stable" for Playwright's click: the tap is the element's own click()
+            if main.locator('[data-act="miss"]').count():
+                break
+            main.evaluate("""el => { const b = el.querySelector('[data-act="speech_start"], [data-act="speech_end"]');
+                                     if (b) b.click(); }""")
+        tap(main, '[data-act="miss"]')
+        for check in ("проверка дона", "проверка шерифа"):  # nobody checked: each step waited for by its words
+            expect(main).to_contain_text(f"Ночь {night + 1}, {check}")
+            tap(main, '[data-act="nobody"]')
+    expect(main.locator(".win")).to_contain_text("Мирные")
+    _wait_for(lambda: cell(path, tab, "B6") == "Мирные", "the winner in the sheet")
+    _wait_for(lambda: cell(path, tab, "C17") == "дон", "the roles in the sheet after the end")
+    roles = [cell(path, tab, f"C{9 + s}") for s in range(1, 11)]
+    assert roles == ["мирный"] * 6 + ["шериф", "дон", "мафия", "мафия"], roles
+    assert cell(path, tab, "D12") == 1
+    phone.screenshot(path=str(SHOTS / "parity-live-end.png"))
+    assert refused == []
