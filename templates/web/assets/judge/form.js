@@ -34,8 +34,6 @@ const WORDS = {
   best_move_who: ["Кто называет", "Named by"],
   best_move_seats: ["Три места", "Three seats"],
   extra: ["Доп. баллы", "Extra points"],
-  extra_minus: ["−0,5", "−0.5"],
-  extra_plus: ["+0,5", "+0.5"],
   substitute: ["Замена", "Substitute"],
   search: ["Найти игрока", "Find a player"],
   cancel: ["Отмена", "Cancel"],

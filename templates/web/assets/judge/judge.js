@@ -411,11 +411,11 @@ function Seat({ gid, seat, problems }) {
     <${Notes} gid=${gid} keys=${[key("voted_day"), key("killed_night"), key("removal")]} problems=${problems} />
     <div class="row extra">
       <span class="label">${w("extra")}</span>
-      <button type="button" class="minus" onClick=${() => bumpExtra(-step)}>${w("extra_minus")}</button>
+      <button type="button" class="minus" onClick=${() => bumpExtra(-step)}>−${F.extraText(step, LANG)}</button>
       <input class="points" inputmode="decimal" autocomplete="off" aria-label=${w("extra")}
         value=${typing(gid, key("extra_points"))} onInput=${(e) => typed(gid, key("extra_points"), e)}
         onChange=${(e) => { delete S.typing[`${gid}|${key("extra_points")}`]; setExtra(e.target.value); }} />
-      <button type="button" class="plus" onClick=${() => bumpExtra(step)}>${w("extra_plus")}</button>
+      <button type="button" class="plus" onClick=${() => bumpExtra(step)}>+${F.extraText(step, LANG)}</button>
     </div>
     <${Notes} gid=${gid} keys=${[key("extra_points"), key("best_move")]} problems=${problems} />
   </section>`;
