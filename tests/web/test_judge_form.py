@@ -146,3 +146,23 @@ def test_the_organizers_jobs_table_names_the_judges_jobs_in_words(client, judged
     client.force_login(organizer)
     html = client.get(f"/o/{judged.slug}/").content.decode()
     assert "Запись с телефонов судей" in html and "judge-write" not in html
+
+
+def test_a_save_stored_when_queueing_its_writer_failed_is_written_when_the_phone_sends_it_again(client, judged,
+                                                                                             monkeypatch):
+    from sheets_sync.web.judge import api
+
+    token = table_links(judged)[1]
+
+    def busy(tournament):  # the database refused the job after the save was stored: the phone got an error
+        raise RuntimeError("database is locked")
+
+    monkeypatch.setattr(api, "request_write", busy)
+    with pytest.raises(RuntimeError):
+        save_form(client, token, gid(1, 1), {"7:fouls": "2"}, save_id="save-lost")
+    assert JudgeSave.objects.get(save_id="save-lost").written_at is None
+    assert not Job.objects.filter(tournament=judged, action="judge-write").exists()
+    monkeypatch.undo()
+    save_form(client, token, gid(1, 1), {"7:fouls": "2"}, save_id="save-lost")  # the outbox sends it again
+    assert JudgeSave.objects.get(save_id="save-lost").written_at is not None
+    assert cell(judged.path, TAB, "D16") == 2

@@ -176,8 +176,8 @@ def _store(link: JudgeLink, game: dict, save_id: str, cells: dict, base: dict, *
                       "submit": submit})
     if not made and save.gid != game["gid"]:
         raise _Refused("save_reused")
-    if made:
-        request_write(tournament)
+    if made or save.written_at is None:  # a resend of a save whose writer was never queued (the press failed
+        request_write(tournament)            # after the save was stored) queues it now: no save waits forever
     return save
 
 
