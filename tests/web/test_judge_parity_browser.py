@@ -331,6 +331,10 @@ def test_a_live_game_against_the_real_server_public_cells_during_play_roles_afte
     assert roles_now == [None] * 10, roles_now  # no role in the sheet while the game is in play
     SHOTS.mkdir(parents=True, exist_ok=True)
     phone.screenshot(path=str(SHOTS / "parity-live-in-play.png"))
+    phone.reload()  # a game begun live reopens live, where it stands — not as the form
+    main = phone.locator("#live")
+    expect(main.locator('[data-tile="3"]')).to_be_visible()
+    expect(phone.locator("#seat-10")).to_be_hidden()  # the form stays behind the live screens
     for night in range(3):  # nobody nominated, nobody shot: the third such night gives the civilians the win
         for _ in range(100):  # each speech started and ended, as the page offers, until the night
             # the tap as in tap(): Playwright's click finds the button detached (see tap)

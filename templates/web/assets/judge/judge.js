@@ -21,6 +21,7 @@ const S = {
   view: null, // the open game's gid, or null for the list
   live: null, // the gid shown in the live mode
   liveHandle: null, // what live.js's mount returned
+  formChosen: new Set(), // the gids whose live mode the judge left for the form
   notice: {}, // field key → a word said at the field (a fifth foul tapped)
   refusal: {}, // gid → the server's last refusal in the judge's language
   picker: null, // {seat, query} while a substitute is being chosen
@@ -190,6 +191,7 @@ async function fetchGame(gid) {
     if (etag) S.etags[gid] = etag;
     mergeGame(await response.json());
     if (S.list) save(`list:${token}`, S.list);
+    resumeLive(gid);
   } catch {
     // offline: the next poll tries again
   }
@@ -217,6 +219,11 @@ function tellLive(gid) {
   listeners.forEach((fn) => fn(events));
 }
 
+// a game begun live reopens live, where it stands, unless the judge went back to the form from it
+function resumeLive(gid) {
+  if (S.view === gid && !S.live && !S.formChosen.has(gid) && eventsOf(gid).length) openLive(gid);
+}
+
 async function openLive(gid) {
   const place = document.getElementById("live");
   let live;
@@ -240,7 +247,7 @@ async function openLive(gid) {
   const back = document.createElement("button");
   back.className = "back wide";
   back.textContent = w("form_mode");
-  back.addEventListener("click", closeLive);
+  back.addEventListener("click", () => { S.formChosen.add(S.live); closeLive(); });
   const said = Object.assign(document.createElement("p"), { id: "live-status", role: "status" });
   const screen = document.createElement("div");
   place.append(back, said, screen);
@@ -593,6 +600,7 @@ function route() {
     if (S.live) closeLive();
     window.scrollTo(0, 0);
     if (gid) fetchGame(gid);
+    if (gid) resumeLive(gid);
   }
   if (gid) prefillJudge(gid);
   draw();
