@@ -12,7 +12,7 @@ from functools import lru_cache
 
 __all__ = ["norm", "TABS", "OWNED_TABS", "PROTOCOL_HEADER", "PROTOCOL_COLUMNS", "PLAYER_COLUMNS",
            "SEATING_COLUMNS", "PENALTY_COLUMNS", "DISPUTE_COLUMNS", "DISPUTE_STATUS_WORDS", "TOURNAMENT_LABELS", "EVENING_DATE_LABELS", "BLOCK_SUMMARY_LABELS",
-           "ROLE_WORDS", "LATIN_LOOKALIKES", "CYRILLIC_LOOKALIKES", "lookalike_word", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
+           "ROLE_WORDS", "LATIN_LOOKALIKES", "CYRILLIC_LOOKALIKES", "lookalike_word", "WINNER_WORDS", "VICTORY_WORDS", "STATUS_WORDS", "APPLICATION_WORDS", "JUDGE_WORDS", "PENALTY_REASON_WORDS", "YES_WORDS",
            "SEASON_WORDS", "TOURNAMENT_FORMAT_WORDS",
            "TEAM_DEFEAT_WORDS", "label",
            "protocol_tab_title", "word"]
@@ -66,6 +66,14 @@ TOURNAMENT_LABELS: dict[str, tuple[str, ...]] = {
     # e-mails: who may edit the sync's tabs of a Google Sheet, and who may confirm protocols («Проверил»)
     "organizers": ("Организаторы", "Organizers", "Организатор", "Organizer"),
     "chief_judges": ("Главные судьи", "Chief judges", "Почта главных судей", "Chief judges' e-mails"),
+    # registration (issue 45): the places, until when applications are taken, when the tournament
+    # starts (the excused round's notice counts back from it) and when the first draw is made; the
+    # times in the tournament's own time zone («Часовой пояс», e.g. Europe/Berlin; empty: the server's)
+    "places": ("Мест", "Places", "Количество мест", "Мест всего"),
+    "registration_until": ("Регистрация до", "Registration until", "Registration deadline", "Приём заявок до"),
+    "starts_at": ("Начало", "Start", "Starts at", "Начало турнира"),
+    "draw_at": ("Жеребьёвка", "Жеребьевка", "Draw at", "Draw", "Время жеребьёвки"),
+    "time_zone": ("Часовой пояс", "Time zone", "Timezone"),
 }
 
 PROTOCOL_TITLE = ("Протокол игры", "Game protocol")
@@ -114,6 +122,11 @@ PLAYER_COLUMNS: dict[str, tuple[str, ...]] = {
     "mwt_id": ("ID MWT", "MWT ID", "ИД MWT"),  # the person's id in the world tour (export mwt)
     "team": ("Команда", "Team"),  # team standings (scoring.teams); not the red/black side of a game
     "classifications": ("Зачёт", "Зачет", "Зачёты", "Зачеты", "Classification", "Classifications"),
+    # registration (issue 45): the application's state (APPLICATION_WORDS), when it was made (the
+    # waiting list's order) and the check-in on the day («да» when the player is in the hall)
+    "application": ("Заявка", "Application", "Статус заявки", "Application state"),
+    "applied_at": ("Подана", "Applied at", "Applied", "Время заявки"),
+    "arrived": ("Прибыл", "Arrived", "Check-in", "Отметка", "Пришёл", "Пришел"),
 }
 SEATING_COLUMNS: dict[str, tuple[str, ...]] = {
     "stage": ("Этап", "Stage"),
@@ -173,6 +186,14 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
     "withdrawn": ("снялся", "снялась", "withdrawn", "withdrew"),
     "disqualified": ("дисквалифицирован", "дисквалифицирована", "дк", "disqualified", "dq"),
     "reserve": ("запасной", "запасная", "резерв", "reserve", "substitute"),
+}
+# the Players tab's «Заявка» (issue 45): an empty cell is a player the organizer typed in himself
+APPLICATION_WORDS: dict[str, tuple[str, ...]] = {
+    "submitted": ("подана", "подано", "подан", "новая", "submitted", "applied", "new"),
+    "confirmed": ("подтверждена", "подтверждено", "подтверждён", "подтвержден", "confirmed"),
+    "paid": ("оплачена", "оплачено", "оплачен", "оплатил", "оплатила", "paid"),
+    "waiting": ("лист ожидания", "ожидание", "ожидает", "в листе ожидания", "waiting", "waiting list", "waitlist"),
+    "withdrawn": ("снялась", "снялся", "снята", "снят", "отозвана", "withdrawn", "withdrew", "cancelled"),
 }
 # a Players-tab row with this status is a judge, not a player: listed for his MWT id, never ranked or seated
 JUDGE_WORDS = ("судья", "judge", "referee")

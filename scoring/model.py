@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 from scoring.cells import a1, parse_a1
@@ -21,6 +21,8 @@ __all__ = [
     "Team",
     "Role",
     "PlayerStatus",
+    "ApplicationState",
+    "Application",
     "Removal",
     "Location",
     "Player",
@@ -56,6 +58,28 @@ class PlayerStatus(enum.Enum):
     WITHDRAWN = "withdrawn"
     DISQUALIFIED = "disqualified"
     RESERVE = "reserve"  # may substitute; never ranked; his games earn nobody points
+
+
+class ApplicationState(enum.Enum):
+    """A registration's state on the Players tab's «Заявка» (issue 45): who is in the tournament
+    (``confirmed``, ``paid``) and who is not yet or no more (the rest)."""
+
+    SUBMITTED = "submitted"  # подана: waits for the organizer's confirmation
+    CONFIRMED = "confirmed"  # подтверждена
+    PAID = "paid"  # оплачена
+    WAITING = "waiting"  # лист ожидания: past the places, in the order applied
+    WITHDRAWN = "withdrawn"  # снялась
+
+    @property
+    def takes_part(self) -> bool:
+        """Whether a row in this state is a player of the tournament (seated, ranked)."""
+        return self in (ApplicationState.CONFIRMED, ApplicationState.PAID)
+
+    @property
+    def holds_place(self) -> bool:
+        """Whether the application counts against the places (a submitted one keeps its place
+        until the organizer decides; the waiting and withdrawn do not)."""
+        return self in (ApplicationState.SUBMITTED, ApplicationState.CONFIRMED, ApplicationState.PAID)
 
 
 class Removal(enum.Enum):
@@ -113,10 +137,29 @@ class Player:
     # the Players tab's «Зачёт»: side classifications (women, juniors…), each spelled as first typed
     classifications: tuple[str, ...] = ()
     team_location: Location | None = None  # the «Команда» cell, when the column exists
+    arrived: bool = False  # the Players tab's «Прибыл» ticked: checked in on the day (issue 45 §3)
 
     @property
     def ranked(self) -> bool:
         return self.status is not PlayerStatus.RESERVE
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Application:
+    """A Players-tab row with a «Заявка» state (issue 45): every such row, whether or not it is a
+    player yet (``state.takes_part``); ``location`` is its nickname's cell, ``state_location`` the
+    «Заявка» cell (where the organizer, the server and the sync read and write the state)."""
+
+    nickname: str
+    state: ApplicationState
+    club: str = ""
+    city: str = ""
+    applied_at: datetime | None = None  # «Подана»: the waiting list's order (then the row's)
+    arrived: bool = False  # «Прибыл»
+    excused_rounds: frozenset[int] = frozenset()
+    row: int = 0  # 0-based row of the Players tab
+    location: Location | None = None
+    state_location: Location | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -315,6 +358,15 @@ class Tournament:
     # ratings a club already has, typed on the Players tab (read when the preset has [rating]):
     # (nickname, overall, red, black) as shown (1023.4), None where a column is blank
     rating_starts: tuple[tuple[str, Decimal | None, Decimal | None, Decimal | None], ...] = ()
+    # registration (issue 45): every row with a «Заявка» state, in the tab's order (the rows whose
+    # state does not take part are not in ``players``), and the Tournament tab's registration
+    # settings; the times are naive, in ``time_zone`` ("" = the server's own)
+    applications: tuple[Application, ...] = ()
+    places: int | None = None
+    registration_until: datetime | None = None
+    starts_at: datetime | None = None
+    draw_at: datetime | None = None
+    time_zone: str = ""
     _by_nickname: dict[str, Player] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
     _reserves: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False, hash=False)
 

@@ -108,6 +108,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "«{value}» — неизвестный статус (пусто, снялся, дисквалифицирован, запасной, судья)",
         "'{value}' is not a status (empty, withdrawn, disqualified, reserve, judge)",
     ),
+    "read.application": (
+        "«{value}» — неизвестное состояние заявки (подана, подтверждена, оплачена, лист ожидания, снялась)",
+        "'{value}' is not an application state (submitted, confirmed, paid, waiting, withdrawn)",
+    ),
     "read.mwt_id": (
         "«{value}» — ID MWT это целое положительное число",
         "'{value}': an MWT ID is a positive whole number",

@@ -33,6 +33,7 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "read.best_move": ("Непонятный лучший ход", "Unreadable best move"),
     "read.seat_number": ("Неверный номер места", "Wrong seat number"),
     "read.status": ("Неизвестный статус", "Unknown status"),
+    "read.application": ("Неизвестное состояние заявки", "Unknown application state"),
     "read.mwt_id": ("Неверный ID MWT", "Invalid MWT ID"),
     "read.rounds_list": ("Непонятный список туров", "Unreadable list of rounds"),
     "read.penalty_reason": ("Неизвестная причина штрафа", "Unknown penalty reason"),

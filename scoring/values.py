@@ -16,7 +16,7 @@ import re
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 
-__all__ = ["MAX_TEXT", "is_blank", "is_dash", "text", "read_decimal", "read_int", "shown", "serial_date", "guessed_date",
+__all__ = ["MAX_TEXT", "is_blank", "is_dash", "text", "read_decimal", "read_int", "shown", "serial_date", "guessed_date", "read_datetime",
            "DATE_SERIALS"]
 
 MAX_TEXT = 1000  # longer cell text is refused: nobody's nickname or comment is that long
@@ -62,6 +62,34 @@ def guessed_date(value: object) -> date | None:
     if isinstance(value, float) and not value.is_integer():
         return None
     return serial_date(int(value)) if int(value) in DATE_SERIALS else None
+
+
+_DATETIME_FORMATS = ("%d.%m.%Y %H:%M", "%d.%m.%Y %H:%M:%S", "%d.%m.%y %H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S",
+                     "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%d.%m.%Y", "%d.%m.%y", "%Y-%m-%d", "%d/%m/%Y %H:%M", "%d/%m/%Y")
+
+
+def read_datetime(value: object) -> datetime | None:
+    """A moment typed into a cell (the registration's deadline, the start, the draw): a date or
+    datetime value (Excel), a spreadsheet serial number with its fraction of a day (Google), or
+    text as people type it («20.12.2026 18:00», «2026-12-20 18:00»; a bare date is its midnight).
+    None when it is none of these."""
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None, microsecond=0)
+    if isinstance(value, date):
+        return datetime.combine(value, time(0))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if int(value) not in DATE_SERIALS:
+            return None
+        whole = int(value)
+        seconds = round((float(value) - whole) * 86400)
+        return datetime.combine(serial_date(whole), time(0)) + timedelta(seconds=seconds)
+    typed = " ".join(text(value).split())
+    for fmt in _DATETIME_FORMATS:
+        try:
+            return datetime.strptime(typed, fmt)
+        except ValueError:
+            continue
+    return None
 
 
 def shown(value: object, limit: int = 40) -> str:

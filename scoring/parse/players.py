@@ -6,32 +6,37 @@ import re
 from collections.abc import Mapping
 
 from scoring import labels as L
-from scoring.model import Judge, Location, Player, PlayerStatus
+from scoring.model import Application, ApplicationState, Judge, Location, Player, PlayerStatus
 from scoring.names import fold, typed_name
 from scoring.problems import Problem, problem
-from scoring.values import is_blank, read_int, shown, text
+from scoring.values import is_blank, read_datetime, read_int, shown, text
 from scoring.parse.grid import E, Grid, W, _Reader, _cell, _find_header_row, _words, find_tab
 from scoring.parse.settings import read_mwt_id
 
 
 # -- Players ----------------------------------------------------------------------------------
-def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[tuple[Player, ...], tuple[Judge, ...]]:
-    """The players, and the judges listed among them with the status «судья» (for their MWT ids)."""
+def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]
+                   ) -> tuple[tuple[Player, ...], tuple[Judge, ...], tuple[Application, ...]]:
+    """The players, the judges listed among them with the status «судья» (for their MWT ids), and
+    the rows with a «Заявка» state (issue 45: a row whose state does not take part is no player)."""
     title = find_tab(tabs, "players")
     if title is None:
         problems.append(problem("read.tab_missing", E, None, tab="Игроки / Players"))
-        return (), ()
+        return (), (), ()
     grid = tabs[title]
     rd = _Reader(title, grid)
     header = _find_header_row(grid, L.PLAYER_COLUMNS, ("player",))
     if header is None:
         problems.append(problem("read.column_missing", E, Location(title, "A1"), column="Игрок / Player"))
-        return (), ()
+        return (), (), ()
     hr, cols = header
     status_words = _words(L.STATUS_WORDS)
     judge_words = {L.norm(w) for w in L.JUDGE_WORDS}
     players: list[Player] = []
     judges: list[Judge] = []
+    applications: list[Application] = []
+    application_words = _words(L.APPLICATION_WORDS)
+    yes_words = {L.norm(w) for w in L.YES_WORDS}
     seen: dict[str, int] = {}
     folds: dict[str, tuple[str, int]] = {}
     spellings = _Spellings()
@@ -64,6 +69,23 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[t
             rd.add("read.status", W, r, cols["status"], value=status_text)
             status_key = "playing"
         excused = _excused(rd, grid, r, cols)
+        arrived = "arrived" in cols and L.norm(rd.text(r, cols["arrived"])) in yes_words
+        state = None
+        if "application" in cols and not is_blank(_cell(grid, r, cols["application"])):
+            state_key = application_words.get(L.norm(rd.text(r, cols["application"])))
+            if state_key is None:
+                rd.add("read.application", W, r, cols["application"], value=shown(_cell(grid, r, cols["application"])))
+            else:
+                state = ApplicationState(state_key)
+                applied_at = None
+                if "applied_at" in cols and not is_blank(_cell(grid, r, cols["applied_at"])):
+                    applied_at = read_datetime(_cell(grid, r, cols["applied_at"]))
+                applications.append(Application(
+                    nickname=nickname, state=state, club=rd.text(r, cols.get("club")), city=rd.text(r, cols.get("city")),
+                    applied_at=applied_at, arrived=arrived, excused_rounds=frozenset(excused), row=r,
+                    location=rd.loc(r, cols["player"]), state_location=rd.loc(r, cols["application"])))
+        if state is not None and not state.takes_part:
+            continue  # an applicant, not (yet, or any more) a player
         team, classes = spellings.of(rd, r, cols)
         players.append(
             Player(
@@ -77,10 +99,11 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]) -> tuple[t
                 team=team,
                 classifications=classes,
                 team_location=rd.loc(r, cols["team"]) if "team" in cols else None,
+                arrived=arrived,
             )
         )
     problems.extend(rd.problems)
-    return tuple(players), tuple(judges)
+    return tuple(players), tuple(judges), tuple(applications)
 
 
 def _excused(rd: _Reader, grid: Grid, r: int, cols: Mapping[str, int]) -> set[int]:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 
 from scoring import labels as L
 from scoring.cells import a1
 from scoring.model import Location
 from scoring.preset import Preset
 from scoring.problems import Problem, Text, problem
-from scoring.values import is_blank, read_int, text
+from scoring.values import is_blank, read_datetime, read_int, shown, text
 from scoring.parse.grid import E, Grid, W, find_tab
 
 
@@ -41,6 +42,13 @@ class Settings:
     mwt_tournament_id: int | None = None  # «ID турнира MWT»: the tournament in the world tour (export mwt)
     organizers: tuple[str, ...] = ()  # «Организаторы»: e-mails that may edit the sync's tabs (Google)
     chief_judges: tuple[str, ...] = ()  # «Главные судьи»: e-mails that may write «Проверил» (Google)
+    # registration (issue 45): the Tournament tab's «Мест», «Регистрация до», «Начало», «Жеребьёвка»
+    # (naive, in ``time_zone``: «Часовой пояс», "" = the server's)
+    places: int | None = None
+    registration_until: datetime | None = None
+    starts_at: datetime | None = None
+    draw_at: datetime | None = None
+    time_zone: str = ""
     overrides: tuple[tuple[str, object, Location], ...] = ()
     problems: tuple[Problem, ...] = ()
     tab: str | None = None
@@ -53,6 +61,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
     grid = tabs[title]
     known = {L.norm(w): key for key, words in L.TOURNAMENT_LABELS.items() for w in words}
     values: dict[str, str] = {}
+    raw: dict[str, object] = {}  # the cells as read: a date cell is a datetime, a Google one a serial number
     rows: dict[str, int] = {}
     overrides: list[tuple[str, object, Location]] = []
     problems: list[Problem] = []
@@ -64,6 +73,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         if key is not None:
             if key not in values:
                 values[key] = text(value)
+                raw[key] = value
                 rows[key] = r
             continue
         label_text = text(row[0])
@@ -99,6 +109,28 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         problems.append(problem("read.bad_setting", W, Location(title, a1(rows["format"], 1)), key="Формат / Format",
                                 reason=f"{values['format']!r}: {L.SEASON_WORDS[0]} | {L.TOURNAMENT_FORMAT_WORDS[0]}"))
     organizers, chief_judges = (_emails(values, rows, key, title, problems) for key in ("organizers", "chief_judges"))
+
+    def _label(key: str) -> str:
+        words = L.TOURNAMENT_LABELS[key]
+        return f"{words[0]} / {words[1]}"
+
+    def _moment(key: str) -> datetime | None:
+        if is_blank(raw.get(key)):
+            return None
+        moment = read_datetime(raw[key])
+        if moment is None:
+            problems.append(problem("read.bad_setting", W, Location(title, a1(rows[key], 1)), key=_label(key),
+                                    reason=Text(f"«{shown(raw[key])}» — не дата и время (20.12.2026 18:00)",
+                                                f"'{shown(raw[key])}' is not a date and time (20.12.2026 18:00)")))
+        return moment
+
+    places = None
+    if not is_blank(raw.get("places")):
+        places, rule = read_int(raw["places"])
+        if rule or places is None or places < 1:
+            problems.append(problem("read.bad_setting", W, Location(title, a1(rows["places"], 1)), key=_label("places"),
+                                    reason=Text(f"«{shown(raw['places'])}» — не число мест", f"'{shown(raw['places'])}' is not a number of places")))
+            places = None
     return Settings(
         name=values.get("name", ""),
         preset_id=values.get("preset", "").strip(),  # a file path keeps its case; a shipped id is matched ignoring case (sheets_sync.presets)
@@ -112,6 +144,11 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         mwt_tournament_id=mwt_id,
         organizers=organizers,
         chief_judges=chief_judges,
+        places=places,
+        registration_until=_moment("registration_until"),
+        starts_at=_moment("starts_at"),
+        draw_at=_moment("draw_at"),
+        time_zone=values.get("time_zone", "").strip(),
         overrides=tuple(overrides),
         problems=tuple(problems),
         tab=title,

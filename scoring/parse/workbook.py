@@ -46,7 +46,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
     problems: list[Problem] = list(settings.problems)
     stages = stage_lookup(preset)
     first_stage = preset.stage_keys[0]
-    players, judges = _parse_players(tabs, problems)
+    players, judges, applications = _parse_players(tabs, problems)
     seating = _parse_seating(tabs, stages, first_stage, problems)
     penalties = _parse_penalties(tabs, stages, first_stage, problems)
     disputes = _parse_disputes(tabs, problems)
@@ -94,6 +94,12 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
             judges=judges,
             mwt_id=settings.mwt_tournament_id,
             disputes=disputes,
+            applications=applications,
+            places=settings.places,
+            registration_until=settings.registration_until,
+            starts_at=settings.starts_at,
+            draw_at=settings.draw_at,
+            time_zone=settings.time_zone,
         ),
         problems=tuple(problems),
         unreadable=frozenset(unreadable),

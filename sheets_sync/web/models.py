@@ -259,3 +259,51 @@ class JudgeSave(models.Model):
     class Meta:
         ordering = ["pk"]
         constraints = [models.UniqueConstraint(fields=["tournament", "save_id"], name="one_judge_save")]
+
+
+class Application(models.Model):
+    """A player's application to a tournament (issue 45), made on the public registration page or
+    added by an organizer: what the server alone keeps about him — the contacts (never written to
+    the workbook, never on the site, in JSON, VK posts or MWT exports: only the tournament's
+    organizers see them), his private link and his Telegram chat.
+
+    The workbook is the record of the state: the application's row on the Players tab («Заявка»:
+    подана / подтверждена / оплачена / лист ожидания / снялась) — the organizer sets it on the page
+    or types it in the sheet, and the sheet wins: ``state`` mirrors what the last sync read
+    (:class:`scoring.model.ApplicationState` values). Deleted with the tournament (GDPR) or on the
+    player's request."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="applications")
+    nickname = models.CharField(max_length=60)
+    club = models.CharField(max_length=100, blank=True)
+    city = models.CharField(max_length=100, blank=True)
+    # contacts: at least one; only the tournament's organizers see them
+    telegram = models.CharField(max_length=64, blank=True, help_text="@username as typed")
+    vk = models.CharField(max_length=200, blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    # the optional ids a league uses
+    mwt_id = models.PositiveIntegerField(null=True, blank=True)
+    rating = models.CharField(max_length=20, blank=True, help_text="a rating as the player typed it")
+    state = models.CharField(max_length=20, default="submitted",
+                             help_text="ApplicationState's value as the sheet last said (the sheet wins)")
+    applied_at = models.DateTimeField(help_text="when it was made: the waiting list's order")
+    # the player's own link (/me/<token>/): the token is the key, only its hash is looked up
+    token = models.CharField(max_length=100)
+    token_hash = models.CharField(max_length=64, unique=True)
+    # Telegram: the /start code of his confirmation, the chat it linked, and /stop
+    start_code = models.CharField(max_length=64, unique=True)
+    chat_id = models.BigIntegerField(null=True, blank=True)
+    chat_stopped_at = models.DateTimeField(null=True, blank=True)
+    # the row reaching the sheet (the registration writer), and what the player asked on his page
+    written_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    excused_round = models.PositiveIntegerField(null=True, blank=True, help_text="the round he asked to skip")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["applied_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "nickname"], name="one_application_per_nickname")]
+
+    def __str__(self) -> str:
+        return self.nickname
