@@ -491,6 +491,10 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     elif report.outcome is not None and report.snapshot is not None:  # the judges' pages read this, not the sheet
         write_games(out_dir(tournament), report.outcome, report.snapshot, read_at=read_at.isoformat())
     _note_sync_read(tournament, report.snapshot, read_at)
+    if report.outcome is not None:
+        from sheets_sync.web.signals import after_sync
+
+        after_sync(tournament, report.outcome, report.snapshot)
     summary = _summary(tournament, report)
     kind = tournament.kind if "season" not in summary else Tournament.SEASON if summary["season"] else Tournament.TOURNAMENT
     title = fitted(Tournament, "title", str(summary.get("name") or tournament.title))  # a sheet's name of any length
