@@ -1,5 +1,10 @@
 """What the server's parts tell each other without importing each other (Django signals).
 
+``application_state_changed``: an application's state changed as the sheet says it now (the sync
+mirrored it, or the server set it): ``application`` (:class:`sheets_sync.web.models.Application`,
+already saved with the new state), ``old`` and ``new`` (``ApplicationState`` values, ``old`` "" for
+a new application). The player's message («заявка подтверждена», «место освободилось») is queued from it.
+
 ``sync_finished``: a sync of a tournament computed its workbook afresh (not when the workbook was
 unchanged and the sync skipped): ``tournament`` (the model), ``outcome``
 (:class:`sheets_sync.loop.outcome.Outcome`) and ``snapshot`` (what it read). Registration mirrors
@@ -12,9 +17,10 @@ from __future__ import annotations
 
 from django.dispatch import Signal
 
-__all__ = ["sync_finished", "after_sync"]
+__all__ = ["sync_finished", "after_sync", "application_state_changed"]
 
 sync_finished = Signal()
+application_state_changed = Signal()
 
 
 def after_sync(tournament, outcome, snapshot) -> None:
