@@ -70,20 +70,10 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]
             status_key = "playing"
         excused = _excused(rd, grid, r, cols)
         arrived = "arrived" in cols and L.norm(rd.text(r, cols["arrived"])) in yes_words
-        state = None
-        if "application" in cols and not is_blank(_cell(grid, r, cols["application"])):
-            state_key = application_words.get(L.norm(rd.text(r, cols["application"])))
-            if state_key is None:
-                rd.add("read.application", W, r, cols["application"], value=shown(_cell(grid, r, cols["application"])))
-            else:
-                state = ApplicationState(state_key)
-                applied_at = None
-                if "applied_at" in cols and not is_blank(_cell(grid, r, cols["applied_at"])):
-                    applied_at = read_datetime(_cell(grid, r, cols["applied_at"]))
-                applications.append(Application(
-                    nickname=nickname, state=state, club=rd.text(r, cols.get("club")), city=rd.text(r, cols.get("city")),
-                    applied_at=applied_at, arrived=arrived, excused_rounds=frozenset(excused), row=r,
-                    location=rd.loc(r, cols["player"]), state_location=rd.loc(r, cols["application"])))
+        application = _application(rd, grid, r, cols, nickname, arrived, excused, application_words)
+        state = application.state if application is not None else None
+        if application is not None:
+            applications.append(application)
         if state is not None and not state.takes_part:
             continue  # an applicant, not (yet, or any more) a player
         team, classes = spellings.of(rd, r, cols)
@@ -104,6 +94,24 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]
         )
     problems.extend(rd.problems)
     return tuple(players), tuple(judges), tuple(applications)
+
+
+def _application(rd: _Reader, grid: Grid, r: int, cols: Mapping[str, int], nickname: str, arrived: bool,
+                 excused: set[int], words: Mapping[str, str]) -> Application | None:
+    """The row's application when its «Заявка» holds a state (an unknown word: a warning at the cell)."""
+    if "application" not in cols or is_blank(_cell(grid, r, cols["application"])):
+        return None
+    state_key = words.get(L.norm(rd.text(r, cols["application"])))
+    if state_key is None:
+        rd.add("read.application", W, r, cols["application"], value=shown(_cell(grid, r, cols["application"])))
+        return None
+    applied_at = None
+    if "applied_at" in cols and not is_blank(_cell(grid, r, cols["applied_at"])):
+        applied_at = read_datetime(_cell(grid, r, cols["applied_at"]))
+    return Application(nickname=nickname, state=ApplicationState(state_key), club=rd.text(r, cols.get("club")),
+                       city=rd.text(r, cols.get("city")), applied_at=applied_at, arrived=arrived,
+                       excused_rounds=frozenset(excused), row=r, location=rd.loc(r, cols["player"]),
+                       state_location=rd.loc(r, cols["application"]))
 
 
 def _excused(rd: _Reader, grid: Grid, r: int, cols: Mapping[str, int]) -> set[int]:

@@ -110,27 +110,7 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
                                 reason=f"{values['format']!r}: {L.SEASON_WORDS[0]} | {L.TOURNAMENT_FORMAT_WORDS[0]}"))
     organizers, chief_judges = (_emails(values, rows, key, title, problems) for key in ("organizers", "chief_judges"))
 
-    def _label(key: str) -> str:
-        words = L.TOURNAMENT_LABELS[key]
-        return f"{words[0]} / {words[1]}"
-
-    def _moment(key: str) -> datetime | None:
-        if is_blank(raw.get(key)):
-            return None
-        moment = read_datetime(raw[key])
-        if moment is None:
-            problems.append(problem("read.bad_setting", W, Location(title, a1(rows[key], 1)), key=_label(key),
-                                    reason=Text(f"«{shown(raw[key])}» — не дата и время (20.12.2026 18:00)",
-                                                f"'{shown(raw[key])}' is not a date and time (20.12.2026 18:00)")))
-        return moment
-
-    places = None
-    if not is_blank(raw.get("places")):
-        places, rule = read_int(raw["places"])
-        if rule or places is None or places < 1:
-            problems.append(problem("read.bad_setting", W, Location(title, a1(rows["places"], 1)), key=_label("places"),
-                                    reason=Text(f"«{shown(raw['places'])}» — не число мест", f"'{shown(raw['places'])}' is not a number of places")))
-            places = None
+    registration = _registration(values, raw, rows, title, problems)
     return Settings(
         name=values.get("name", ""),
         preset_id=values.get("preset", "").strip(),  # a file path keeps its case; a shipped id is matched ignoring case (sheets_sync.presets)
@@ -144,15 +124,41 @@ def read_settings(tabs: Mapping[str, Grid]) -> Settings:
         mwt_tournament_id=mwt_id,
         organizers=organizers,
         chief_judges=chief_judges,
-        places=places,
-        registration_until=_moment("registration_until"),
-        starts_at=_moment("starts_at"),
-        draw_at=_moment("draw_at"),
-        time_zone=values.get("time_zone", "").strip(),
+        **registration,
         overrides=tuple(overrides),
         problems=tuple(problems),
         tab=title,
     )
+
+
+def _registration(values: Mapping[str, str], raw: Mapping[str, object], rows: Mapping[str, int], title: str,
+                  problems: list[Problem]) -> dict[str, object]:
+    """The registration's settings (issue 45): places, the deadline, the start, the draw's time, the
+    time zone; what cannot be read is a warning at its cell and left unset."""
+    def label(key: str) -> str:
+        words = L.TOURNAMENT_LABELS[key]
+        return f"{words[0]} / {words[1]}"
+
+    def moment(key: str) -> datetime | None:
+        if is_blank(raw.get(key)):
+            return None
+        found = read_datetime(raw[key])
+        if found is None:
+            problems.append(problem("read.bad_setting", W, Location(title, a1(rows[key], 1)), key=label(key),
+                                    reason=Text(f"«{shown(raw[key])}» — не дата и время (20.12.2026 18:00)",
+                                                f"'{shown(raw[key])}' is not a date and time (20.12.2026 18:00)")))
+        return found
+
+    places = None
+    if not is_blank(raw.get("places")):
+        places, rule = read_int(raw["places"])
+        if rule or places is None or places < 1:
+            typed = shown(raw["places"])
+            problems.append(problem("read.bad_setting", W, Location(title, a1(rows["places"], 1)), key=label("places"),
+                                    reason=Text(f"«{typed}» — не число мест", f"'{typed}' is not a number of places")))
+            places = None
+    return {"places": places, "registration_until": moment("registration_until"), "starts_at": moment("starts_at"),
+            "draw_at": moment("draw_at"), "time_zone": values.get("time_zone", "").strip()}
 
 
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
