@@ -1,15 +1,27 @@
-"""Registration (issue 45), pure: the words of an application's state as the workbook spells them.
+"""Registration (issue 45), pure: who is in, who waits, who moves in, until when, and whom the draw seats.
 
 The state lives on the Players tab's «Заявка» (:class:`scoring.model.ApplicationState`); the server
-and the sync write these words, a person may type any of ``labels.APPLICATION_WORDS``.
+and the sync write these words, a person may type any of ``labels.APPLICATION_WORDS``.  A row with
+an empty «Заявка» is a player the organizer typed himself: he takes part.  The preset's
+``[registration]`` (:class:`scoring.preset.RegistrationRule`) says whether a confirmed application
+must also be paid («Игрок считается зарегистрированным после подтверждения от организаторов и
+внесения оплаты») and how many hours before the start the excused round must be announced.
+
+Every moment here is naive, in the tournament's time zone (``Tournament.time_zone``): the caller
+that owns a clock converts ``now`` before asking; this module reads none.
 """
 
 from __future__ import annotations
 
-from scoring import labels as L
-from scoring.model import ApplicationState
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-__all__ = ["state_word"]
+from scoring import labels as L
+from scoring.model import Application, ApplicationState, PlayerStatus, Tournament
+from scoring.preset import RegistrationRule
+
+__all__ = ["state_word", "takes_part", "Lineup", "lineup", "promotions", "registration_open", "excuse_deadline",
+           "excuse_allowed", "check_in_begun", "DrawField", "draw_field"]
 
 
 def state_word(state: ApplicationState, language: str) -> str:
@@ -18,3 +30,111 @@ def state_word(state: ApplicationState, language: str) -> str:
     if language == "en":
         return next(w for w in words if w.isascii())
     return words[0]
+
+
+def takes_part(state: ApplicationState, rule: RegistrationRule = RegistrationRule()) -> bool:
+    """Whether an application in ``state`` is in the tournament: confirmed or paid, only paid when
+    the preset requires the payment."""
+    if rule.payment_required:
+        return state is ApplicationState.PAID
+    return state.takes_part
+
+
+def _waiting_order(application: Application) -> tuple[bool, datetime, int]:
+    """The waiting list's order: by «Подана», then (no time typed) by the row."""
+    return (application.applied_at is None, application.applied_at or datetime.min, application.row)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Lineup:
+    """Who is in (``taking_part``, the Players tab's order), whose application holds a place while
+    the organizer has not decided or the payment is missing (``pending``), who waits (in order),
+    and the places still free (None: the Tournament tab names no «Мест»)."""
+
+    taking_part: tuple[str, ...]
+    pending: tuple[str, ...]
+    waiting: tuple[Application, ...]
+    places: int | None
+    places_left: int | None
+
+    @property
+    def waiting_nicknames(self) -> tuple[str, ...]:
+        return tuple(a.nickname for a in self.waiting)
+
+
+def lineup(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) -> Lineup:
+    """The tournament's registration as the Players tab says it now."""
+    states = {a.nickname: a.state for a in tournament.applications}
+    taking = [p.nickname for p in tournament.players if p.status is PlayerStatus.PLAYING
+              and (p.nickname not in states or takes_part(states[p.nickname], rule))]
+    pending = [a.nickname for a in tournament.applications if a.state.holds_place and not takes_part(a.state, rule)]
+    waiting = sorted((a for a in tournament.applications if a.state is ApplicationState.WAITING), key=_waiting_order)
+    left = None if tournament.places is None else max(0, tournament.places - len(taking) - len(pending))
+    return Lineup(taking_part=tuple(taking), pending=tuple(pending), waiting=tuple(waiting),
+                  places=tournament.places, places_left=left)
+
+
+def promotions(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) -> tuple[Application, ...]:
+    """The waiting applications that move in now: as many of the first in line as places are free
+    (a withdrawn application frees its place).  The server writes their new state and tells them;
+    without «Мест» nobody waits for a place, so nobody moves."""
+    current = lineup(tournament, rule)
+    if not current.places_left:
+        return ()
+    return current.waiting[:current.places_left]
+
+
+def registration_open(tournament: Tournament, now: datetime) -> bool:
+    """Whether applications are taken at ``now``: until «Регистрация до» (inclusive), else until
+    «Начало»; with neither, always.  Past the places an application still comes in, to wait."""
+    until = tournament.registration_until or tournament.starts_at
+    return until is None or now <= until
+
+
+def excuse_deadline(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) -> datetime | None:
+    """The last moment a player may announce his excused round (None: no «Начало», no limit)."""
+    if tournament.starts_at is None:
+        return None
+    return tournament.starts_at - timedelta(hours=rule.excuse_notice_hours)
+
+
+def excuse_allowed(tournament: Tournament, now: datetime, rule: RegistrationRule = RegistrationRule()) -> bool:
+    """Whether a player may still announce his excused round at ``now`` (the regulation: «заранее
+    (за 24 часа до начала турнира)»; the preset's ``registration.excuse_notice_hours``)."""
+    deadline = excuse_deadline(tournament, rule)
+    return deadline is None or now <= deadline
+
+
+def check_in_begun(tournament: Tournament) -> bool:
+    """Whether the day's check-in has begun: somebody's «Прибыл» is ticked."""
+    return any(p.arrived for p in tournament.players) or any(a.arrived for a in tournament.applications)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DrawField:
+    """Whom the first draw seats (``players``: the present players, then the reserves that replace
+    the absent), who is absent, and each absent player's replacement (absent, reserve) in order.
+    ``promoted`` are the waiting applications seated: their «Заявка» becomes confirmed."""
+
+    players: tuple[str, ...]
+    absent: tuple[str, ...] = ()
+    replacements: tuple[tuple[str, str], ...] = ()
+    promoted: tuple[Application, ...] = ()
+    check_in: bool = False
+
+
+def draw_field(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) -> DrawField:
+    """The players the draw is made on.  Before check-in, everybody taking part.  Once it has
+    begun, only those present; the absent are replaced by the first waiting players present, in
+    the waiting list's order (the regulation: a late player is replaced); an absent player nobody
+    replaces leaves his seat to the format (fewer tables, or reserves)."""
+    current = lineup(tournament, rule)
+    if not check_in_begun(tournament):
+        return DrawField(players=current.taking_part)
+    arrived = {p.nickname for p in tournament.players if p.arrived}
+    present = [n for n in current.taking_part if n in arrived]
+    absent = tuple(n for n in current.taking_part if n not in arrived)
+    reserves = [a for a in current.waiting if a.arrived][:len(absent)]
+    return DrawField(players=(*present, *(a.nickname for a in reserves)), absent=absent,
+                     replacements=tuple(zip(absent, (a.nickname for a in reserves))), promoted=tuple(reserves),
+                     check_in=True)
