@@ -13,15 +13,17 @@ that owns a clock converts ``now`` before asking; this module reads none.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from scoring import labels as L
 from scoring.model import Application, ApplicationState, PlayerStatus, Tournament
 from scoring.preset import RegistrationRule
+from scoring.problems import Problem, Severity, problem
 
 __all__ = ["state_word", "takes_part", "Lineup", "lineup", "promotions", "registration_open", "excuse_deadline",
-           "excuse_allowed", "check_in_begun", "DrawField", "draw_field"]
+           "excuse_allowed", "check_in_begun", "DrawField", "draw_field", "registration_problems", "late_excuses"]
 
 
 def state_word(state: ApplicationState, language: str) -> str:
@@ -138,3 +140,54 @@ def draw_field(tournament: Tournament, rule: RegistrationRule = RegistrationRule
     return DrawField(players=(*present, *(a.nickname for a in reserves)), absent=absent,
                      replacements=tuple(zip(absent, (a.nickname for a in reserves))), promoted=tuple(reserves),
                      check_in=True)
+
+
+def _moment(value: datetime | None) -> str:
+    return "" if value is None else f"{value:%d.%m.%Y %H:%M}"
+
+
+def registration_problems(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) -> list[Problem]:
+    """What the judge is told of the registration, at the cells: more players taking part than
+    places (at the «Заявка» of the last confirmed, in the order applied), and an application confirmed
+    while an earlier one still waits (at its «Заявка»)."""
+    problems: list[Problem] = []
+    current = lineup(tournament, rule)
+    states = {a.nickname: a for a in tournament.applications}
+    if current.places is not None and len(current.taking_part) > current.places:
+        # the organizer's own rows first, then the applications in the order applied: the last are too many
+        def applied(nickname: str) -> tuple[bool, tuple[bool, datetime, int]]:
+            own = nickname not in states
+            return (not own, (False, datetime.min, 0) if own else _waiting_order(states[nickname]))
+
+        ordered = sorted(current.taking_part, key=applied)
+        over = ordered[current.places:]
+        cells = [states[n].state_location if n in states else tournament.player(n).location for n in over]
+        problems.append(problem("registration.over_places", Severity.WARNING, cells[0], related=tuple(cells[1:]),
+                                taking=len(current.taking_part), places=current.places, over=len(over)))
+    first = next((a for a in current.waiting if a.applied_at is not None), None)
+    if first is None:
+        return problems
+    for a in tournament.applications:
+        if takes_part(a.state, rule) and a.applied_at is not None and a.applied_at > first.applied_at:
+            problems.append(problem("registration.out_of_turn", Severity.WARNING, a.state_location,
+                                    related=(first.state_location,), player=a.nickname, applied=_moment(a.applied_at),
+                                    first=first.nickname, first_applied=_moment(first.applied_at)))
+    return problems
+
+
+def late_excuses(tournament: Tournament, filled_at: Mapping[str, datetime],
+                 rule: RegistrationRule = RegistrationRule()) -> list[Problem]:
+    """A warning at each «Пропуск» filled after the preset's limit before the start.  ``filled_at``:
+    the Players tab's cell (``D7``) -> when its present value was typed, in the tournament's time
+    (the edges read it from the change log; the core reads no clock)."""
+    deadline = excuse_deadline(tournament, rule)
+    if deadline is None:
+        return []
+    problems = []
+    for p in tournament.players:
+        loc = p.excused_location
+        if loc is None or not p.excused_rounds or loc.cell not in filled_at or filled_at[loc.cell] <= deadline:
+            continue
+        problems.append(problem("registration.late_excuse", Severity.WARNING, loc, filled=_moment(filled_at[loc.cell]),
+                                deadline=_moment(deadline), hours=rule.excuse_notice_hours))
+    return problems

@@ -130,3 +130,14 @@ def test_once_check_in_began_the_absent_are_replaced_by_the_first_waiting_presen
     assert field.absent == ("Бета", "Вика")
     assert field.replacements == (("Бета", "Жук"),)
     assert [a.nickname for a in field.promoted] == ["Жук"]
+
+
+def test_where_the_preset_requires_the_payment_a_confirmed_unpaid_row_is_no_player():
+    tabs = {"Турнир": [["Название", "Кубок"], ["Регламент", "gmo-2016"]],
+            "Игроки": [HEADER, _row("Адам", "подтверждена"), _row("Бета", "оплачена"), _row("Ева")]}
+    snapshot = MemoryBackend(tabs).read()
+    preset = load_preset("gmo-2016")[0]
+    assert preset.registration.payment_required and preset.registration.excuse_notice_hours == 24
+    tournament = parse_tournament(snapshot.tabs, snapshot.order, preset, read_settings(snapshot.tabs)).tournament
+    assert [p.nickname for p in tournament.players] == ["Бета", "Ева"]
+    assert lineup(tournament, preset.registration).pending == ("Адам",)

@@ -29,6 +29,7 @@ from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, Text, problem
 from scoring.rating.club import starts_on_players_tab
 from scoring.rules import validate
+from scoring.registration import late_excuses, registration_problems
 from scoring.standings import Results, compute as compute_standings
 from scoring.trust import Remembered, confirmations, dispute_problems
 from scoring.vanished import LastSync, Vanished, vanished
@@ -37,6 +38,7 @@ from sheets_sync.workbook.changelog import (CELLS_REMEMBERED, Change, changes, c
                                    typed_cells)
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
+from sheets_sync.workbook.excuse_times import excuses_filled_at
 from sheets_sync.workbook.protection import restored_problems
 from sheets_sync.refs import workbook_folder
 
@@ -153,7 +155,8 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None, last: LastSync 
     tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited,
                          rating_starts=starts)
     problems = (list(parsed.problems) + preset_problems + start_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
-                + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot) + _not_remembered(cut))
+                + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot) + _not_remembered(cut)
+                + _registration(snapshot, tournament, preset))
     results = compute_standings(tournament, preset, problems)
     gone, gone_problems = _vanished(snapshot, results, last)
     if gone_problems:  # no cell of theirs: they count for no game, they are only said
@@ -165,6 +168,12 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None, last: LastSync 
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
                    language=settings.language, remember=confirmed.remember, values=values, changes=found,
                    live=current_liveness(results), vanished=gone, oversized=frozenset(cut))
+
+
+def _registration(snapshot: Snapshot, tournament: Tournament, preset: Preset) -> list[Problem]:
+    """The registration's warnings (issue 45): places, the waiting list's order, a late «Пропуск»."""
+    return (registration_problems(tournament, preset.registration)
+            + late_excuses(tournament, excuses_filled_at(snapshot, tournament), preset.registration))
 
 
 def _not_remembered(cut: dict[str, str]) -> list[Problem]:
