@@ -141,3 +141,20 @@ def test_where_the_preset_requires_the_payment_a_confirmed_unpaid_row_is_no_play
     tournament = parse_tournament(snapshot.tabs, snapshot.order, preset, read_settings(snapshot.tabs)).tournament
     assert [p.nickname for p in tournament.players] == ["Бета", "Ева"]
     assert lineup(tournament, preset.registration).pending == ("Адам",)
+
+
+@pytest.mark.parametrize("rows, payment_required, hours", [
+    ([], True, 24),  # gmo-2016 as shipped
+    ([["регистрация.оплата", "нет"]], False, 24),
+    ([["пропуск.заранее", 12]], True, 12),
+    ([["registration.payment_required", "false"], ["registration.excuse_notice_hours", 48]], False, 48),
+])
+def test_the_tournament_tab_overrides_the_registration_settings(rows, payment_required, hours):
+    from sheets_sync.loop.outcome import compute
+
+    tabs = {"Турнир": [["Название", "Кубок"], ["Регламент", "gmo-2016"], *rows],
+            "Игроки": [HEADER, _row("Адам", "подтверждена"), _row("Бета", "оплачена")]}
+    outcome = compute(MemoryBackend(tabs).read())
+    assert outcome.preset.registration == RegistrationRule(excuse_notice_hours=hours, payment_required=payment_required)
+    assert [p.nickname for p in outcome.results.tournament.players] == (["Бета"] if payment_required else ["Адам", "Бета"])
+    assert not [p for p in outcome.problems if p.sheet == "Турнир"]
