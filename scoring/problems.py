@@ -124,10 +124,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{player}' (applied {applied}) is confirmed out of turn: '{first}' has waited since {first_applied}",
     ),
     "registration.late_excuse": (
-        "«Пропуск» заполнен {filled}, позже срока ({deadline}: за {hours} ч до начала) — тур без штрафа "
-        "по регламенту уже не положен; оставьте, если так решил главный судья",
-        "The excused round was filled in {filled}, after the limit ({deadline}: {hours} h before the start) — "
-        "keep it only if the chief judge decided so",
+        "«Пропуск» заполнен позже срока ({deadline}: за {hours} ч до начала; по журналу изменений — {filled}): "
+        "тур без штрафа по регламенту уже не положен; оставьте, если так решил главный судья",
+        "The excused round was filled in after the limit ({deadline}: {hours} h before the start; the change log "
+        "saw it {filled}) — keep it only if the chief judge decided so",
     ),
     "read.mwt_id": (
         "«{value}» — ID MWT это целое положительное число",

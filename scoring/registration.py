@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from scoring import labels as L
 from scoring.model import Application, ApplicationState, PlayerStatus, Tournament
 from scoring.preset import RegistrationRule
-from scoring.problems import Problem, Severity, problem
+from scoring.problems import Problem, Severity, Text, problem
 
 __all__ = ["state_word", "takes_part", "Lineup", "lineup", "promotions", "registration_open", "excuse_deadline",
            "excuse_allowed", "check_in_begun", "DrawField", "draw_field", "registration_problems", "late_excuses"]
@@ -176,10 +176,11 @@ def registration_problems(tournament: Tournament, rule: RegistrationRule = Regis
 
 
 def late_excuses(tournament: Tournament, filled_at: Mapping[str, datetime],
-                 rule: RegistrationRule = RegistrationRule()) -> list[Problem]:
+                 rule: RegistrationRule = RegistrationRule(), this_sync: frozenset[str] = frozenset()) -> list[Problem]:
     """A warning at each «Пропуск» filled after the preset's limit before the start.  ``filled_at``:
-    the Players tab's cell (``D7``) -> when its present value was typed, in the tournament's time
-    (the edges read it from the change log; the core reads no clock)."""
+    the Players tab's cell (``D7``) -> when the sync saw its present value typed, in the tournament's
+    time (the edges read it from the change log; the core reads no clock); ``this_sync``: the cells
+    typed since the last sync, whose moment is only a bound they are later than (the newest logged)."""
     deadline = excuse_deadline(tournament, rule)
     if deadline is None:
         return []
@@ -188,6 +189,7 @@ def late_excuses(tournament: Tournament, filled_at: Mapping[str, datetime],
         loc = p.excused_location
         if loc is None or not p.excused_rounds or loc.cell not in filled_at or filled_at[loc.cell] <= deadline:
             continue
-        problems.append(problem("registration.late_excuse", Severity.WARNING, loc, filled=_moment(filled_at[loc.cell]),
+        filled = Text("в эту синхронизацию", "in this sync") if loc.cell in this_sync else _moment(filled_at[loc.cell])
+        problems.append(problem("registration.late_excuse", Severity.WARNING, loc, filled=filled,
                                 deadline=_moment(deadline), hours=rule.excuse_notice_hours))
     return problems

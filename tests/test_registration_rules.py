@@ -92,3 +92,24 @@ def test_a_nickname_applied_for_twice_is_an_error_whatever_the_state(second):
     found = _problems([["Адам", "", "подтверждена", "", ""], [second, "", "лист ожидания", "", ""]])
     assert [(p.rule, p.severity, p.location.cell) for p in found] in (
         [("read.duplicate_player", Severity.ERROR, "A3")], [("read.similar_players", Severity.ERROR, "A3")])
+
+
+def _late(report) -> list[tuple[str, str]]:
+    return [(p.location.cell, p.message("ru")) for p in report.outcome.problems if p.rule == "registration.late_excuse"]
+
+
+def test_through_the_syncs_a_pass_typed_after_the_limit_is_warned_at_its_cell():
+    from sheets_sync.loop.sync import sync_once
+
+    backend = MemoryBackend({"Турнир": [["Название", "Кубок"], ["Регламент", "fiim-2023"], ["Начало", "30.04.2016 10:30"]],
+                             "Игроки": [HEADER, ["Адам", "", "", "", ""], ["Бета", "", "", "", ""]]})
+    assert not _late(sync_once(backend, out_dir=None, when="2016-04-20 10:00:00 UTC"))  # the first sync: the baseline
+    backend.set("Игроки", "E2", "3")  # in time
+    assert not _late(sync_once(backend, out_dir=None, when="2016-04-28 09:00:00 UTC"))
+    backend.set("Игроки", "A4", "Ева")  # a new row, logged after the limit
+    sync_once(backend, out_dir=None, when="2016-04-29 12:00:00 UTC")
+    backend.set("Игроки", "E3", "5")  # typed since: later than the newest logged line, so late already in this sync
+    found = _late(sync_once(backend, out_dir=None, when="2016-04-29 12:05:00 UTC"))
+    assert [cell for cell, _ in found] == ["E3"] and "в эту синхронизацию" in found[0][1]
+    found = _late(sync_once(backend, out_dir=None, when="2016-04-29 12:10:00 UTC"))  # and from the log afterwards
+    assert [cell for cell, _ in found] == ["E3"] and "29.04.2016 12:05" in found[0][1]

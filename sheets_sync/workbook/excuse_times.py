@@ -9,14 +9,14 @@ logged, in the tournament's time zone («Часовой пояс»; none: the ti
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from scoring import labels as L
 from scoring.model import Tournament
 from sheets_sync.backends.base import Snapshot
-from sheets_sync.workbook.changelog import _history
+from sheets_sync.workbook.changelog import Change, _history
 
 __all__ = ["excuses_filled_at", "log_moment"]
 
@@ -45,20 +45,32 @@ def _log_grid(snapshot: Snapshot) -> Sequence[Sequence[object]]:
     return next((grid for title, grid in snapshot.tabs.items() if L.norm(title) in names), ())
 
 
-def excuses_filled_at(snapshot: Snapshot, tournament: Tournament) -> dict[str, datetime]:
-    """The Players tab's «Пропуск» cell -> when its present value was typed (its last logged change
-    to a value); a cell the log never saw filled (typed before the first sync) is not listed."""
+def excuses_filled_at(snapshot: Snapshot, tournament: Tournament, changes: Iterable[Change] = ()
+                      ) -> tuple[dict[str, datetime], frozenset[str]]:
+    """The Players tab's «Пропуск» cell -> when the sync saw its present value typed (its last logged
+    change to a value; a cell the log never saw filled, typed before the first sync, is not listed),
+    and the cells typed since the last sync (``changes``, not logged yet): such a cell was typed after
+    every logged line, so it is listed with the newest logged moment, a bound it is later than."""
     cells = {p.excused_location.cell: p.excused_location.sheet for p in tournament.players
              if p.excused_location is not None and p.excused_rounds}
     found: dict[str, datetime] = {}
+    newest: datetime | None = None
     for row in _history(_log_grid(snapshot)):
-        if len(row) < 5 or not isinstance(row[2], str) or cells.get(row[2]) != row[1]:
-            continue
-        moment = log_moment(str(row[0] or ""), tournament.time_zone)
+        moment = log_moment(str(row[0] or ""), tournament.time_zone) if row else None
         if moment is None:
+            continue
+        newest = moment if newest is None else max(newest, moment)
+        if len(row) < 5 or not isinstance(row[2], str) or cells.get(row[2]) != row[1]:
             continue
         if row[4] in (None, ""):
             found.pop(row[2], None)  # emptied: a later value is a new announcement
         else:
             found[row[2]] = moment
-    return found
+    now: set[str] = set()
+    for change in changes:
+        if cells.get(change.cell) == change.tab:
+            found.pop(change.cell, None)
+            if change.new and newest is not None:
+                found[change.cell] = newest
+                now.add(change.cell)
+    return found, frozenset(now)
