@@ -56,3 +56,15 @@ def test_before_check_in_the_draw_seats_everybody_taking_part_and_nobody_waiting
     seated = _seated(outcome)
     assert set(seated) == {f"Игрок {i:02d}" for i in range(1, 41)}
     assert outcome.registration.replacements == () and not outcome.registration.check_in
+
+
+def test_once_check_in_began_only_the_reserves_present_fill_the_empty_seats():
+    rows = [[f"Игрок {i:02d}", "", "подтверждена", "", "" if i == 5 else "да"] for i in range(1, 41)]
+    rows += [["Резерв 1", "", "", "", ""], ["Резерв 2", "", "", "", "да"]]
+    header = [*HEADER, "Статус"]
+    rows = [[*row, ""] for row in rows[:40]] + [[*rows[40], "запасной"], [*rows[41], "запасной"]]
+    backend = MemoryBackend({"Турнир": [["Название", "Кубок"], ["Регламент", "fiim-2023"], ["отбор.столов", 4]],
+                             "Игроки": [header, *rows]})
+    seated = _seated(draw_workbook(backend, seed=3, time_limit=1))
+    assert "Игрок 05" not in seated and "Резерв 2" in seated and "Резерв 1" not in seated
+    assert len(seated) == 40  # 39 present players and the reserve present, at 4 tables
