@@ -114,9 +114,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # registration (issue 45, scoring.registration)
     "registration.over_places": (
-        "Участвуют {taking} игроков, а мест {places} (строка «Мест» вкладки «Турнир»): лишних {over} — "
+        "Подтверждено игроков: {taking}, а мест {places} (строка «Мест» вкладки «Турнир»): лишних {over} — "
         "поставьте им «лист ожидания» или увеличьте число мест",
-        "{taking} players take part but there are {places} places (the Tournament tab's 'Places'): {over} too many "
+        "{taking} players are confirmed but there are {places} places (the Tournament tab's 'Places'): {over} too many "
         "— put them on the waiting list or raise the places",
     ),
     "registration.out_of_turn": (

@@ -147,32 +147,39 @@ def _moment(value: datetime | None) -> str:
 
 
 def registration_problems(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) -> list[Problem]:
-    """What the judge is told of the registration, at the cells: more players taking part than
-    places (at the «Заявка» of the last confirmed, in the order applied), and an application confirmed
+    """What the judge is told of the registration, at the cells: more players confirmed than places
+    (at the «Заявка» of the last confirmed, in the order applied), and an application confirmed
     while an earlier one still waits (at its «Заявка»)."""
-    problems: list[Problem] = []
-    current = lineup(tournament, rule)
-    states = {a.nickname: a for a in tournament.applications}
-    if current.places is not None and len(current.taking_part) > current.places:
-        # the organizer's own rows first, then the applications in the order applied: the last are too many
-        def applied(nickname: str) -> tuple[bool, tuple[bool, datetime, int]]:
-            own = nickname not in states
-            return (not own, (False, datetime.min, 0) if own else _waiting_order(states[nickname]))
-
-        ordered = sorted(current.taking_part, key=applied)
-        over = ordered[current.places:]
-        cells = [states[n].state_location if n in states else tournament.player(n).location for n in over]
-        problems.append(problem("registration.over_places", Severity.WARNING, cells[0], related=tuple(cells[1:]),
-                                taking=len(current.taking_part), places=current.places, over=len(over)))
-    first = next((a for a in current.waiting if a.applied_at is not None), None)
+    problems = _over_places(tournament, rule)
+    first = next((a for a in lineup(tournament, rule).waiting if a.applied_at is not None), None)
     if first is None:
         return problems
     for a in tournament.applications:
-        if takes_part(a.state, rule) and a.applied_at is not None and a.applied_at > first.applied_at:
+        if a.state.takes_part and a.applied_at is not None and a.applied_at > first.applied_at:
             problems.append(problem("registration.out_of_turn", Severity.WARNING, a.state_location,
                                     related=(first.state_location,), player=a.nickname, applied=_moment(a.applied_at),
                                     first=first.nickname, first_applied=_moment(first.applied_at)))
     return problems
+
+
+def _over_places(tournament: Tournament, rule: RegistrationRule) -> list[Problem]:
+    """More confirmed than places: those taking part and those confirmed but not paid yet (where the
+    preset requires the payment) — the organizer's own rows first, then the applications in the order
+    applied; the last ones are too many."""
+    current = lineup(tournament, rule)
+    states = {a.nickname: a for a in tournament.applications}
+    confirmed = [*current.taking_part, *(n for n in current.pending if states[n].state is ApplicationState.CONFIRMED)]
+    if current.places is None or len(confirmed) <= current.places:
+        return []
+
+    def applied(nickname: str) -> tuple[bool, tuple[bool, datetime, int]]:
+        own = nickname not in states
+        return (not own, (False, datetime.min, 0) if own else _waiting_order(states[nickname]))
+
+    over = sorted(confirmed, key=applied)[current.places:]
+    cells = [states[n].state_location if n in states else tournament.player(n).location for n in over]
+    return [problem("registration.over_places", Severity.WARNING, cells[0], related=tuple(cells[1:]),
+                    taking=len(confirmed), places=current.places, over=len(over))]
 
 
 def late_excuses(tournament: Tournament, filled_at: Mapping[str, datetime],

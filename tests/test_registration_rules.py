@@ -113,3 +113,19 @@ def test_through_the_syncs_a_pass_typed_after_the_limit_is_warned_at_its_cell():
     assert [cell for cell, _ in found] == ["E3"] and "в эту синхронизацию" in found[0][1]
     found = _late(sync_once(backend, out_dir=None, when="2016-04-29 12:10:00 UTC"))  # and from the log afterwards
     assert [cell for cell, _ in found] == ["E3"] and "29.04.2016 12:05" in found[0][1]
+
+
+def test_where_the_payment_is_required_a_confirmed_unpaid_row_still_counts_against_the_places():
+    found = _problems([
+        ["Адам", "", "оплачена", "01.04.2016 10:00", ""],
+        ["Бета", "", "подтверждена", "01.04.2016 11:00", ""],  # not paid yet: not a player, but confirmed
+        ["Вега", "", "подана", "01.04.2016 12:00", ""],  # not decided: no warning for it
+    ], [["Мест", 1]], preset="gmo-2016")
+    assert [(p.rule, p.location.cell) for p in found] == [("registration.over_places", "C3")]
+    assert "Подтверждено игроков: 2, а мест 1" in found[0].message("ru")
+
+
+def test_an_unpaid_confirmation_out_of_turn_is_out_of_turn_too():
+    found = _problems([["Гамма", "", "лист ожидания", "01.04.2016 10:00", ""],
+                       ["Жук", "", "подтверждена", "01.04.2016 11:00", ""]], preset="gmo-2016")
+    assert [(p.rule, p.location.cell) for p in found] == [("registration.out_of_turn", "C3")]
