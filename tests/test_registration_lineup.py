@@ -158,3 +158,26 @@ def test_the_tournament_tab_overrides_the_registration_settings(rows, payment_re
     assert outcome.preset.registration == RegistrationRule(excuse_notice_hours=hours, payment_required=payment_required)
     assert [p.nickname for p in outcome.results.tournament.players] == (["Бета"] if payment_required else ["Адам", "Бета"])
     assert not [p for p in outcome.problems if p.sheet == "Турнир"]
+
+
+@pytest.mark.parametrize("registration, error", [
+    ({"excuse_notice_hours": 24, "payment": True}, "registration.payment: unknown key"),
+    ({"excuse_notice_hours": -1}, "registration.excuse_notice_hours"),
+    ({"payment_required": "может быть"}, "registration.payment_required: must be true or false"),
+])
+def test_a_wrong_registration_setting_is_refused(registration, error):
+    import copy
+
+    from scoring.preset import Preset, PresetError
+    from tests.helpers import preset_dict
+
+    data = copy.deepcopy(preset_dict("gmo-2016"))
+    data["registration"] = registration
+    with pytest.raises(PresetError) as refused:
+        Preset.from_dict(data, source="gmo-2016.toml")
+    assert error in str(refused.value)
+
+
+def test_a_preset_without_registration_takes_the_defaults():
+    preset = load_preset("fiim-2023")[0]
+    assert preset.registration == RegistrationRule(excuse_notice_hours=24, payment_required=False)
