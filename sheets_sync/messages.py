@@ -173,6 +173,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "{ref} --output {output}"),
     # draw, advance, replace
     "draw.written": ("рассадка записана: игр {games}", "seating written: {games} games"),
+    # issue 45: the draw made on check-in
+    "draw.absent": ("не отмечены в «Прибыл» и не посажены: {names}", "not ticked as arrived, not seated: {names}"),
+    "draw.replaced": ("их места заняли из листа ожидания (их «Заявка» теперь «подтверждена»): {pairs}",
+                      "their seats went to the waiting list (their application is now confirmed): {pairs}"),
     "draw.removed": ("удалены пустые вкладки протоколов, которых нет в новой рассадке: {tabs}",
                      "removed blank protocol tabs the new seating no longer has: {tabs}"),
     "draw.kept": ("оставлены вкладки, которых нет в новой рассадке, но в них уже что-то вписано: {tabs} — удалите их "

@@ -64,3 +64,25 @@ def test_init_registration_offers_the_states_as_a_dropdown(tmp_path):
 def test_init_without_players_nor_registration_says_what_to_give(tmp_path):
     result = _cli("init", tmp_path / "cup.xlsx", "--name", "Кубок", code=EXIT_USER_ERROR)
     assert "--registration" in result.output
+
+
+def test_from_init_registration_through_check_in_to_the_draw_on_the_command_line(tmp_path):
+    book = tmp_path / "cup.xlsx"
+    _cli("init", book, "--registration", "--places", "20", "--name", "Кубок", "--preset", "fiim-2023")
+    wb = openpyxl.load_workbook(book)
+    players = wb["Игроки"]
+    for i in range(1, 21):
+        players.append([f"Игрок {i:02d}", None, None, None, None, "подтверждена", f"01.04.2016 10:{i:02d}",
+                        None if i == 4 else "да"])
+    players.append(["Ждущий", None, None, None, None, "лист ожидания", "02.04.2016 10:00", "да"])
+    wb.save(book)
+    result = _cli("draw", book, "--seed", "2", "--time-limit", "1")
+    assert "не отмечены в «Прибыл» и не посажены: Игрок 04" in result.output
+    assert "Игрок 04 → Ждущий" in result.output
+    wb = openpyxl.load_workbook(book)
+    seated = {c.value for row in wb["Рассадка"].iter_rows(min_row=2) for c in row[3:13] if c.value}
+    assert "Ждущий" in seated and "Игрок 04" not in seated and len(seated) == 20
+    assert [r[5].value for r in wb["Игроки"].iter_rows() if r[0].value == "Ждущий"] == ["подтверждена"]
+    read = compute(ExcelBackend(str(book)).read())
+    assert "Ждущий" in {p.nickname for p in read.results.tournament.players}
+    assert not [p for p in read.problems if p.sheet == "Рассадка"]

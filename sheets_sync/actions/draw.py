@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
            "draw_plan", "draw_teams", "auto_advance", "playing_players", "default_tables", "stage_setting_label", "format_refusal",
-           "first_stage_format", "prefilled_values", "registered_tournament", "promoted_write"]
+           "first_stage_format", "prefilled_values", "registered_tournament", "promoted_write", "check_in_lines"]
 
 
 class CommandRefused(SheetsSyncError):
@@ -149,6 +149,17 @@ def promoted_write(registered: DrawField, language: str) -> tuple[TabWrite, ...]
         grid[r].extend(None for _ in range(c + 1 - len(grid[r])))
         grid[r][c] = state_word(ApplicationState.CONFIRMED, language)
     return (TabWrite(title=cells[0].sheet, rows=tuple(tuple(row) for row in grid), owned=False),)
+
+
+def check_in_lines(registered: DrawField | None, language: str) -> list[str]:
+    """What the organizer is told of a draw made on check-in: who was not seated, who took their seats."""
+    if registered is None or not registered.absent:
+        return []
+    lines = [text("draw.absent", language, names=", ".join(registered.absent))]
+    if registered.replacements:
+        pairs = ", ".join(f"{absent} → {reserve}" for absent, reserve in registered.replacements)
+        lines.append(text("draw.replaced", language, pairs=pairs))
+    return lines
 
 
 def _first_stage_field(players: Sequence[Player], fmt: Format, stage: StageRule, language: str) -> list[str]:
