@@ -76,12 +76,14 @@ def lineup(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) 
                   places=tournament.places, places_left=left)
 
 
-def promotions(tournament: Tournament, rule: RegistrationRule = RegistrationRule()) -> tuple[Application, ...]:
+def promotions(tournament: Tournament, rule: RegistrationRule = RegistrationRule(),
+               now: datetime | None = None) -> tuple[Application, ...]:
     """The waiting applications that move in now: as many of the first in line as places are free
     (a withdrawn application frees its place).  The server writes their new state and tells them;
-    without «Мест» nobody waits for a place, so nobody moves."""
+    without «Мест» nobody waits for a place, so nobody moves.  From «Начало» on (``now`` given) a
+    place is no longer given this way: on the day the draw replaces the absent by those present."""
     current = lineup(tournament, rule)
-    if not current.places_left:
+    if not current.places_left or (now is not None and tournament.starts_at is not None and now >= tournament.starts_at):
         return ()
     return current.waiting[:current.places_left]
 

@@ -181,3 +181,11 @@ def test_a_wrong_registration_setting_is_refused(registration, error):
 def test_a_preset_without_registration_takes_the_defaults():
     preset = load_preset("fiim-2023")[0]
     assert preset.registration == RegistrationRule(excuse_notice_hours=24, payment_required=False)
+
+
+@pytest.mark.parametrize("now, moved", [
+    (None, ("Гамма",)), (datetime(2016, 4, 30, 10, 29), ("Гамма",)), (datetime(2016, 4, 30, 10, 30), ()),
+])
+def test_from_the_start_on_a_freed_place_is_left_to_the_draw(now, moved):
+    tournament = _tournament(MIXED, [["Мест", 5], ["Начало", "30.04.2016 10:30"]])
+    assert tuple(a.nickname for a in promotions(tournament, now=now)) == moved
