@@ -54,3 +54,45 @@ def test_the_judges_page_saves_into_the_workbook_through_the_real_server(transac
     assert cell(fresh_tournament.path, TAB, "D13") == 1  # the judge chose his own
     assert Tournament.objects.get(pk=fresh_tournament.pk).last_sync_at is not None
     assert refused == []
+
+
+def test_two_phones_on_one_table_through_the_real_server_see_each_others_entries(transactional_db, live_server,
+                                                                               chromium, fresh_tournament):
+    """Two judges' phones (two browser contexts: nothing shared, as two phones) on one table's link at
+    once, against Django: what one enters reaches the other by the page's own poll (every 10 s while it
+    is looked at) — no reload, no press — and neither writes over the other's entry."""
+    from tests.web.test_judge_face_browser import SAVED, status
+
+    synced(fresh_tournament)
+    token = table_links(fresh_tournament)[1]
+    phones = []
+    for _ in range(2):
+        context = chromium.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU",
+                                       timezone_id="Europe/Moscow")
+        phones.append(context.new_page())
+    first, second = phones
+    refused = [watch(page) for page in phones]
+    try:
+        for page in phones:
+            page.goto(f"{live_server.url}/j/{token}/")
+            page.locator(".game-link").first.click()
+            page.wait_for_selector("#seat-10")
+        role(first, 1, "дон")
+        first.click("#seat-4 .fouls .plus")
+        status(first).to_have_text(SAVED, timeout=60_000)
+        pressed = second.locator("#seat-1 .role", has_text="дон")
+        expect(pressed).to_have_attribute("aria-pressed", "true", timeout=30_000)  # the poll brought it
+        expect(second.locator("#seat-4 .count")).to_have_text("1")
+
+        role(second, 2, "шериф")
+        status(second).to_have_text(SAVED, timeout=60_000)
+        expect(first.locator("#seat-2 .role", has_text="шериф")).to_have_attribute("aria-pressed", "true",
+                                                                                   timeout=30_000)
+        expect(first.locator("#seat-1 .role", has_text="дон")).to_have_attribute("aria-pressed", "true")
+        path = fresh_tournament.path
+        assert [cell(path, TAB, "C10"), cell(path, TAB, "C11"), cell(path, TAB, "D13")] == ["дон", "шериф", 1]
+        assert first.locator(".conflict").count() == second.locator(".conflict").count() == 0
+        assert refused == [[], []]
+    finally:
+        for page in phones:
+            page.context.close()
