@@ -13,6 +13,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from sheets_sync.web.judge.api import link_title
+from sheets_sync.web.judge.compress import COMPRESSED, accepts_gzip, gzipped_file
 from sheets_sync.web.judge.games import CONFIRMED, IN_PLAY, NOT_STARTED, PROBLEMS, SUBMITTED, WAITING, cell_key
 from sheets_sync.web.judge.links import game_allowed, link_for, link_games
 from sheets_sync.web.judge.state import _moment, game_json, games_of
@@ -48,7 +49,11 @@ def _judge_file(request: HttpRequest, name: str) -> HttpResponse:
     real, _ = safe_file(JUDGE_ASSETS, name)
     if real is None:
         raise Http404("no such file")
-    return file_response(request, real)
+    if real.suffix not in COMPRESSED:
+        return file_response(request, real)
+    response = gzipped_file(request, real) if accepts_gzip(request) else file_response(request, real)
+    response["Vary"] = "Accept-Encoding"
+    return response
 
 
 @require_safe
