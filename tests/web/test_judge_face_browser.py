@@ -3,7 +3,8 @@ a stand-in for the API that keeps to the contract (tests/web/judge_fake_api.py):
 entered through the form and the exact cells it sends; offline in the middle, a reload offline,
 the outbox sent in order when the network returns, the status line's words at each step; a
 conflict with the sheet shown and chosen; two phones on one game; two dons and a fifth foul shown
-at their fields before anything is sent; the live mode's switch; the page's weight; no sideways
+at their fields before anything is sent; the live mode's switch, and its clock across a reload; the
+changes waiting counted only once on the phone (a slow storage); the page's weight; no sideways
 scroll and no name broken inside a word. Pictures in tests/artifacts/judge/."""
 
 from __future__ import annotations

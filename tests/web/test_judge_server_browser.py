@@ -1,7 +1,7 @@
 """The judge's page (h-jface's) against the real server (issue 44 §2, §6): a phone at 390 px opens a
 table's link served by Django, enters the protocol and sends it; the cells land in the .xlsx and the
 standings count the game; a sheet edit meanwhile is shown with both values and the judge's choice
-is written."""
+is written; two phones on one table see each other's entries; a first visit's weight on the wire."""
 
 from __future__ import annotations
 
