@@ -98,13 +98,11 @@ def app(folder: Path, port: int, no_browser: bool, lan: bool) -> None:
     Every .xlsx in FOLDER is a tournament; saving it updates the standings and the players' page."""
     from sheets_sync.web import serving
     from sheets_sync.web.addresses import listen_env
-    from sheets_sync.web.judge.lan import LAN_ENV, lan_address
 
     folder = folder.resolve()
     extra = {"SHEETS_SYNC_APP_FOLDER": str(folder)}
-    if lan:  # the judges' addresses carry the LAN address; this computer's addresses are answered
+    if lan:  # this computer's addresses are answered; the judges' links carry its LAN address (addresses.phone_base)
         extra.update(listen_env("0.0.0.0"))
-        extra[LAN_ENV] = lan_address()
     serving.prepare(folder / ".sheets-sync", mode="app", settings_module=serving.APP_SETTINGS, extra_env=extra)
     from sheets_sync.web import app_mode  # its models need Django set up
 

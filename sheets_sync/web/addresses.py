@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 __all__ = ["LISTEN_ENV", "LOCAL_HOSTS", "listen_env", "listening_on_network", "machine_addresses", "allowed_hosts",
-           "phone_address", "phone_url", "phone_card", "this_computer_url", "terminal_qr", "svg_qr"]
+           "phone_address", "phone_url", "phone_base", "phone_card", "this_computer_url", "terminal_qr", "svg_qr"]
 
 LISTEN_ENV = "SHEETS_SYNC_LISTEN"  # the address the command listens on: 127.0.0.1, 0.0.0.0, ::, or one address
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", "testserver")  # testserver: Django's test client
@@ -143,6 +143,20 @@ def phone_url(port: int, listen: str | None = None, path: str = "/") -> str | No
     """``http://<the LAN address>:<port><path>``, or None when the server listens on this computer only."""
     address = phone_address(listen)
     return f"http://{_as_host(address)}:{port}{path}" if address else None
+
+
+def phone_base(request) -> str:
+    """Where a judge's link points (``scheme://host:port``, no slash): in app mode listening on the
+    network (``app --lan``), this computer's address on it with the request's port — the organizer's
+    page is opened at 127.0.0.1, which on a phone is the phone itself; else (the server, or the app on
+    this computer only) the address the page was opened at."""
+    from django.conf import settings
+
+    if settings.MODE == "app":
+        url = phone_url(int(request.get_port()), path="")
+        if url:
+            return url
+    return request.build_absolute_uri("/").rstrip("/")
 
 
 def this_computer_url(host: str, port: int) -> str:

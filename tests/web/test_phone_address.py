@@ -126,3 +126,24 @@ def test_hosts_allowed_by_where_the_server_listens():
     assert addresses.phone_url(8000, "10.9.8.7") == "http://10.9.8.7:8000/"
     assert addresses.this_computer_url("0.0.0.0", 8000) == "http://127.0.0.1:8000/"
     assert addresses.this_computer_url("::", 8000) == "http://[::1]:8000/"
+
+
+@pytest.mark.django_db
+def test_the_judges_links_take_the_one_phone_address_of_addresses(rf, monkeypatch, settings):
+    """One place finds the address a phone opens (issue 44: the judge's twin module is gone): in app
+    mode listening on the network a judge's link carries it, never 127.0.0.1; on this computer only,
+    or on the server, the address the page was opened at."""
+    import importlib.util
+
+    assert importlib.util.find_spec("sheets_sync.web.judge.lan") is None
+    request = rf.get("/o/cup/", SERVER_NAME="127.0.0.1", SERVER_PORT="8123")
+    settings.MODE = "app"
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "judges.example.org"]
+    monkeypatch.setenv(addresses.LISTEN_ENV, "10.9.8.7")
+    assert addresses.phone_base(request) == "http://10.9.8.7:8123"
+    monkeypatch.setenv(addresses.LISTEN_ENV, "127.0.0.1")
+    assert addresses.phone_base(request) == "http://127.0.0.1:8123"
+    settings.MODE = "server"
+    monkeypatch.setenv(addresses.LISTEN_ENV, "10.9.8.7")
+    assert addresses.phone_base(rf.get("/", SERVER_NAME="judges.example.org", SERVER_PORT="443", secure=True)) \
+        == "https://judges.example.org"

@@ -104,8 +104,8 @@ def game_allowed(link: JudgeLink, games: list[dict], gid: str) -> dict:
 
 def link_address(request: HttpRequest, link: JudgeLink, *, chief_page: bool = False) -> str:
     """The address a phone opens: the request's own host, or the machine's LAN address in app
-    mode when the app listens on the network (:func:`sheets_sync.web.judge.lan.phone_base`)."""
-    from sheets_sync.web.judge.lan import phone_base
+    mode when the app listens on the network (:func:`sheets_sync.web.addresses.phone_base`)."""
+    from sheets_sync.web.addresses import phone_base
 
     path = f"/j/{link.token}/chief/" if chief_page else f"/j/{link.token}/"
     return phone_base(request) + path

@@ -5,8 +5,6 @@ tournament's organizers only (:func:`sheets_sync.web.access.tournament_for`)."""
 
 from __future__ import annotations
 
-import os
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -15,7 +13,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from sheets_sync.web.access import tournament_for
-from sheets_sync.web.judge.lan import LAN_ENV, phone_base
+from sheets_sync.web.addresses import phone_address, phone_base
 from sheets_sync.web.judge.links import (link_address, live_links, make_chief_link, make_judge_link, make_table_links,
                                          qr_svg, renew, revoke)
 from sheets_sync.web.judge.state import games_of
@@ -40,12 +38,13 @@ def judges_context(request: HttpRequest, tournament: Tournament) -> dict:
         else:
             title = f"{stages.get(link.stage, link.stage)} · {link.judge}"
         rows.append({"pk": link.pk, "kind": link.kind, "title": title, "address": address, "qr": qr_svg(address)})
-    local_only = settings.MODE == "app" and not os.environ.get(LAN_ENV)
+    lan = settings.MODE == "app" and phone_address() is not None  # app --lan: the phones can reach it
+    local_only = settings.MODE == "app" and not lan
     _, tables = _stage_tables(games)
     return {"judges": {"links": rows, "stage": stages.get(games.get("current_stage") or "", ""), "tables": tables,
                        "names": games.get("judges", []),
                        "can_make": bool(games.get("current_stage")), "local_only": local_only,
-                       "lan": settings.MODE == "app" and bool(os.environ.get(LAN_ENV))}}
+                       "lan": lan}}
 
 
 def _stage_tables(games: dict) -> tuple[str | None, list[int]]:

@@ -1,6 +1,6 @@
 """The judge's page's own addresses: the page shell (h-jface's template), its service worker and
 manifest, its scripts and styles under ``/assets/judge/``, and the chief judge's page (§7):
-every table of the round with its state and problems, and a confirm button."""
+every table of every stage, round by round, with its state and problems, and a confirm button."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from sheets_sync.web.judge.api import link_title
-from sheets_sync.web.judge.games import CONFIRMED, SUBMITTED, cell_key
+from sheets_sync.web.judge.compress import COMPRESSED, accepts_gzip, gzipped_file
+from sheets_sync.web.judge.games import CONFIRMED, IN_PLAY, NOT_STARTED, PROBLEMS, SUBMITTED, WAITING, cell_key
 from sheets_sync.web.judge.links import game_allowed, link_for, link_games
 from sheets_sync.web.judge.state import _moment, game_json, games_of
 from sheets_sync.web.models import JudgeLink
@@ -48,7 +49,11 @@ def _judge_file(request: HttpRequest, name: str) -> HttpResponse:
     real, _ = safe_file(JUDGE_ASSETS, name)
     if real is None:
         raise Http404("no such file")
-    return file_response(request, real)
+    if real.suffix not in COMPRESSED:
+        return file_response(request, real)
+    response = gzipped_file(request, real) if accepts_gzip(request) else file_response(request, real)
+    response["Vary"] = "Accept-Encoding"
+    return response
 
 
 @require_safe
@@ -71,44 +76,59 @@ def judge_asset(request: HttpRequest, name: str) -> HttpResponse:
     return _judge_file(request, name)
 
 
-def _round_games(link: JudgeLink, games: dict, wanted: int | None) -> tuple[list[dict], int | None, list[int]]:
-    """The current stage's games of one round: ``wanted``, else the first round not all submitted."""
-    stage = games.get("current_stage")
-    staged = [g for g in link_games(link, games["games"]) if g["stage"] == stage]
-    rounds = sorted({g["round"] for g in staged})
-    if not rounds:
-        return [], None, []
-    if wanted not in rounds:
-        wanted = next((r for r in rounds if any(g["status"] not in (SUBMITTED, CONFIRMED) for g in staged if g["round"] == r)),
-                      rounds[-1])
-    return [g for g in staged if g["round"] == wanted], wanted, rounds
+# a game's state in the chief's words (the card's line and the round's counts), the contract's order
+STATE_WORDS = {NOT_STARTED: ("не начата", "not started"), IN_PLAY: ("идёт", "in play"), WAITING: ("сохраняется", "saving"),
+               PROBLEMS: ("с ошибками", "with problems"), SUBMITTED: ("сдана", "submitted"),
+               CONFIRMED: ("подтверждена", "confirmed")}
+UNFINISHED = (IN_PLAY, WAITING, PROBLEMS)
+
+
+def _card(tournament, games: dict, game: dict, en: bool) -> dict:
+    card = {**game, **game_json(tournament, games, game)}
+    card["state"] = STATE_WORDS.get(card["status"], (card["status"],) * 2)[en]
+    card["judge"] = card["cells"].get(cell_key(None, "judge"), "")
+    card["checked_by"] = card["cells"].get(cell_key(None, "checked_by"), "")
+    card["errors"] = [p for p in card["problems"] if p["severity"] == "error"]
+    card["warnings"] = [p for p in card["problems"] if p["severity"] != "error"]
+    return card
+
+
+def _rounds(link: JudgeLink, games: dict, at: str) -> list[dict]:
+    """Every stage's rounds in playing order, each with its tables' cards and its states counted. A
+    round is shown open when something there waits for somebody (a game in play, saving, with
+    problems; a submitted one to confirm), when it is the first not all finished, or when it holds
+    the game ``at`` (just confirmed); the others are folded, a line each."""
+    en = (games.get("language") or "ru") == "en"
+    stages = games.get("stages", {})
+    rounds: dict[tuple[str, int], list[dict]] = {}
+    for game in link_games(link, games["games"]):
+        rounds.setdefault((game["stage"], game["round"]), []).append(_card(link.tournament, games, game, en))
+    waits = (*UNFINISHED, SUBMITTED) if games.get("confirmation") else UNFINISHED
+    out, next_found = [], False
+    for (stage, number), cards in rounds.items():
+        states = [c["status"] for c in cards]
+        first_open = not next_found and any(s in (NOT_STARTED, *UNFINISHED) for s in states)
+        next_found = next_found or first_open
+        out.append({"key": f"{stage}-{number}", "stage": stages.get(stage, stage), "round": number, "games": cards,
+                    "open": first_open or any(s in waits for s in states) or any(c["gid"] == at for c in cards),
+                    "counts": [(words[en], states.count(status)) for status, words in STATE_WORDS.items()
+                               if status in states]})
+    return out
 
 
 @require_safe
 def chief_page(request: HttpRequest, token: str) -> HttpResponse:
+    """Every table of every stage, round by round, with its state; the confirm button where
+    confirmation is on (issue 44 §7)."""
     link = link_for(token)
     if link.kind != JudgeLink.CHIEF:
         raise Http404("no such link")
-    games = games_of(link.tournament) or {"games": [], "language": link.tournament.language}
     tournament = link.tournament
-    stage = games.get("current_stage")  # the current stage's games only: a page of a round, not of the tournament
-    shown = [{**g, **game_json(tournament, games, g)} for g in games["games"] if g["stage"] == stage]
-    try:
-        wanted = int(request.GET.get("round", ""))
-    except ValueError:
-        wanted = None
-    table, current, rounds = _round_games(link, {**games, "games": shown}, wanted)
-    language = games.get("language") or "ru"
+    games = games_of(tournament) or {"games": [], "language": tournament.language}
     name = link.judge or unquote(request.COOKIES.get(CHIEF_NAME_COOKIE, ""))[:200]
-    for g in table:
-        g["judge"] = g["cells"].get(cell_key(None, "judge"), "")
-        g["checked_by"] = g["cells"].get(cell_key(None, "checked_by"), "")
-        g["errors"] = [p for p in g["problems"] if p["severity"] == "error"]
-        g["warnings"] = [p for p in g["problems"] if p["severity"] != "error"]
-    context = {"link": link, "token": token, "games": table, "round": current, "rounds": rounds,
-               "stage": games.get("stages", {}).get(games.get("current_stage"), ""), "name": name,
+    context = {"link": link, "token": token, "rounds": _rounds(link, games, request.GET.get("at", "")), "name": name,
                "confirmation": bool(games.get("confirmation")), "tournament_name": games.get("tournament") or str(tournament),
-               "lang": language, "read_at": _moment(games.get("read_at"))}
+               "lang": games.get("language") or "ru", "read_at": _moment(games.get("read_at"))}
     return _no_store(render(request, "judge/chief.html", context))
 
 
@@ -136,7 +156,7 @@ def chief_confirm(request: HttpRequest, token: str, gid: str) -> HttpResponse:
             defaults={"link": link, "gid": gid, "cells": {key: name}, "base": {key: current}, "choose": {key: "mine"}})
         if made:
             request_write(link.tournament)
-    response = redirect(f"/j/{token}/chief/?round={game['round']}")
+    response = redirect(f"/j/{token}/chief/?at={quote(gid)}#table-{quote(gid)}")
     if name and not link.judge:
         response.set_cookie(CHIEF_NAME_COOKIE, quote(name), max_age=30 * 24 * 3600, samesite="Strict", httponly=True,
                             path=f"/j/{token}/")

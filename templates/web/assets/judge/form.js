@@ -56,6 +56,7 @@ const WORDS = {
   waiting_sheet: ["ждёт записи в таблицу", "waiting to be written to the sheet"],
   waiting_net: ["ждёт сети", "waiting for the network"],
   sending: ["отправляется…", "sending…"],
+  keeping: ["записывается на телефон…", "being kept on the phone…"],
   error: ["ошибка", "error"],
   loading: ["Загружается…", "Loading…"],
   offline_first: ["Нет сети, а страница ещё ни разу не открывалась на этом телефоне",

@@ -143,6 +143,7 @@ async function change(gid, updates, { submit = false, choose = {} } = {}) {
     await outbox.add({ kind: "form", gid, id: F.uuid(), cells: pick(form.cells, F.FORM_KEYS), submit, choose });
   } finally {
     S.entering[gid] -= 1;
+    draw();
   }
 }
 
@@ -287,10 +288,14 @@ function hhmm(iso) {
 }
 
 function statusText(gid) {
-  const game = S.games[gid] || {}, entering = S.entering[gid] || 0, waiting = outbox.count(gid) + entering;
-  if (waiting && (outbox.sending || entering) && !outbox.offline) return w("sending");
+  // a tap counts as waiting once its entry is in IndexedDB, not from the tap on: «ждёт сети: 3» said
+  // while the third was still being written was lost by a reload at that moment
+  const game = S.games[gid] || {}, waiting = outbox.kept(gid);
+  const writing = (S.entering[gid] || 0) + outbox.count(gid) - waiting;
+  if ((waiting || writing) && (outbox.sending || writing) && !outbox.offline) return w("sending");
   if (waiting && outbox.error) return `${w("error")}: ${outbox.error[LANG] || outbox.error.ru}`;
   if (waiting) return `${w("waiting_net")}: ${F.changes(waiting, LANG)}`;
+  if (writing) return w("keeping");
   if (S.refusal[gid]) return `${w("error")}: ${S.refusal[gid]}`;
   if (game.pending) return w("waiting_sheet");
   if (game.saved_at) return `${w("saved")} ${hhmm(game.saved_at)}`;

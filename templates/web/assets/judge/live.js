@@ -47,6 +47,12 @@ export function mount(element, ctx) {
   const players = ctx.game.seats || [], rules = ctx.rules || {};
   let events = ctx.game.events || [], state, note = "", draft = {}, sheet = null, armed = null, dealRole = "don";
   const clock = { key: null, total: 0, left: 0, run: false, at: 0, buzz: [] };
+  // the clock survives a reload: kept on the phone per game, it goes on from where it stood (the
+  // wall clock's \`at\`, so the seconds a reload took are counted) when the game is still at that turn
+  const clockKey = `judge-clock:${ctx.game.gid || ""}`;
+  let keptClock = null;
+  try { keptClock = JSON.parse(localStorage.getItem(clockKey)); } catch { keptClock = null; }
+  const keepClock = () => { try { localStorage.setItem(clockKey, JSON.stringify(clock)); } catch { /* private mode */ } };
   const root = h("div", { class: "live" });
   element.replaceChildren(root);
 
@@ -60,6 +66,7 @@ export function mount(element, ctx) {
     const why = ev.kind !== "undo" && G.check(state, { id: "x", seq: 1, ...ev });
     if (why) return say(G.refusalText(why, language));
     note = ""; sheet = armed = null;
+    keptClock = null; // the game moves on from this phone: a clock kept before the reload is no longer of it
     ctx.send(ev);
   }
   const say = (words) => { note = words; render(); };
@@ -91,13 +98,20 @@ export function mount(element, ctx) {
     const tm = G.timer(state);
     if (!tm || tm.kind === "vote") return "";
     const key = `${state.step}${state.number}:${state.speaking}:${G.nextSpeaker(state)}:${tm.kind}`;
-    if (clock.key !== key) Object.assign(clock, { key, total: tm.seconds, left: tm.seconds, run: state.speaking !== null && tm.seconds > 0, at: Date.now(), buzz: [] });
-    const again = () => { Object.assign(clock, { left: clock.total, run: false, buzz: [] }); render(); };
+    if (clock.key !== key) {
+      if (keptClock && keptClock.key === key) {
+        Object.assign(clock, keptClock);
+        keptClock = null; // taken once
+      } else Object.assign(clock, { key, total: tm.seconds, left: tm.seconds, run: state.speaking !== null && tm.seconds > 0, at: Date.now(), buzz: [] });
+      keepClock();
+    }
+    const again = () => { Object.assign(clock, { left: clock.total, run: false, buzz: [] }); keepClock(); render(); };
     return h("div", { class: "clock" }, h("span", {}, W[{ agreement: "agreement_clock", look: "night0" }[tm.kind] || tm.kind][lang]),
-      h("output", { class: "time" }, fmt(clock.left)),
+      h("output", { class: "time" }, fmt(remaining())),
       tm.seconds ? h("div", { class: "row" }, button("clock", clock.run ? t("pause") : t("start"), () => {
         if (clock.run) clock.left = remaining(); else clock.at = Date.now();
         clock.run = !clock.run;
+        keepClock();
         render();
       }), button("", t("reset"), again, "ghost")) : "");
   }
@@ -108,11 +122,11 @@ export function mount(element, ctx) {
     if (!clock.run || !out) return;
     const left = remaining();
     for (const at of [10, 0]) {
-      if (left <= at && clock.total > at && !clock.buzz.includes(at)) { clock.buzz.push(at); navigator.vibrate?.(at ? 200 : [300, 100, 300]); }
+      if (left <= at && clock.total > at && !clock.buzz.includes(at)) { clock.buzz.push(at); keepClock(); navigator.vibrate?.(at ? 200 : [300, 100, 300]); }
     }
     out.textContent = fmt(left);
     out.parentNode.classList.toggle("low", left <= 10);
-    if (left <= 0) { clock.run = false; clock.left = 0; render(); }
+    if (left <= 0) { clock.run = false; clock.left = 0; keepClock(); render(); }
   }, 200);
 
   // the deal (a role, then the seat; a seat's name) and night 0's looks

@@ -22,6 +22,7 @@ export class Outbox {
     this.error = null; // the last failure's words: {ru, en} from the server, or null for no network
     this.offline = false;
     this.next = 1;
+    this.unkept = new Set(); // the numbers of entries whose write to IndexedDB has not ended yet
   }
 
   async open() {
@@ -33,10 +34,21 @@ export class Outbox {
     return this.entries.filter((e) => e.gid === gid).length;
   }
 
+  // the entries of a game already on the phone: what a reload or a dead battery would not lose, the
+  // only ones the status line may count as waiting
+  kept(gid) {
+    return this.entries.filter((e) => e.gid === gid && !this.unkept.has(e.n)).length;
+  }
+
   async add(entry) {
     const stored = { ...entry, n: this.next++ };
     this.entries.push(stored);
-    await save(this.key, this.entries); // on the phone before anything goes out
+    this.unkept.add(stored.n);
+    try {
+      await save(this.key, this.entries); // on the phone before anything goes out
+    } finally {
+      this.unkept.delete(stored.n);
+    }
     this.changed();
     this.flush();
     return stored;
