@@ -44,6 +44,7 @@ CLI_ONLY = {
     "init.name_default": "the command line's init without --name; the web's form asks for the name",
     "init.owner_note": "the web shares the new sheet with the organizer",
     "init.not_empty": "the web fills a proved empty sheet with force",
+    "init.players_or_registration": "the web's form refuses first: «new.no_players» (players or registration)",
     "report.locked": None,  # has its twin: refusal.report.locked
     "serve.cannot_listen": "watch --serve",
     "report.strict": "sync --strict's exit code",
