@@ -59,13 +59,15 @@ class TooMany(Refused):
 class BotApi:
     """The bot's calls; ``base`` is Telegram's address or a test's fake server's."""
 
-    def __init__(self, token: str, base: str = TELEGRAM, *, session: requests.Session | None = None) -> None:
+    def __init__(self, token: str, base: str = TELEGRAM, *, timeout: float = TIMEOUT,
+                 session: requests.Session | None = None) -> None:
         self._url = f"{base.rstrip('/')}/bot{token}/"
         self._session = session or requests.Session()
+        self.timeout = timeout
 
-    def _call(self, method: str, payload: dict, timeout: float = TIMEOUT):
+    def _call(self, method: str, payload: dict, timeout: float | None = None):
         try:
-            response = self._session.post(self._url + method, json=payload, timeout=timeout)
+            response = self._session.post(self._url + method, json=payload, timeout=timeout or self.timeout)
         except requests.ConnectionError as exc:  # from None: the request's address holds the token
             raise (NotSent if _before_sending(exc) else MaybeSent)(type(exc).__name__) from None
         except requests.Timeout as exc:
@@ -94,7 +96,7 @@ class BotApi:
         """Updates from ``offset`` on (those before it are forgotten by Telegram), waiting up to
         ``timeout`` seconds for one (a long poll)."""
         return self._call("getUpdates", {"offset": offset, "timeout": timeout, "allowed_updates": ["message"]},
-                          timeout=timeout + TIMEOUT) or []
+                          timeout=timeout + self.timeout) or []
 
     def send_message(self, chat_id: int, text: str) -> dict:
         return self._call("sendMessage", {"chat_id": chat_id, "text": text, "disable_web_page_preview": True})
