@@ -20,7 +20,7 @@ from sheets_sync.web.messaging.telegram import BotApi, NotSent, Refused, TooMany
 from sheets_sync.web.models import Application, BotState, OutboxMessage, Tournament
 from sheets_sync.web.signals import application_state_changed
 from tests.fake_telegram import TOKEN, FakeTelegram
-from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data  # noqa: F401
+from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data, signed_in  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
@@ -303,3 +303,26 @@ def test_no_chat_id_in_the_log_and_the_messages_go_with_the_application(api, tel
     assert "987654321" not in caplog.text and "secret@example.org" not in caplog.text
     a.delete()
     assert not OutboxMessage.objects.exists()
+
+
+# -- the organizer -----------------------------------------------------------------------------------
+def test_the_organizer_sees_a_message_in_doubt_and_decides(fresh_tournament, signed_in, api, telegram):
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    a = apply(fresh_tournament, "Игрок 01", chat=1201)
+    doubtful = outbox.queue(a, "seat", "k1", "«Кубок»: тур 1 — стол 2, место 5.")
+    other = outbox.queue(a, "seat", "k2", "«Кубок»: тур 2 — стол 1, место 3.")
+    OutboxMessage.objects.filter(pk__in=[doubtful.pk, other.pk]).update(state=OutboxMessage.UNCERTAIN)
+    page = signed_in.get(f"/o/{fresh_tournament.slug}/").content.decode()
+    assert "Сообщения игрокам" in page and "под вопросом: 2" in page and "тур 1 — стол 2, место 5" in page
+    assert "1201" not in page  # the chat id is no organizer's business either
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("boris@example.org", "boris@example.org", "x long pass 2"))
+    assert stranger.post(f"/o/{fresh_tournament.slug}/messages/resend/", {"message": doubtful.pk}).status_code == 404
+    assert signed_in.post(f"/o/{fresh_tournament.slug}/messages/resend/", {"message": doubtful.pk}).status_code == 302
+    assert signed_in.post(f"/o/{fresh_tournament.slug}/messages/delivered/", {"message": other.pk}).status_code == 302
+    assert signed_in.post(f"/o/{fresh_tournament.slug}/messages/resend/", {"message": other.pk}).status_code == 404
+    drain(outbox.Sender(api))
+    assert telegram.to(1201) == ["«Кубок»: тур 1 — стол 2, место 5."]
+    assert set(OutboxMessage.objects.values_list("state", flat=True)) == {OutboxMessage.SENT}

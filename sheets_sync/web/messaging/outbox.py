@@ -173,7 +173,7 @@ class Sender:
             return 0
         except Refused as exc:
             state = OutboxMessage.FAILED if exc.for_good else OutboxMessage.QUEUED
-            _set(row, (OutboxMessage.SENDING,), state=state, error=f"Telegram: {exc.code} {exc.description}"[:200])
+            _set(row, (OutboxMessage.SENDING,), state=state, error=_refusal(exc))
             log.warning("outbox message %s refused: %s", row.pk, exc.code)
             return 0
         except (NotSent, ConnectionRefusedError, smtplib.SMTPConnectError) as exc:
@@ -181,7 +181,7 @@ class Sender:
             _set(row, (OutboxMessage.SENDING,), state=OutboxMessage.QUEUED, error=f"не отправлено: {type(exc).__name__}")
             return 0
         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused) as exc:
-            _set(row, (OutboxMessage.SENDING,), state=OutboxMessage.FAILED, error=f"почта: {type(exc).__name__}")
+            _set(row, (OutboxMessage.SENDING,), state=OutboxMessage.FAILED, error="почтовый сервер не принял адрес")
             return 0
         except (MaybeSent, Exception) as exc:  # noqa: BLE001 - the request may have left: never again by itself
             _set(row, (OutboxMessage.SENDING,), state=OutboxMessage.UNCERTAIN, error=f"нет ответа: {type(exc).__name__}")
@@ -192,6 +192,13 @@ class Sender:
         _set(row, (OutboxMessage.SENDING, OutboxMessage.UNCERTAIN), state=OutboxMessage.SENT, sent_at=timezone.now(),
              error="")
         return 1
+
+
+def _refusal(exc: Refused) -> str:
+    """Why Telegram refused, in the organizer's words (Telegram's own description after it)."""
+    said = {403: "игрок заблокировал бота или удалил чат", 400: "Telegram не принял сообщение"}.get(
+        exc.code, "Telegram не ответил как надо, сообщение уйдёт позже")
+    return f"{said} ({exc.code})"[:200]
 
 
 def _subject(row: OutboxMessage) -> str:
