@@ -14,6 +14,5 @@ from sheets_sync.web.accounts import sheet_access  # noqa: F401 - a co-organizer
 from sheets_sync.web.jobs import run_job_task
 from sheets_sync.web.judge import writer  # noqa: F401 - the judges' saves' writer job
 from sheets_sync.web.keeping import keeping_minute
-from sheets_sync.web.messaging.bot import bot_minute  # the players' messages: /start, /stop and the outbox
 
-__all__ = ["run_job_task", "keeping_minute", "bot_minute"]
+__all__ = ["run_job_task", "keeping_minute"]

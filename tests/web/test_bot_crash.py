@@ -83,3 +83,27 @@ def test_a_killed_sender_sends_each_message_once(tmp_path):
         assert delivered == 1 if state == "sent" else delivered <= 1, (chat_id, state, delivered)
     assert sum(counts.values()) >= PLAYERS - 1  # every message arrived (the cut-off one may have: the fake says)
     assert telegram.refused == 0
+
+
+def test_the_server_runs_the_bot_beside_its_workers(tmp_path):
+    """``sheets-sync server`` with the bot's token: a player's /start links his chat and the queued
+    messages reach him, while the worker threads stay free for the jobs."""
+    from tests.web.process_support import start_server
+
+    data = tmp_path / "data"
+    with FakeTelegram(enforce=True) as telegram:
+        env = environment(data, SHEETS_SYNC_TELEGRAM_TOKEN=TOKEN, SHEETS_SYNC_TELEGRAM_API=telegram.url)
+        django_script(env, QUEUE, "3")
+        with sqlite3.connect(data / "server.sqlite3") as db:
+            db.execute("UPDATE web_application SET chat_id = NULL WHERE nickname = 'Игрок 02'")
+        server = start_server(env, tmp_path / "server.log")
+        try:
+            telegram.say(777, "/start c2")
+            assert telegram.wait_for(3, 30), telegram.sent  # two seats and the linked chat's welcome
+        finally:
+            server.stop()
+    assert sorted(m.chat_id for m in telegram.sent) == [777, 10_000, 10_001]
+    assert "сюда будут приходить" in telegram.to(777)[0]
+    with sqlite3.connect(data / "server.sqlite3") as db:
+        assert db.execute("SELECT chat_id FROM web_application WHERE start_code = 'c2'").fetchone() == (777,)
+        assert db.execute("SELECT lease_owner FROM web_botstate").fetchone() == ("",)  # released when it stopped

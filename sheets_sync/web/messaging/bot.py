@@ -1,9 +1,9 @@
 """The server's Telegram bot: the loop that reads the players' ``/start <code>`` and ``/stop``
 (getUpdates) and sends the outbox, holding the bot's lease (one loop in the whole server).
 
-It runs in the server's worker (:func:`bot_minute`, a Huey periodic task like the keeping
-minute: it loops within its minute) whenever ``SHEETS_SYNC_TELEGRAM_TOKEN`` is set, or on its
-own: ``python -m sheets_sync.web.messaging.run --data DIR [--seconds N]``.
+It runs in every process with a worker (:class:`BotThread`, started beside the heartbeat by
+:mod:`sheets_sync.web.serving`): with ``SHEETS_SYNC_TELEGRAM_TOKEN`` set, the process holding the
+lease polls and sends; without it, the e-mails alone go. Or on its own: ``python -m sheets_sync.web.messaging.run --data DIR [--seconds N]``.
 
 * ``/start <code>``: the application with that ``start_code`` gets this chat (a stopped chat
   starts again) and the player is told so through the outbox;
@@ -15,12 +15,11 @@ updates were handled: a crash in between handles them again, which changes nothi
 from __future__ import annotations
 
 import logging
+import threading
 import time
 import uuid
 
 from django.db import transaction
-from huey import crontab
-from huey.contrib.djhuey import db_periodic_task
 from django.utils import timezone
 
 from sheets_sync.web.messaging import outbox
@@ -28,7 +27,7 @@ from sheets_sync.web.messaging.telegram import BotApi, BotError, from_environmen
 from sheets_sync.web.messaging.texts import HELP, STOPPED, UNKNOWN_CODE, linked_text
 from sheets_sync.web.models import Application, BotState, OutboxMessage
 
-__all__ = ["BotLoop", "handle_update", "bot_minute"]
+__all__ = ["BotLoop", "BotThread", "handle_update"]
 
 log = logging.getLogger("sheets_sync.web.messaging")
 
@@ -76,14 +75,14 @@ class BotLoop:
         self.owner = f"bot-{uuid.uuid4().hex[:12]}"
         self.poll_wait = poll_wait
 
-    def run(self, seconds: float) -> bool:
-        """Loop for ``seconds`` if the lease is ours; False when another loop holds it."""
+    def run(self, seconds: float, stop: threading.Event | None = None) -> bool:
+        """Loop for ``seconds`` (or until ``stop``) if the lease is ours; False when another loop holds it."""
         if not outbox.take_lease(self.owner):
             return False
         clock = self.sender.pace.clock
         end = clock() + seconds
         try:
-            while clock() < end:
+            while clock() < end and not (stop is not None and stop.is_set()):
                 if not outbox.take_lease(self.owner):
                     return True  # lost it (a pause longer than the lease): the other holder goes on
                 self.step(until=end)
@@ -137,11 +136,40 @@ class BotLoop:
             pace.sent(chat_id)
 
 
-@db_periodic_task(crontab(minute="*"))
-def bot_minute(seconds: float = 55.0) -> None:
-    """Huey runs this every minute in every worker: where the server has a bot (its token in the
-    environment), the one that takes the lease polls and sends for the minute; the others see it held."""
-    api = from_environment()
-    if api is None and not OutboxMessage.objects.filter(state=OutboxMessage.QUEUED, channel=OutboxMessage.EMAIL).exists():
-        return
-    BotLoop(api).run(seconds)
+class BotThread:
+    """The bot in a server's or worker's process: a daemon thread of its own (like the heartbeat,
+    it takes no worker thread from the jobs) looping while the process runs. Without a token it
+    sends only the e-mails, and looks for them every few seconds; with one, the process that holds
+    the lease polls and sends, the others wait for it to be free."""
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> BotThread:
+        self._thread = threading.Thread(target=self._run, name="sheets-sync bot", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        from django.db import close_old_connections
+
+        loop = BotLoop(from_environment())
+        try:
+            while not self._stop.is_set():
+                try:
+                    if loop.api is None and not OutboxMessage.objects.filter(state=OutboxMessage.QUEUED).exists():
+                        self._stop.wait(5.0)
+                    elif not loop.run(60.0, stop=self._stop):
+                        self._stop.wait(2.0)  # another process holds the lease
+                except Exception:  # noqa: BLE001 - the database busy, a bug: the bot tries again, the server goes on
+                    log.exception("the bot's loop failed; trying again")
+                    self._stop.wait(5.0)
+        finally:
+            close_old_connections()
+
+    def stop(self) -> None:
+        """Stop after the current pass (its calls end, the lease is released)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)

@@ -180,7 +180,7 @@ class Sender:
             self.pace.pause(5.0)
             _set(row, (OutboxMessage.SENDING,), state=OutboxMessage.QUEUED, error=f"не отправлено: {type(exc).__name__}")
             return 0
-        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused) as exc:
+        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPSenderRefused):
             _set(row, (OutboxMessage.SENDING,), state=OutboxMessage.FAILED, error="почтовый сервер не принял адрес")
             return 0
         except (MaybeSent, Exception) as exc:  # noqa: BLE001 - the request may have left: never again by itself
@@ -219,6 +219,8 @@ def take_lease(owner: str, now: datetime | None = None) -> bool:
     it only after its last call ended, so such a row's call was cut off)."""
     now = now or timezone.now()
     BotState.objects.get_or_create(pk=1)
+    if BotState.objects.filter(pk=1, lease_owner=owner, lease_until__gte=now + LEASE / 2).exists():
+        return True  # held, and long enough: no write every pass (SQLite serialises the writes)
     if BotState.objects.filter(pk=1, lease_owner=owner).update(lease_until=now + LEASE):
         return True
     free = Q(lease_until__isnull=True) | Q(lease_until__lt=now)
