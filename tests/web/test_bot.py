@@ -20,7 +20,14 @@ from sheets_sync.web.messaging.telegram import BotApi, NotSent, Refused, TooMany
 from sheets_sync.web.models import Application, BotState, OutboxMessage, Tournament
 from sheets_sync.web.signals import application_state_changed
 from tests.fake_telegram import TOKEN, FakeTelegram
-from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data, signed_in  # noqa: F401
+from tests.web.organizer_support import (  # noqa: F401 - fixtures
+    fresh_tournament,
+    fresh_workbook,
+    organizer,
+    private_data,
+    qualified_tournament,
+    signed_in,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -326,3 +333,29 @@ def test_the_organizer_sees_a_message_in_doubt_and_decides(fresh_tournament, sig
     drain(outbox.Sender(api))
     assert telegram.to(1201) == ["«Кубок»: тур 1 — стол 2, место 5."]
     assert set(OutboxMessage.objects.values_list("state", flat=True)) == {OutboxMessage.SENT}
+
+
+def test_through_to_the_semifinal_after_the_advance(qualified_tournament, signed_in, api, telegram):
+    """The qualifying played to the end: no message for its rounds; the advance seats the semifinal,
+    and each semifinalist hears he is through, then his table and seat of each semifinal round."""
+    from django.urls import reverse
+
+    from sheets_sync.web import jobs
+    from sheets_sync.web.models import Job
+
+    players = {i: apply(qualified_tournament, f"Игрок {i:02d}", chat=1300 + i, n=i) for i in range(1, 41)}
+    jobs.request_sync(qualified_tournament, "test")
+    assert not OutboxMessage.objects.exists()  # every qualifying round was played: nothing to tell
+    signed_in.post(reverse("press", args=[qualified_tournament.slug, "advance"]), {"seed": "1"})
+    assert Job.objects.filter(tournament=qualified_tournament, action="advance").get().status == Job.DONE
+    Tournament.objects.filter(pk=qualified_tournament.pk).update(needs_sync=True)
+    jobs.request_sync(qualified_tournament, "test")
+    through = OutboxMessage.objects.filter(kind="through")
+    assert through.count() == 20
+    assert all("вы прошли в этап «Полуфинал» турнира «Кубок города»" in m.text for m in through)
+    one = through.first().application
+    seats = list(OutboxMessage.objects.filter(application=one).order_by("pk").values_list("kind", "text"))
+    assert seats[0][0] == "through" and [k for k, _ in seats[1:]] == ["seat"] * 3
+    assert seats[1][1].startswith("«Кубок города»: Полуфинал, тур 1 — стол ")
+    assert not OutboxMessage.objects.filter(application__in=[a for a in players.values() if a.pk != one.pk],
+                                            kind="seat", text__contains="Отбор").exists()
