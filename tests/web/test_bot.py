@@ -245,6 +245,15 @@ def test_email_where_the_player_gave_no_telegram(api, telegram, settings):
     assert OutboxMessage.objects.get().channel == OutboxMessage.EMAIL  # nothing queued for who gave no contact
 
 
+def test_no_mail_queued_where_the_server_only_logs_its_mail(settings, caplog):
+    settings.EMAIL_BACKEND = "sheets_sync.web.mail.LogEmailBackend"  # a server without SMTP: mail to the log
+    a = apply(make_tournament(), "Игрок 01", email="player@example.org")
+    with caplog.at_level(logging.DEBUG):
+        application_state_changed.send(sender=Application, application=a, old="submitted", new="confirmed")
+        drain(outbox.Sender(None))
+    assert not OutboxMessage.objects.exists() and "player@example.org" not in caplog.text
+
+
 def test_the_seating_of_a_sync_tells_each_player_his_table_and_seat_once(fresh_tournament, api, telegram, settings):
     from sheets_sync.web import jobs
 

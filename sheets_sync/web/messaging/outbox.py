@@ -31,7 +31,7 @@ from django.utils import timezone
 from sheets_sync.web.messaging.telegram import BotApi, MaybeSent, NotSent, Refused, TooMany
 from sheets_sync.web.models import Application, BotState, OutboxMessage
 
-__all__ = ["LEASE", "channel_of", "queue", "queue_many", "Pace", "Sender", "take_lease", "release_lease",
+__all__ = ["LEASE", "channel_of", "mail_goes_out", "queue", "queue_many", "Pace", "Sender", "take_lease", "release_lease",
            "left_uncertain"]
 
 log = logging.getLogger("sheets_sync.web.messaging")
@@ -47,7 +47,15 @@ def channel_of(application: Application) -> str | None:
     neither or said /stop (then nothing is queued)."""
     if application.chat_id is not None:
         return OutboxMessage.TELEGRAM if application.chat_stopped_at is None else None
-    return OutboxMessage.EMAIL if application.email else None
+    return OutboxMessage.EMAIL if application.email and mail_goes_out() else None
+
+
+def mail_goes_out() -> bool:
+    """Whether the server sends mail: without an SMTP server the mail is written to the server's
+    log (:mod:`sheets_sync.web.mail`), where a player's address and messages have no business."""
+    from django.conf import settings
+
+    return settings.EMAIL_BACKEND != "sheets_sync.web.mail.LogEmailBackend"
 
 
 def _row(application: Application, kind: str, key: str, text: str, params: dict | None) -> OutboxMessage | None:
