@@ -117,6 +117,21 @@ def test_the_limits_thirty_a_second_and_one_a_second_per_chat(api, telegram):
     assert took >= 90 / 30 - 0.2
 
 
+def test_a_new_holder_of_the_lease_keeps_the_last_ones_second_per_chat(api, telegram):
+    t = make_tournament()
+    a = apply(t, "Игрок 01", chat=251)
+    first = outbox.queue(a, "seat", "k1", "тур 1")
+    drain(outbox.Sender(api))
+    assert OutboxMessage.objects.get(pk=first.pk).state == OutboxMessage.SENT
+    outbox.queue(a, "seat", "k2", "тур 2")
+    fresh = outbox.Sender(api)  # another process took the lease right after
+    fresh.remember_recent()
+    sent, soonest = fresh.send_due()
+    assert sent == 0 and 0 < soonest <= 1.1  # not sooner than a second after the other's message
+    drain(fresh)
+    assert telegram.to(251) == ["тур 1", "тур 2"] and telegram.refused == 0
+
+
 def test_a_429_waits_its_retry_after_and_sends_again(api, telegram):
     t = make_tournament()
     a = apply(t, "Игрок 01", chat=201)

@@ -79,6 +79,7 @@ class BotLoop:
         """Loop for ``seconds`` (or until ``stop``) if the lease is ours; False when another loop holds it."""
         if not outbox.take_lease(self.owner):
             return False
+        self.sender.remember_recent()  # the last holder's messages of the last second count against their chats
         clock = self.sender.pace.clock
         end = clock() + seconds
         try:

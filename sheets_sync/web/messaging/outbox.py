@@ -118,6 +118,10 @@ class Pace:
         if chat_id is not None:
             self._chats[chat_id] = now
 
+    def note(self, chat_id: int, at: float) -> None:
+        """``chat_id`` heard at ``at`` (this clock's time)."""
+        self._chats[chat_id] = max(self._chats.get(chat_id, -1e9), at)
+
     def pause(self, seconds: float) -> None:
         self._paused_until = max(self._paused_until, self.clock() + seconds)
 
@@ -141,6 +145,16 @@ class Sender:
         self.api = api
         self.pace = pace or Pace()
         self.mail = mail or _send_mail
+
+    def remember_recent(self, now: datetime | None = None) -> None:
+        """The chats the last holder of the lease wrote to within the last second (a new holder
+        knows nothing of them otherwise): their second is kept here too."""
+        now = now or timezone.now()
+        recent = OutboxMessage.objects.filter(channel=OutboxMessage.TELEGRAM, sent_at__gte=now - timedelta(seconds=1.1))
+        clock = self.pace.clock()
+        for chat, sent_at in recent.values_list("application__chat_id", "sent_at"):
+            if chat is not None:
+                self.pace.note(chat, clock - (now - sent_at).total_seconds())
 
     def send_due(self, until: float | None = None) -> tuple[int, float]:
         """Send what is queued and may go now; returns (sent, seconds until a deferred one may go:
