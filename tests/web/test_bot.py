@@ -383,3 +383,18 @@ def test_through_to_the_semifinal_after_the_advance(qualified_tournament, signed
     assert seats[1][1].startswith("«Кубок города»: Полуфинал, тур 1 — стол ")
     assert not OutboxMessage.objects.filter(application__in=[a for a in players.values() if a.pk != one.pk],
                                             kind="seat", text__contains="Отбор").exists()
+
+
+def test_without_a_token_the_telegram_messages_wait_and_the_loop_idles(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    t = make_tournament()
+    outbox.queue(apply(t, "Игрок 01", chat=1401, n=1), "seat", "k1", "стол 1")
+    outbox.queue(apply(t, "Игрок 02", email="p2@example.org", n=2), "seat", "k2", "стол 2")
+    loop = BotLoop(None, poll_wait=1)
+    passes = []
+    send_due = loop.sender.send_due
+    loop.sender.send_due = lambda **kw: passes.append(1) or send_due(**kw)
+    assert loop.run(2.0)
+    assert len(passes) <= 4  # a pass a second, not a busy loop over the row it cannot send
+    assert OutboxMessage.objects.get(key="k1").state == OutboxMessage.QUEUED
+    assert OutboxMessage.objects.get(key="k2").state == OutboxMessage.SENT and len(mail.outbox) == 1

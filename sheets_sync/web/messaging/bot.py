@@ -97,12 +97,10 @@ class BotLoop:
         busy = OutboxMessage.objects.filter(state=OutboxMessage.QUEUED).exists()
         if self.api is not None:
             self.poll(0 if busy else self.poll_wait)
-        elif soonest:
-            time.sleep(min(soonest, 1.0))
-        elif not busy:
-            time.sleep(self.poll_wait)
-        if soonest and busy:
-            time.sleep(min(soonest, 0.2))
+            if busy and soonest:
+                time.sleep(min(soonest, 0.2))  # a chat's second: the next pass sends it
+        elif not sent:  # no bot: the e-mails alone (Telegram's rows wait for a token)
+            time.sleep(min(soonest, 1.0) if soonest else self.poll_wait)
         return sent
 
     def poll(self, wait: int) -> int:
