@@ -260,6 +260,15 @@ def test_email_where_the_player_gave_no_telegram(api, telegram, settings):
     assert OutboxMessage.objects.get().channel == OutboxMessage.EMAIL  # nothing queued for who gave no contact
 
 
+def test_an_address_taken_away_before_the_sending_fails_the_mail(api, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    a = apply(make_tournament(), "Игрок 01", email="player@example.org")
+    outbox.queue(a, "seat", "k", "стол 1")
+    Application.objects.filter(pk=a.pk).update(email="")  # the player asked his address deleted
+    drain(outbox.Sender(api))
+    assert OutboxMessage.objects.get().state == OutboxMessage.FAILED and mail.outbox == []
+
+
 def test_no_mail_queued_where_the_server_only_logs_its_mail(settings, caplog):
     settings.EMAIL_BACKEND = "sheets_sync.web.mail.LogEmailBackend"  # a server without SMTP: mail to the log
     a = apply(make_tournament(), "Игрок 01", email="player@example.org")

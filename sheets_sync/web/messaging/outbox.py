@@ -168,6 +168,9 @@ class Sender:
             if row.channel == OutboxMessage.TELEGRAM and (chat is None or row.application.chat_stopped_at):
                 _set(row, (OutboxMessage.QUEUED,), state=OutboxMessage.FAILED, error="стоп: игрок отписался")
                 continue
+            if row.channel == OutboxMessage.EMAIL and not row.application.email:
+                _set(row, (OutboxMessage.QUEUED,), state=OutboxMessage.FAILED, error="у игрока больше нет адреса почты")
+                continue
             if row.channel == OutboxMessage.TELEGRAM and self.api is None:
                 continue  # the server runs no bot (now): the rows wait for one
             wait = self.pace.chat_ready(chat) if chat is not None else 0.0
