@@ -30,7 +30,7 @@ def on_sync_finished(sender, tournament, outcome, snapshot, **kwargs) -> None:  
     from sheets_sync.web.jobs import public_link
 
     plans = seat_plan(tournament.title or results.tournament.name, results.tournament.seating, stages,
-                      played={p.key for p in results.counted}, link=public_link(tournament) or results.tournament.link or None)
+                      played={p.key for p in results.tournament.protocols if p.finished}, link=public_link(tournament) or results.tournament.link or None)
     queue_seating(tournament, plans)
 
 

@@ -69,21 +69,38 @@ def _through_text(title: str, stage_name: str, last: bool, table: tuple[str, ...
     return f"Поздравляем: вы в этапе «{stage_name}» турнира {_title(title)}!\nСтол этапа: {names}.{tail}"
 
 
+def _due_rounds(entries: list, played: set[tuple[str, int, int]]) -> set[tuple[str, int]]:
+    """The rounds a player is told about now: a stage's first round as soon as it is seated, a
+    later one when every game of the round before it is played — one message as his round comes,
+    not the stage's seven at the draw."""
+    tables: dict[tuple[str, int], set[tuple[str, int, int]]] = {}
+    for e in entries:
+        tables.setdefault((e.stage, e.round), set()).add((e.stage, e.round, e.table))
+    due: set[tuple[str, int]] = set()
+    for stage in {e.stage for e in entries}:
+        rounds = sorted(r for s, r in tables if s == stage)
+        due.add((stage, rounds[0]))
+        due.update((stage, later) for before, later in zip(rounds, rounds[1:]) if tables[(stage, before)] <= played)
+    return due
+
+
 def seat_plan(title: str, seating: Iterable, stages: list[tuple[str, str]], *, played: set[tuple[str, int, int]],
               link: str | None = None) -> list[Planned]:
-    """The messages a seating calls for: each seated player's table and seat in every round not
-    yet played (``played``: (stage, round, table) of the games counted), and for a later stage
-    the news that he reached it (in the order of the stages, the news first).
+    """The messages a seating calls for: each seated player's table and seat in the rounds that
+    are due and not yet played (``played``: (stage, round, table) of the finished games; see
+    :func:`_due_rounds`), and for a later stage the news that he reached it (in the order of the
+    stages, the news first).
 
     ``seating``: :class:`scoring.model.SeatingEntry` items; ``stages``: the preset's (key, name)."""
     order = {key: n for n, (key, _) in enumerate(stages)}
     names = dict(stages)
     several = len(stages) > 1
     entries = sorted((e for e in seating if e.stage in order), key=lambda e: (order[e.stage], e.round, e.table))
+    due = _due_rounds(entries, played)
     plans: list[Planned] = []
     reached: set[tuple[str, str]] = set()
     for entry in entries:
-        is_played = (entry.stage, entry.round, entry.table) in played
+        told = (entry.stage, entry.round) in due and (entry.stage, entry.round, entry.table) not in played
         for seat, nickname in enumerate(entry.players, 1):
             if not nickname:
                 continue
@@ -92,9 +109,8 @@ def seat_plan(title: str, seating: Iterable, stages: list[tuple[str, str]], *, p
                 last = order[entry.stage] == len(stages) - 1
                 plans.append(Planned(nickname, "final" if last else "through", f"through:{entry.stage}",
                                      _through_text(title, names[entry.stage], last, entry.players, link)))
-            if is_played:
-                continue
-            plans.append(Planned(nickname, "seat", f"seat:{entry.stage}:{entry.round}",
-                                 seat_text(title, names[entry.stage], several, entry.round, entry.table, seat),
-                                 {"table": entry.table, "seat": seat}))
+            if told:
+                plans.append(Planned(nickname, "seat", f"seat:{entry.stage}:{entry.round}",
+                                     seat_text(title, names[entry.stage], several, entry.round, entry.table, seat),
+                                     {"table": entry.table, "seat": seat}))
     return plans
