@@ -1,5 +1,5 @@
-"""`make bench` (the players' messages, issue 45 §4): a round's seating of 100 players told to each
-of them through the outbox and the bot's loop, against the fake Telegram Bot API
+"""`make bench` (the players' messages, issue 45 §4): a round's seating of 100 players (a workbook
+made by ``init``, the sync's signal with its outcome) told to each of them through the outbox and the bot's loop, against the fake Telegram Bot API
 (tests/fake_telegram.py) that refuses with 429 whatever breaks Telegram's limits (30 messages a
 second, one a second to a chat) — the time from the seating known (queued by the sync's receiver)
 to the last message received; once as is, once with a 429 (``retry_after`` 2 s) in the middle.
@@ -21,7 +21,6 @@ import threading
 import time
 from datetime import date
 from pathlib import Path
-from types import SimpleNamespace
 
 BEGIN, END = "<!-- messages-bench:begin -->", "<!-- messages-bench:end -->"
 
@@ -36,32 +35,45 @@ def _django(data: Path) -> None:
     call_command("migrate", verbosity=0)
 
 
-def _round(players: int, slug: str, flood: bool) -> dict:
-    """One round's seating told to ``players`` players; the figures of it."""
+def _workbook(folder: Path, players: int) -> Path:
+    """A tournament of ``players`` made by ``init`` (the qualifying seated, nothing played)."""
+    from sheets_sync.actions.init import init_workbook
+
+    csv = folder / "players.csv"
+    csv.write_text("Ник,Клуб\n" + "".join(f"Игрок {i:03d},Клуб {i % 9}\n" for i in range(1, players + 1)), encoding="utf-8")
+    path = folder / "cup.xlsx"
+    init_workbook(str(path), players_csv=csv, preset_ref="gmo-2016", name="Кубок", language="ru")
+    return path
+
+
+def _round(path: Path, slug: str, flood: bool) -> dict:
+    """The sync's signal for the workbook at ``path`` told to a player per seat of its first
+    round, each with a linked chat; the figures of it."""
     from django.db import close_old_connections
     from django.utils import timezone
 
+    from sheets_sync.backends.excel import ExcelBackend
+    from sheets_sync.loop.outcome import compute
     from sheets_sync.web.messaging.bot import BotLoop
-    from sheets_sync.web.messaging.receivers import queue_seating
     from sheets_sync.web.messaging.telegram import BotApi
-    from sheets_sync.web.messaging.texts import seat_plan
     from sheets_sync.web.models import Application, OutboxMessage, Tournament
+    from sheets_sync.web.signals import after_sync
     from tests.fake_telegram import TOKEN, FakeTelegram
 
-    t = Tournament.objects.create(slug=slug, title="Кубок", source=Tournament.EXCEL)
-    names = [f"Игрок {i:03d}" for i in range(players)]
+    snapshot = ExcelBackend(path).read()
+    outcome = compute(snapshot)
+    names = [p.nickname for p in outcome.results.tournament.players]
+    t = Tournament.objects.create(slug=slug, title="Кубок", source=Tournament.EXCEL, path=str(path))
     Application.objects.bulk_create([
         Application(tournament=t, nickname=n, chat_id=1_000_000 + t.pk * 1000 + i, applied_at=timezone.now(),
                     token=f"{slug}{i}", token_hash=f"{slug}h{i}", start_code=f"{slug}c{i}") for i, n in enumerate(names)])
-    seating = [SimpleNamespace(stage="qualifying", round=1, table=k // 10 + 1, players=tuple(names[k:k + 10]))
-               for k in range(0, players, 10)]
     with FakeTelegram(enforce=True) as fake:
         loop = BotLoop(BotApi(TOKEN, fake.url), poll_wait=1)
         stop = threading.Event()
 
         def run() -> None:
             while not stop.is_set():
-                loop.run(1.0)
+                loop.run(1.0, stop=stop)
             close_old_connections()
 
         thread = threading.Thread(target=run, daemon=True)
@@ -70,16 +82,17 @@ def _round(players: int, slug: str, flood: bool) -> dict:
         if flood:
             fake.flood(1, retry_after=2)
         started = time.monotonic()
-        queued = queue_seating(t, seat_plan("Кубок", seating, [("qualifying", "Отбор")], played=set()))
+        after_sync(t, outcome, snapshot)  # what the sync job does once it computed: the seating is known
         queued_s = time.monotonic() - started
-        fake.wait_for(players, timeout=60)
+        queued = OutboxMessage.objects.filter(application__tournament=t).count()
+        fake.wait_for(queued, timeout=60)
         took = (fake.sent[-1].at - started) if fake.sent else float("nan")
         stop.set()
         thread.join(10)
         moments = [m.at for m in fake.sent]
         busiest = max((sum(1 for x in moments if 0 <= x - m < 1.0) for m in moments), default=0)
         counts = fake.counts()
-        return {"players": players, "queued": queued, "queued_s": round(queued_s, 3), "received": len(fake.sent),
+        return {"players": len(names), "queued": queued, "queued_s": round(queued_s, 3), "received": len(fake.sent),
                 "twice": sum(1 for n in counts.values() if n > 1), "last_s": round(took, 2), "busiest_second": busiest,
                 "refused": fake.refused, "flood": flood,
                 "sent_rows": OutboxMessage.objects.filter(application__tournament=t, state=OutboxMessage.SENT).count()}
@@ -88,7 +101,8 @@ def _round(players: int, slug: str, flood: bool) -> dict:
 def measure(players: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="bench-messages-") as folder:
         _django(Path(folder))
-        return {"plain": _round(players, "plain", False), "flood": _round(players, "flood", True)}
+        path = _workbook(Path(folder), players)
+        return {"plain": _round(path, "plain", False), "flood": _round(path, "flood", True)}
 
 
 def section(r: dict) -> str:
@@ -101,10 +115,11 @@ def section(r: dict) -> str:
         "## The players' messages: a round's seating told to 100 players (bench/messages.py, issue 45 §4)",
         "",
         f"Measured {date.today().isoformat()} on {cpu_model()}, {os.cpu_count()} cores shared with other work, "
-        f"Python {platform.python_version()}; load average {load} at the end. {p['players']} players with a linked "
-        "chat; one round's seating (ten tables) queued by the sync's receiver, sent by the bot's loop (in its "
-        "long poll when the seating came) to the fake Telegram Bot API, which refuses with 429 whatever breaks "
-        "Telegram's limits.",
+        f"Python {platform.python_version()}; load average {load} at the end. A tournament of {p['players']} players "
+        "made by `init` (gmo-2016, the qualifying seated), each with a linked chat; the sync's signal with its "
+        "outcome (the receiver queues the first round's table and seat of each: the later rounds come as they "
+        "come), sent by the bot's loop (in its long poll when the seating came) to the fake Telegram Bot API, "
+        "which refuses with 429 whatever breaks Telegram's limits.",
         "",
         "| figure | as is | with one 429 (retry_after 2 s) | target |",
         "|---|---|---|---|",
