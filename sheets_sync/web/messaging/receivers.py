@@ -25,6 +25,8 @@ def on_state_changed(sender, application, old, new, **kwargs) -> None:  # noqa: 
 
 @receiver(sync_finished, dispatch_uid="messaging-seating")
 def on_sync_finished(sender, tournament, outcome, snapshot, **kwargs) -> None:  # noqa: ARG001
+    if not Application.objects.filter(tournament=tournament).exists():
+        return  # no registration on the server: nobody to tell (and a 1,000-player race's seating is not walked)
     results = outcome.results
     stages = [(s.key, s.name(tournament.language or "ru")) for s in results.preset.stages]
     from sheets_sync.web.jobs import public_link
