@@ -411,3 +411,17 @@ def test_without_a_token_the_telegram_messages_wait_and_the_loop_idles(settings)
     assert len(passes) <= 4  # a pass a second, not a busy loop over the row it cannot send
     assert OutboxMessage.objects.get(key="k1").state == OutboxMessage.QUEUED
     assert OutboxMessage.objects.get(key="k2").state == OutboxMessage.SENT and len(mail.outbox) == 1
+
+
+def test_a_message_is_queued_in_the_transaction_of_its_event(api, telegram):
+    from django.db import transaction
+
+    a = apply(make_tournament(), "Игрок 01", chat=1501)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        Application.objects.filter(pk=a.pk).update(state="confirmed")
+        application_state_changed.send(sender=Application, application=a, old="submitted", new="confirmed")
+        assert OutboxMessage.objects.count() == 1
+        raise RuntimeError("the state's change failed after the message was queued")
+    assert not OutboxMessage.objects.exists()  # no message of a change that did not happen
+    drain(outbox.Sender(api))
+    assert telegram.to(1501) == []
