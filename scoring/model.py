@@ -138,6 +138,7 @@ class Player:
     classifications: tuple[str, ...] = ()
     team_location: Location | None = None  # the «Команда» cell, when the column exists
     arrived: bool = False  # the Players tab's «Прибыл» ticked: checked in on the day (issue 45 §3)
+    excused_location: Location | None = None  # the «Пропуск» cell, when the column exists (issue 45 §2)
 
     @property
     def ranked(self) -> bool:

@@ -48,6 +48,7 @@ __all__ = [
     "SeasonRule",
     "TeamRule",
     "RatingRule",
+    "RegistrationRule",
     "Preset",
     "apply_overrides",
     "OVERRIDE_ALIASES",
@@ -132,6 +133,14 @@ class TeamRule:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class RegistrationRule:
+    """Registration before the tournament (issue 45; :mod:`scoring.registration`)."""
+
+    excuse_notice_hours: int = 24  # the excused round is announced at least this long before the start
+    payment_required: bool = False  # only «оплачена» takes part (a confirmed row holds its place, unpaid)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class RatingRule:
     """A player rating beside the standings (``[rating]``; :mod:`scoring.rating.club`).  The
     scheme is a file, so the edges that load the preset resolve ``scheme`` into ``resolved``
@@ -189,6 +198,7 @@ class Preset:
     season: SeasonRule
     teams: TeamRule = TeamRule()
     rating: RatingRule | None = None  # no [rating]: no rating anywhere, every output as without it
+    registration: RegistrationRule = RegistrationRule()
 
     # -- lookups ---------------------------------------------------------------------------
     def stage(self, key: str) -> StageRule:
@@ -429,11 +439,13 @@ def _build(r: _Reader, data: Mapping[str, Any]) -> Preset | None:
     _, publish = r.section(data, "publish")
     nominations = _nominations(r, data)
     _, season = r.section(data, "season")
+    _, registration = r.section(data, "registration")
     rating = _rating(r, data)
     if season["ranking"] == "rating" and rating is None:
         r.err("season.ranking", "\"rating\" ranks by the player rating: add a [rating] table naming its scheme")
     return Preset(**header, **points, ci=ci, stages=stages, **penalties, **awards, **ranking, **publish,
-                  nominations=nominations, season=SeasonRule(**season), teams=_teams(r, data), rating=rating)
+                  nominations=nominations, season=SeasonRule(**season), teams=_teams(r, data), rating=rating,
+                  registration=RegistrationRule(**registration))
 
 
 def _rating(r: _Reader, data: Mapping[str, Any]) -> RatingRule | None:

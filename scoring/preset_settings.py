@@ -253,6 +253,14 @@ SETTINGS: tuple[Setting, ...] = (
             default=False, aliases=("подтверждениепротоколов", "protocolconfirmation")),
     Setting("publish.log_rows", Kind.INTEGER, "changes kept on the Log tab (the newest; log.jsonl keeps all)",
             default=500, low=10, high=100000, aliases=("журнал.строк",)),
+    # -- registration (issue 45): who takes part, and until when a player may announce his excused round
+    Setting("registration", Kind.TABLE, "registration before the tournament (the Players tab's «Заявка»)", default=()),
+    Setting("registration.excuse_notice_hours", Kind.INTEGER, "a player may announce his excused round («Пропуск») "
+            "until this many hours before the start (the Tournament tab's «Начало»); later it is a warning",
+            default=24, low=0, high=1000, aliases=("пропуск.заранее", "регистрация.часовдопропуска")),
+    Setting("registration.payment_required", Kind.BOOLEAN, "only a paid application («оплачена») takes part: "
+            "a confirmed one holds its place but is not drawn until it is paid (a row with an empty «Заявка» "
+            "always takes part)", default=False, aliases=("регистрация.оплата", "оплатаобязательна")),
     # -- a club season (the Tournament tab's «Формат: сезон»)
     Setting("season", Kind.TABLE, "a club season's ratings (read when the Tournament tab says «Формат: сезон»)",
             default=()),

@@ -112,6 +112,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "«{value}» — неизвестное состояние заявки (подана, подтверждена, оплачена, лист ожидания, снялась)",
         "'{value}' is not an application state (submitted, confirmed, paid, waiting, withdrawn)",
     ),
+    # registration (issue 45, scoring.registration)
+    "registration.over_places": (
+        "Подтверждено игроков: {taking}, а мест {places} (строка «Мест» вкладки «Турнир»): лишних {over} — "
+        "поставьте им «лист ожидания» или увеличьте число мест",
+        "{taking} players are confirmed but there are {places} places (the Tournament tab's 'Places'): {over} too many "
+        "— put them on the waiting list or raise the places",
+    ),
+    "registration.out_of_turn": (
+        "Заявка «{player}» (подана {applied}) подтверждена раньше очереди: «{first}» в листе ожидания с {first_applied}",
+        "'{player}' (applied {applied}) is confirmed out of turn: '{first}' has waited since {first_applied}",
+    ),
+    "registration.late_excuse": (
+        "«Пропуск» заполнен позже срока ({deadline}: за {hours} ч до начала; по журналу изменений — {filled}): "
+        "тур без штрафа по регламенту уже не положен; оставьте, если так решил главный судья",
+        "The excused round was filled in after the limit ({deadline}: {hours} h before the start; the change log "
+        "saw it {filled}) — keep it only if the chief judge decided so",
+    ),
     "read.mwt_id": (
         "«{value}» — ID MWT это целое положительное число",
         "'{value}': an MWT ID is a positive whole number",

@@ -99,6 +99,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
                             "created the club season {source}: {players} players; preset {preset}. Add an evening with "
                             "sheets-sync evening {source} --date YYYY-MM-DD --games N, a new player as a row of the "
                             "Players tab"),
+    "init.registration_created": ("создан турнир с регистрацией: {source} — игроков {players}, мест {places}; "
+                                  "регламент {preset}. Заявки — строки вкладки Игроки («Заявка», «Подана»), прибывших "
+                                  "отмечают в «Прибыл»; рассадку делает sheets-sync draw {source}",
+                                  "created the tournament with registration {source}: {players} players, {places} places; "
+                                  "preset {preset}. Applications are rows of the Players tab (Application, Applied at), "
+                                  "arrivals are ticked in Arrived; sheets-sync draw {source} seats them"),
+    "init.players_or_registration": ("укажите --players ФАЙЛ.csv или --registration (игроки придут заявками)",
+                                     "give --players FILE.csv or --registration (the players will apply)"),
     "init.preset_ref": ("регламент из файла: на вкладке Турнир записано «{ref}» (путь от папки таблицы)",
                         "preset from a file: the Tournament tab names '{ref}' (a path from the workbook's folder)"),
     "init.reserves_added": ("добавлены запасные (статус «запасной»), они займут пустые места: {names} — чтобы вместо них "
@@ -165,6 +173,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                       "{ref} --output {output}"),
     # draw, advance, replace
     "draw.written": ("рассадка записана: игр {games}", "seating written: {games} games"),
+    # issue 45: the draw made on check-in
+    "draw.absent": ("не отмечены в «Прибыл» и не посажены: {names}", "not ticked as arrived, not seated: {names}"),
+    "draw.replaced": ("их места заняли из листа ожидания (их «Заявка» теперь «подтверждена»): {pairs}",
+                      "their seats went to the waiting list (their application is now confirmed): {pairs}"),
     "draw.removed": ("удалены пустые вкладки протоколов, которых нет в новой рассадке: {tabs}",
                      "removed blank protocol tabs the new seating no longer has: {tabs}"),
     "draw.kept": ("оставлены вкладки, которых нет в новой рассадке, но в них уже что-то вписано: {tabs} — удалите их "

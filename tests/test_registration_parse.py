@@ -14,14 +14,14 @@ from scoring.values import read_datetime
 from sheets_sync.backends.memory import MemoryBackend
 
 
-def _parsed(players: list[list], tournament_rows: list[list] | None = None):
+def _parsed(players: list[list], tournament_rows: list[list] | None = None, preset: str = "gmo-2016"):
     tabs = {
         "Турнир": [["Название", "Кубок"], ["Регламент", "gmo-2016"], *(tournament_rows or [])],
         "Игроки": players,
     }
     snapshot = MemoryBackend(tabs).read()
     settings = read_settings(snapshot.tabs)
-    parsed = parse_tournament(snapshot.tabs, snapshot.order, load_preset("gmo-2016")[0], settings)
+    parsed = parse_tournament(snapshot.tabs, snapshot.order, load_preset(preset)[0], settings)
     return parsed.tournament, parsed.problems
 
 
@@ -37,7 +37,7 @@ def test_states_decide_who_is_a_player_and_every_application_is_kept_in_order():
         ["Гамма", "", "", "", "лист ожидания", "01.12.2026 10:20", ""],
         ["Дельта", "", "", "", "снялась", "", ""],
         ["Ева", "", "", "", "", "", "+"],  # typed in by the organizer: a player, no application
-    ])
+    ], preset="fiim-2023")  # gmo-2016 requires the payment (test_registration_lineup)
     assert [p.nickname for p in tournament.players] == ["Адам", "Бета", "Ева"]
     assert [p.arrived for p in tournament.players] == [True, False, True]
     assert [(a.nickname, a.state) for a in tournament.applications] == [

@@ -23,7 +23,7 @@ from tests.helpers import examples, preset_dict, protocol, tournament
 # -- the Players tab ------------------------------------------------------------------------------
 def _players(rows, header=("Игрок", "Клуб", "Статус", "Команда", "Зачёт")):
     problems = []
-    players, judges = _parse_players({"Игроки": [list(header), *map(list, rows)]}, problems)
+    players, judges, _applications = _parse_players({"Игроки": [list(header), *map(list, rows)]}, problems)
     return players, judges, [(p.rule, p.severity.value, p.location.cell if p.location else None) for p in problems]
 
 

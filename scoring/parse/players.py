@@ -8,17 +8,19 @@ from collections.abc import Mapping
 from scoring import labels as L
 from scoring.model import Application, ApplicationState, Judge, Location, Player, PlayerStatus
 from scoring.names import fold, typed_name
+from scoring.preset import RegistrationRule
 from scoring.problems import Problem, problem
+from scoring.registration import takes_part
 from scoring.values import is_blank, read_datetime, read_int, shown, text
 from scoring.parse.grid import E, Grid, W, _Reader, _cell, _find_header_row, _words, find_tab
 from scoring.parse.settings import read_mwt_id
 
 
 # -- Players ----------------------------------------------------------------------------------
-def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]
+def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem], rule: RegistrationRule = RegistrationRule()
                    ) -> tuple[tuple[Player, ...], tuple[Judge, ...], tuple[Application, ...]]:
-    """The players, the judges listed among them with the status «судья» (for their MWT ids), and
-    the rows with a «Заявка» state (issue 45: a row whose state does not take part is no player)."""
+    """The players, the judges listed as «судья» (for their MWT ids), and the rows with a «Заявка»
+    state (issue 45: a row not taking part, by the preset's ``[registration]``, is no player)."""
     title = find_tab(tabs, "players")
     if title is None:
         problems.append(problem("read.tab_missing", E, None, tab="Игроки / Players"))
@@ -74,7 +76,7 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]
         state = application.state if application is not None else None
         if application is not None:
             applications.append(application)
-        if state is not None and not state.takes_part:
+        if state is not None and not takes_part(state, rule):
             continue  # an applicant, not (yet, or any more) a player
         team, classes = spellings.of(rd, r, cols)
         players.append(
@@ -90,6 +92,7 @@ def _parse_players(tabs: Mapping[str, Grid], problems: list[Problem]
                 classifications=classes,
                 team_location=rd.loc(r, cols["team"]) if "team" in cols else None,
                 arrived=arrived,
+                excused_location=rd.loc(r, cols["excused"]) if "excused" in cols else None,
             )
         )
     problems.extend(rd.problems)

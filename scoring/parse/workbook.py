@@ -46,7 +46,7 @@ def parse_tournament(tabs: Mapping[str, Grid], order: Sequence[str], preset: Pre
     problems: list[Problem] = list(settings.problems)
     stages = stage_lookup(preset)
     first_stage = preset.stage_keys[0]
-    players, judges, applications = _parse_players(tabs, problems)
+    players, judges, applications = _parse_players(tabs, problems, preset.registration)
     seating = _parse_seating(tabs, stages, first_stage, problems)
     penalties = _parse_penalties(tabs, stages, first_stage, problems)
     disputes = _parse_disputes(tabs, problems)

@@ -25,8 +25,10 @@ from scoring.advance import (Refusal, StagePlan, StageTeams, clubs_of, next_stag
                              replacement_notice, stage_teams, teams_of)
 from scoring.draw.formats import TABLE_SIZE, DrawFormatError, Format, Teams, plan_format
 from scoring.errors import SheetsSyncError
-from scoring.model import Player, PlayerStatus, Protocol, SeatingEntry
-from scoring.preset import StageRule, TeamRule
+from scoring.cells import parse_a1
+from scoring.model import ApplicationState, Player, PlayerStatus, Protocol, SeatingEntry, Tournament
+from scoring.preset import RegistrationRule, StageRule, TeamRule
+from scoring.registration import DrawField, draw_field, state_word
 from scoring.problems import Text
 from scoring.preset_settings import STAGE_KEY_ALIASES
 from sheets_sync.backends.base import STATE_TAB, Backend, Patch, Snapshot, TabWrite
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CommandRefused", "draw_workbook", "advance_workbook", "replace_player", "seating_from_draw", "DrawOutcome",
            "draw_plan", "draw_teams", "auto_advance", "playing_players", "default_tables", "stage_setting_label", "format_refusal",
-           "first_stage_format", "prefilled_values"]
+           "first_stage_format", "prefilled_values", "registered_tournament", "promoted_write", "check_in_lines"]
 
 
 class CommandRefused(SheetsSyncError):
@@ -121,6 +123,45 @@ def first_stage_format(players: Sequence[Player], stage: StageRule, language: st
         raise format_refusal(exc, "format.nearest_tab", settings, language) from None
 
 
+def registered_tournament(tournament: Tournament, rule: RegistrationRule) -> tuple[Tournament, DrawField]:
+    """The tournament as the first draw sees it (issue 45, :func:`scoring.registration.draw_field`):
+    only the players taking part and, once check-in has begun, only those present, the waiting
+    players who replace the absent added, and the Players tab's reserves present."""
+    registered = draw_field(tournament, rule)
+    seated = set(registered.players)
+    kept = [p for p in tournament.players if p.nickname in seated
+            or (p.status is PlayerStatus.RESERVE and (p.arrived or not registered.check_in))]
+    kept += [Player(nickname=a.nickname, club=a.club, city=a.city, arrived=a.arrived, location=a.location)
+             for a in registered.promoted]
+    return replace(tournament, players=tuple(kept)), registered
+
+
+def promoted_write(registered: DrawField, language: str) -> tuple[TabWrite, ...]:
+    """The «Заявка» of each waiting player the draw seats becomes «подтверждена»: the sync then
+    reads him as a player (the draw is the organizer's command; every other cell is left alone)."""
+    cells = [a.state_location for a in registered.promoted if a.state_location is not None]
+    if not cells:
+        return ()
+    grid: list[list[object]] = []
+    for loc in cells:
+        r, c = parse_a1(loc.cell)
+        grid.extend([] for _ in range(r + 1 - len(grid)))
+        grid[r].extend(None for _ in range(c + 1 - len(grid[r])))
+        grid[r][c] = state_word(ApplicationState.CONFIRMED, language)
+    return (TabWrite(title=cells[0].sheet, rows=tuple(tuple(row) for row in grid), owned=False),)
+
+
+def check_in_lines(registered: DrawField | None, language: str) -> list[str]:
+    """What the organizer is told of a draw made on check-in: who was not seated, who took their seats."""
+    if registered is None or not registered.absent:
+        return []
+    lines = [text("draw.absent", language, names=", ".join(registered.absent))]
+    if registered.replacements:
+        pairs = ", ".join(f"{absent} → {reserve}" for absent, reserve in registered.replacements)
+        lines.append(text("draw.replaced", language, pairs=pairs))
+    return lines
+
+
 def _first_stage_field(players: Sequence[Player], fmt: Format, stage: StageRule, language: str) -> list[str]:
     """Everybody drawn: the players, then as many reserves (Players tab order) as the format seats."""
     reserves = [p.nickname for p in players if p.status is PlayerStatus.RESERVE]
@@ -183,6 +224,7 @@ class DrawOutcome:
     removed: tuple[str, ...] = ()             # blank protocol tabs the new seating no longer has
     kept: tuple[str, ...] = ()                # such tabs with something typed in them: left for the organizer
     notice: Text | None = None                # a team rule that could not hold for this field, and what was done
+    registration: DrawField | None = None     # check-in (issue 45): the absent and who replaced them
 
 
 def _read(backend: Backend) -> tuple[Snapshot, Outcome]:
@@ -259,7 +301,8 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
     if typed and not force:
         raise fail(CommandRefused, "draw.typed", language=language,
                    tabs=", ".join(typed[:5]) + (" …" if len(typed) > 5 else ""))
-    players = outcome.results.tournament.players
+    tournament, registered = registered_tournament(outcome.results.tournament, preset.registration)
+    players = tournament.players
     rule = preset.stage(stage)
     fmt = first_stage_format(players, rule, language)
     field = _first_stage_field(players, fmt, rule, language)
@@ -269,18 +312,20 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
         from scoring.draw import draw_qualifying  # the search loads only when a draw is made
 
         draw = draw_qualifying(field, rounds=fmt.rounds, tables=fmt.tables, seed=seed,
-                               clubs=clubs_of(outcome.results.tournament, field),
-                               teams=draw_teams(preset.teams, teams_of(outcome.results.tournament, field)),
+                               clubs=clubs_of(tournament, field),
+                               teams=draw_teams(preset.teams, teams_of(tournament, field)),
                                progress=progress, deadline=deadline, clock=time.monotonic)
     except DrawFormatError as exc:
         raise _refused(str(exc), exc.message("ru"), language) from exc
     entries = seating_from_draw(draw, stage)
     patch = _stage_patch(outcome, stage, entries, draw, replace_stage=True)
     removed, kept = _stale_tabs(snapshot, outcome, stage, entries)
-    patch = _remembering(snapshot, replace(patch, delete_tabs=tuple(removed)), language)
+    promoted = promoted_write(registered, language)
+    patch = replace(patch, delete_tabs=tuple(removed), writes=(*patch.writes, *promoted))
+    patch = _remembering(snapshot, patch, language)
     backend.apply(patch, base=snapshot)
     return DrawOutcome(stage=stage, draw=draw, entries=tuple(entries), patch=patch, language=language, format=fmt,
-                       removed=tuple(removed), kept=tuple(kept))
+                       removed=tuple(removed), kept=tuple(kept), registration=registered)
 
 
 def draw_plan(plan: StagePlan, *, seed: int, teams: StageTeams = StageTeams(teams=None)) -> Draw:

@@ -98,11 +98,12 @@ def _plan_qualifying(players: Sequence[Player], stage_games: int, stage_tables: 
         raise format_refusal(exc, "format.nearest", request.command, language) from None
 
 
-def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | None, language: str, date: str = "",
+def init_workbook(ref: str, *, players_csv: Path | None, preset_ref: str, name: str | None, language: str, date: str = "",
                   seed: int = 1, force: bool = False, credentials: str | None = None,
                   share_with: Sequence[str] = (), console: Console | None = None,
                   qualifying: QualifyingRequest = QualifyingRequest(), organizers: Sequence[str] = (),
-                  season: bool = False, protect_password: str | None = None, http_client: Any = None) -> Backend:
+                  season: bool = False, protect_password: str | None = None, http_client: Any = None,
+                  registration: bool = False, places: int | None = None) -> Backend:
     """Create the tournament in a new .xlsx, a new Google spreadsheet (``gsheet:new``, shared
     with ``share_with`` as editors) or an empty existing one (``gsheet:ID`` / URL).
     ``organizers`` go to the Tournament tab's «Организаторы»: with the sync, the only editors of
@@ -113,7 +114,12 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
     (the command line): one is built from ``credentials``.
 
     ``season``: a club season instead (Tournament with «Формат: сезон», Players, Penalties): no
-    draw, no seating, no protocol tabs; each evening's tab is added later (``evening``)."""
+    draw, no seating, no protocol tabs; each evening's tab is added later (``evening``).
+
+    ``registration`` (issue 45): the players apply (``players_csv`` optional: rows the organizer
+    types himself): the Tournament tab gets the rows «Мест» (``places``), «Регистрация до»,
+    «Начало», «Жеребьёвка», «Часовой пояс», the Players tab «Заявка», «Подана», «Прибыл»; no seating
+    yet — ``draw`` seats those taking part when registration is over."""
     google = is_google_ref(ref)
     if share_with and not google:
         raise fail(BackendError, "init.share_with_file", language=language)
@@ -124,7 +130,9 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
         if path.exists() and not force:  # before anything else: never a half-done init
             raise fail(BackendError, "init.exists", language=language, path=path)
     preset, _ = load_preset(preset_ref)  # an unknown preset is refused with the nearest id
-    players = read_players_csv(players_csv, language=language)
+    if players_csv is None and not registration:
+        raise fail(BackendError, "init.players_or_registration", language=language)
+    players = read_players_csv(players_csv, language=language) if players_csv is not None else []
     title = name or (title_from_file_name(Path(ref).stem) if not google else ("Клуб" if language == "ru" else "Club"))
     organizers = tuple(dict.fromkeys(e.strip().lower() for e in organizers if e.strip()))
     share = tuple(dict.fromkeys([*share_with, *organizers]))
@@ -135,6 +143,16 @@ def init_workbook(ref: str, *, players_csv: Path, preset_ref: str, name: str | N
                        force=force, console=console, protect_password=protect_password, http_client=http_client,
                        created=lambda source: text("init.season_created", language, source=source,
                                                    players=len(players), preset=_preset_reference(preset_ref, ref)))
+    if registration:
+        if name is None and google:
+            title = "Турнир" if language == "ru" else "Tournament"
+        reference = _preset_reference(preset_ref, ref)
+        patch = workbook_patch(name=title, preset=preset, language=language, players=players, seating=(), date=date,
+                               preset_ref=reference, organizers=organizers, registration={"places": places})
+        return _create(ref, patch, title=title, language=language, credentials=credentials, share_with=share,
+                       force=force, console=console, protect_password=protect_password, http_client=http_client,
+                       created=lambda source: text("init.registration_created", language, source=source,
+                                                   players=len(players), places=places or "—", preset=reference))
     first = preset.stages[0]
     fmt = _plan_qualifying(players, first.games, first.tables, qualifying, language)
     players, added = _with_reserves(players, fmt.reserves, language)

@@ -35,7 +35,7 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, creden
     отбор.столов = tables); protocol tabs the new seating no longer has are removed when blank, kept otherwise."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from sheets_sync.actions.draw import draw_workbook
+    from sheets_sync.actions.draw import check_in_lines, draw_workbook
 
     with Progress(TextColumn("draw"), BarColumn(), TextColumn("Σc² {task.fields[ssq]} (bound {task.fields[bound]})"),
                   TimeElapsedColumn(), console=err_console, transient=True) as bar:
@@ -52,6 +52,8 @@ def draw(workbook: str, seed: int, time_limit: float | None, force: bool, creden
     for line in result.draw.report.text_lines(language):
         console.print(line, soft_wrap=True)
     console.print(text("draw.written", language, games=len(result.entries)))
+    for line in check_in_lines(result.registration, language):
+        console.print(escape(line), soft_wrap=True)
     if result.removed:
         console.print(escape(text("draw.removed", language, tabs=", ".join(result.removed))), soft_wrap=True)
     if result.kept:

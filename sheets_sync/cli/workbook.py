@@ -65,8 +65,13 @@ def _init_command(ctx: click.Context, workbook: str):
 
 @click.command(cls=Command)
 @workbook_argument
-@click.option("--players", "players_csv", required=True, type=click.Path(exists=True, dir_okay=False),
-              help="CSV with the Players tab's columns (Игрок/Player, Клуб/Club, Город/City, Статус/Status, Пропуск/Excused).")
+@click.option("--players", "players_csv", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="CSV with the Players tab's columns (Игрок/Player, Клуб/Club, Город/City, Статус/Status, Пропуск/Excused); "
+                   "with --registration optional.")
+@click.option("--registration", is_flag=True, help="The players apply: the Players tab gets «Заявка», «Подана», "
+              "«Прибыл», the Tournament tab the places, the registration's deadline, the start, the draw's time and "
+              "the time zone; no seating until `sheets-sync draw`.")
+@click.option("--places", type=click.IntRange(min=1), default=None, help="With --registration: the number of places.")
 @click.option("--preset", default="gmo-2016", show_default=True,
               help="Shipped preset id (gmo-2016, fiim-2019, fiim-2023; the example schemes club-season, "
                    "club-season-average, club-evening, team-asymmetric) or a path to a .toml file (written on the "
@@ -97,7 +102,8 @@ def _init_command(ctx: click.Context, workbook: str):
 @protect_password_option
 @credentials_option
 @click.pass_context
-def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games: int | None, rounds: int | None,
+def init(ctx: click.Context, workbook: str, players_csv: str | None, registration: bool, places: int | None,
+         preset: str, games: int | None, rounds: int | None,
          tables: int | None, name: str | None, language: str, date_: str, seed: int, force: bool,
          share_with: tuple[str, ...], organizers: tuple[str, ...], season: bool, protect_password: str | None,
          credentials: str | None) -> None:
@@ -110,10 +116,10 @@ def init(ctx: click.Context, workbook: str, players_csv: str, preset: str, games
 
     name = name or _asked_name(workbook, speaking(language))
     request = QualifyingRequest(games=games, rounds=rounds, tables=tables, command=_init_command(ctx, workbook))
-    init_workbook(workbook, players_csv=Path(players_csv), preset_ref=preset, name=name, language=language,
+    init_workbook(workbook, players_csv=Path(players_csv) if players_csv else None, preset_ref=preset, name=name, language=language,
                   date=date_, seed=seed, force=force, credentials=credentials, share_with=share_with,
                   console=console, qualifying=request, organizers=organizers, season=season,
-                  protect_password=protect_password)
+                  protect_password=protect_password, registration=registration, places=places)
 
 
 def _asked_name(workbook: str, language: str) -> str | None:

@@ -15,7 +15,7 @@ tournament, not this one; the error names the missing tab and the present tab th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from scoring.preset import Preset, PresetError
 from scoring.problems import Problem, Severity, Text, problem
 from scoring.rating.club import starts_on_players_tab
 from scoring.rules import validate
+from scoring.registration import late_excuses, registration_problems
 from scoring.standings import Results, compute as compute_standings
 from scoring.trust import Remembered, confirmations, dispute_problems
 from scoring.vanished import LastSync, Vanished, vanished
@@ -37,6 +38,7 @@ from sheets_sync.workbook.changelog import (CELLS_REMEMBERED, Change, changes, c
                                    typed_cells)
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
+from sheets_sync.workbook.excuse_times import excuses_filled_at
 from sheets_sync.workbook.protection import restored_problems
 from sheets_sync.refs import workbook_folder
 
@@ -152,19 +154,28 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None, last: LastSync 
     starts, start_problems = _rating_starts(snapshot, parsed.tournament, preset)
     tournament = replace(parsed.tournament, unconfirmed=confirmed.unconfirmed, edited_after_confirmation=confirmed.edited,
                          rating_starts=starts)
-    problems = (list(parsed.problems) + preset_problems + start_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
-                + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot) + _not_remembered(cut))
-    results = compute_standings(tournament, preset, problems)
-    gone, gone_problems = _vanished(snapshot, results, last)
-    if gone_problems:  # no cell of theirs: they count for no game, they are only said
-        results = replace(results, problems=tuple(gone_problems) + results.problems)
     values = current_values(cells)
     found = changes(previous_values(snapshot), values, snapshot.order,
                     {p.game_id: bool(before.get(p.game_id) and before[p.game_id].fingerprint) for p in tournament.protocols},
                     GameIndex(tournament.protocols))
+    problems = (list(parsed.problems) + preset_problems + start_problems + validate(tournament, preset, parsed.unplaced) + list(confirmed.problems)
+                + dispute_problems(tournament, parsed.unreadable) + restored_problems(snapshot) + _not_remembered(cut)
+                + _registration(snapshot, tournament, preset, found))
+    results = compute_standings(tournament, preset, problems)
+    gone, gone_problems = _vanished(snapshot, results, last)
+    if gone_problems:  # no cell of theirs: they count for no game, they are only said
+        results = replace(results, problems=tuple(gone_problems) + results.problems)
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
                    language=settings.language, remember=confirmed.remember, values=values, changes=found,
                    live=current_liveness(results), vanished=gone, oversized=frozenset(cut))
+
+
+def _registration(snapshot: Snapshot, tournament: Tournament, preset: Preset, found: Sequence[Change]) -> list[Problem]:
+    """The registration's warnings (issue 45): places, the waiting list's order, a late «Пропуск»
+    (``found``: this sync's changes, not logged yet)."""
+    filled_at, this_sync = excuses_filled_at(snapshot, tournament, found)
+    return (registration_problems(tournament, preset.registration)
+            + late_excuses(tournament, filled_at, preset.registration, this_sync))
 
 
 def _not_remembered(cut: dict[str, str]) -> list[Problem]:

@@ -26,6 +26,7 @@ from scoring.progress import Progress, progress as progress_of
 from scoring.standings import Results, game_states, hidden_sheets, published
 from scoring.teams import Sides, sides as sides_of
 from sheets_sync.render.progress_text import headline
+from sheets_sync.render.registration_view import registration_document
 from sheets_sync.render.tabs import team_tiebreak_text, tiebreak_text
 
 if TYPE_CHECKING:
@@ -194,7 +195,7 @@ def standings_document(results: Results, problems: Sequence[Problem], *, languag
         "season": season_document(results),  # null for a tournament
         "problems": [{"sheet": p.sheet, "cell": p.cell, "severity": p.severity.value, "rule": p.rule,
                       "message": p.message(language)} for p in sorted(problems, key=Problem.sort_key)],
-    } | _sides(sides_of(results), standings, language) | _rating(results)
+    } | _sides(sides_of(results), standings, language) | _rating(results) | registration_document(t, preset.registration)
 
 
 def _rating(results: Results) -> dict:

@@ -41,6 +41,7 @@ from sheets_sync.render.json_out import change_text, points, rating_text
 from sheets_sync.render.screen import screen_files
 from sheets_sync.render.progress_text import headline, status_lines
 from sheets_sync.render.seating import Round, SeatingViews
+from sheets_sync.render.registration_view import entrants, has_registration
 from sheets_sync.render.tabs import tiebreak_text
 from sheets_sync.render.team_tabs import team_count_text, team_tiebreak_text
 from sheets_sync.render.page_keys import Words, page_key
@@ -71,6 +72,7 @@ def classification_file(name: str) -> str:
 
 
 TEAMS_FILE = "teams.html"
+ENTRANTS_FILE = "entrants.html"  # «Участники» (issue 45): only when the tournament registers its players
 
 
 def stage_file(stage: str) -> str:
@@ -217,6 +219,8 @@ class _Site:
             items.append({"href": root + "race.html", "text": race_view.word("race", self.lang), "id": "race"})
         items.append({"href": root + "games.html", "text": ui("games", self.lang), "id": "games"})
         items.append({"href": root + "players.html", "text": ui("players", self.lang), "id": "players"})
+        if has_registration(self.t):
+            items.append({"href": root + ENTRANTS_FILE, "text": ui("entrants", self.lang), "id": "entrants"})
         items.append({"href": root + "statistics.html", "text": ui("statistics", self.lang), "id": "statistics"})
         items += [{"href": root + href, "text": text, "id": key} for href, text, key in self.side_nav()]
         for it in items:
@@ -474,6 +478,13 @@ class _Site:
         return self.render("site/players.html", self.page("", "players", ui("players", self.lang), rows=rows,
                                                           has_teams=bool(self.sides.teams)))
 
+    def entrants_page(self) -> Page:
+        """«Участники» (issue 45): who is in and who waits, in order, with the places — never a contact."""
+        view = entrants(self.t, self.preset.registration)
+        for row in view["taking"]:
+            row["href"] = self.player_href.get(row["player"], "")
+        return self.render("site/entrants.html", self.page("", "entrants", ui("entrants", self.lang), **view))
+
     # -- games ------------------------------------------------------------------------------------
     def game(self, p: Protocol) -> str:
         counted = p.key in self.counted_keys
@@ -640,6 +651,8 @@ class _Site:
         yield "status.css", status_css(status_lines(self.progress, self.updated, self.lang))
         yield "index.html", self.index()
         yield "players.html", self.players_index()
+        if has_registration(self.t):
+            yield ENTRANTS_FILE, self.entrants_page()
         yield "games.html", self.games_index()
         yield "statistics.html", self.statistics()
         yield "race.html", self.race_page()
@@ -731,7 +744,7 @@ def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, 
             for old in sorted(folder.glob("*.html")):
                 if f"{sub}/{old.name}" not in files:
                     old.unlink()
-    for single in ("seating.html", TEAMS_FILE):
+    for single in ("seating.html", TEAMS_FILE, ENTRANTS_FILE):
         if single not in files and (out_dir / single).exists():
             (out_dir / single).unlink()
     for old in sorted([*out_dir.glob("stage-*.html"), *out_dir.glob("evening-*.html"),

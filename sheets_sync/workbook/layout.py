@@ -14,15 +14,16 @@ labels and legend from here, so the paper and the tab show the same fields.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
 from scoring import labels as L
 from scoring.draw.report import FairnessReport
-from scoring.model import Player, PlayerStatus, Protocol, Removal, SeatingEntry
+from scoring.model import ApplicationState, Player, PlayerStatus, Protocol, Removal, SeatingEntry
 from scoring.preset import Preset
+from scoring.registration import state_word
 from sheets_sync.backends.base import PageSetup, Style, TabWrite, Validation, column_letter
 from sheets_sync.render.paper import LINE_PT, paper_page, text_lines
 from sheets_sync.render.words import ru_en
@@ -62,10 +63,12 @@ def _lbl(spellings: tuple[str, ...], language: str) -> str:
 
 
 def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str = "", date: str = "",
-                   organizers: Sequence[str] = (), season: bool = False) -> TabWrite:
+                   organizers: Sequence[str] = (), season: bool = False,
+                   registration: Mapping[str, object] | None = None) -> TabWrite:
     """The Tournament tab; «Организаторы» (who may edit the sync's tabs of a Google Sheet) only
     when ``init --organizer`` named some.  ``season``: a club season's tab, with the row «Формат |
-    сезон» and no stage rows."""
+    сезон» and no stage rows.  ``registration`` (issue 45): the rows «Мест», «Регистрация до»,
+    «Начало», «Жеребьёвка», «Часовой пояс», with the values given (the others left to fill)."""
     T = L.TOURNAMENT_LABELS
     rows: tuple[tuple[object, ...], ...] = (
         (_lbl(T["name"], language), name),
@@ -83,29 +86,44 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
         rows = (*rows[:2], (_lbl(T["format"], language), season_word), *rows[2:6])  # and «Ссылка»
     if organizers:
         rows += ((_lbl(T["organizers"], language), ", ".join(organizers)),)
+    if registration is not None:
+        rows += tuple((_lbl(T[k], language), registration.get(k))
+                      for k in ("places", "registration_until", "starts_at", "draw_at", "time_zone"))
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),
                     page=PageSetup())
 
 
-def players_tab(players: Sequence[Player], language: str) -> TabWrite:
+_REGISTRATION_COLUMNS = ("application", "applied_at", "arrived")
+
+
+def players_tab(players: Sequence[Player], language: str, registration: bool = False) -> TabWrite:
     """The Players tab; «Команда» and «Зачёт» only when some player has a team or a
-    classification (a tournament without them gets the tab it always had)."""
+    classification (a tournament without them gets the tab it always had); ``registration``
+    (issue 45): «Заявка», «Подана», «Прибыл» last, the state and the arrival as dropdowns."""
     C = L.PLAYER_COLUMNS
     sides = tuple(k for k, has in (("team", any(p.team for p in players)),
                                    ("classifications", any(p.classifications for p in players))) if has)
-    header = tuple(_lbl(C[k], language) for k in ("player", "club", "city", "status", "excused", *sides))
+    extra = _REGISTRATION_COLUMNS if registration else ()
+    header = tuple(_lbl(C[k], language) for k in ("player", "club", "city", "status", "excused", *sides, *extra))
     rows = [header]
     for p in players:
         status = "" if p.status is PlayerStatus.PLAYING else L.word(p.status.value, language)
         excused = ", ".join(str(r) for r in sorted(p.excused_rounds)) or None
         side_values = {"team": p.team or None, "classifications": ", ".join(p.classifications) or None}
         rows.append((p.nickname, p.club or None, p.city or None, status or None, excused,
-                     *(side_values[k] for k in sides)))
+                     *(side_values[k] for k in sides), *(None for _ in extra)))
     statuses = tuple(L.word(k, language) for k in ("withdrawn", "disqualified", "reserve"))
     n = max(len(players) + 50, 100)
+    validations = [Validation(cells=f"D2:D{n}", values=statuses)]
+    if registration:
+        first = column_letter(5 + len(sides))  # «Заявка»; «Прибыл» two columns right
+        states = tuple(state_word(s, language) for s in ApplicationState)
+        validations += [Validation(cells=f"{first}2:{first}{n}", values=states),
+                        Validation(cells=f"{column_letter(7 + len(sides))}2:{column_letter(7 + len(sides))}{n}",
+                                   values=(L.YES_WORDS[0] if language == "ru" else L.YES_WORDS[1],))]
     return TabWrite(title=L.tab("players", language), rows=tuple(rows), owned=False,
-                    column_widths=(22, 18, 16, 18, 14, *([18] * len(sides))),
-                    frozen_rows=1, bold_rows=(0,), validations=(Validation(cells=f"D2:D{n}", values=statuses),),
+                    column_widths=(22, 18, 16, 18, 14, *([18] * len(sides)), *((16, 18, 10) if registration else ())),
+                    frozen_rows=1, bold_rows=(0,), validations=tuple(validations),
                     styles=(_text_cells(0, 4 + len(sides), n),), page=_list_page())
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -110,20 +110,22 @@ def workbook_patch(*, name: str, preset: Preset, language: str, players: Sequenc
                    protocols: Sequence[Protocol] = (), date: str = "", chief_judge: str = "",
                    include_base: bool = True, preset_ref: str | None = None,
                    settings: Sequence[tuple[str, object]] = (), organizers: Sequence[str] = (),
-                   season: bool = False) -> Patch:
+                   season: bool = False, registration: Mapping[str, object] | None = None) -> Patch:
     """Tabs people type into, created or pre-filled: Tournament, Players, Seating, Penalties, protocols.
 
     ``preset_ref`` is what the Tournament tab names as the preset (default: its id; a file's
     path from the workbook's folder); ``settings`` are preset overrides written below it
     (``отбор.туров = 6``).  ``season``: a club season's workbook (the Tournament tab says «Формат:
-    сезон»; no Seating tab: whoever comes plays)."""
+    сезон»; no Seating tab: whoever comes plays).  ``registration`` (issue 45): the Tournament tab's
+    registration rows (their values by key: places…) and the Players tab's «Заявка», «Подана», «Прибыл»."""
     writes: list[TabWrite] = []
     if include_base:
         tournament = tournament_tab(name=name, preset_id=preset_ref or preset.id, language=language,
-                                    chief_judge=chief_judge, date=date, organizers=organizers, season=season)
+                                    chief_judge=chief_judge, date=date, organizers=organizers, season=season,
+                                    registration=registration)
         if settings:
             tournament = replace(tournament, rows=tournament.rows + tuple((k, v) for k, v in settings))
-        writes += [tournament, players_tab(players, language)]
+        writes += [tournament, players_tab(players, language, registration=registration is not None)]
         if not season:
             writes.append(seating_tab(seating, preset, language))
         writes.append(penalties_tab(language))

@@ -64,6 +64,8 @@ class NewTournamentForm(forms.Form):
     preset = forms.ChoiceField(choices=())
     players = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), required=False)
     players_csv = forms.FileField(required=False)
+    registration = forms.BooleanField(required=False)  # issue 45: the players apply, no list yet
+    places = forms.IntegerField(min_value=1, max_value=10000, required=False)
     games = forms.IntegerField(min_value=1, max_value=50, required=False)
     tables = forms.IntegerField(min_value=1, max_value=100, required=False)
     language = forms.ChoiceField(choices=[("ru", "Русский"), ("en", "English")])
@@ -85,7 +87,7 @@ class NewTournamentForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
-        if not (data.get("players") or "").strip() and not data.get("players_csv"):
+        if not (data.get("players") or "").strip() and not data.get("players_csv") and not _registration(data):
             self.add_error("players", word("new.no_players", self.lang))
         if (data.get("into") or "").strip():
             try:
@@ -94,10 +96,13 @@ class NewTournamentForm(forms.Form):
                 self.add_error("into", word("add.bad_link", self.lang))
         return data
 
-    def players_file(self, folder: Path) -> Path:
-        """The players as the CSV ``init --players`` takes (the upload as it is, else one per line)."""
+    def players_file(self, folder: Path) -> Path | None:
+        """The players as the CSV ``init --players`` takes (the upload as it is, else one per line);
+        None when the players will apply (no list typed)."""
         path = folder / "players.csv"
         upload = self.cleaned_data.get("players_csv")
+        if not upload and not (self.cleaned_data.get("players") or "").strip():
+            return None
         if upload:
             path.write_bytes(upload.read())
             return path
@@ -116,6 +121,11 @@ def _format_fields(fmt: Format, lang: str) -> str:
     return word("new.format.option", lang, games=fmt.games, tables=fmt.tables)
 
 
+def _registration(data: dict) -> bool:
+    """A tournament whose players apply (a season has no registration: whoever comes plays)."""
+    return bool(data.get("registration")) and data.get("kind") != Tournament.SEASON
+
+
 def init_in_folder(form: NewTournamentForm, folder: Path) -> Path:
     """App mode: ``init`` as the CLI runs it into ``FOLDER/<name>.xlsx`` (a name of its own beside an
     existing file); the path written."""
@@ -126,6 +136,7 @@ def init_in_folder(form: NewTournamentForm, folder: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="sheets-sync-new-") as scratch:
         init_workbook(str(path), players_csv=form.players_file(Path(scratch)), preset_ref=data["preset"],
                       name=data["name"], language=data["language"], season=data["kind"] == Tournament.SEASON,
+                      registration=_registration(data), places=data.get("places"),
                       qualifying=QualifyingRequest(games=data.get("games"), tables=data.get("tables"),
                                                    command=_format_fields))
     return path
@@ -139,7 +150,7 @@ def init_sheet(form: NewTournamentForm, user, account, target: str):
         return init_workbook(target, players_csv=form.players_file(Path(folder)), preset_ref=data["preset"],
                              name=data["name"], language=data["language"], http_client=workbooks.account_http(account),
                              share_with=[user.email], organizers=[user.email], season=data["kind"] == Tournament.SEASON,
-                             force=target != "gsheet:new",
+                             force=target != "gsheet:new", registration=_registration(data), places=data.get("places"),
                              qualifying=QualifyingRequest(games=data.get("games"), tables=data.get("tables"),
                                                           command=_format_fields))
 

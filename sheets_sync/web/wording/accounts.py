@@ -168,6 +168,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "new.games": ("Игр у каждого игрока (турнир)", "Games per player (tournament)"),
     "new.tables": ("Столов (турнир)", "Tables (tournament)"),
     "new.games.help": ("Оставьте пустыми — возьмём числа из регламента.", "Leave blank for the regulation's numbers."),
+    # issue 45: a tournament whose players apply (sheets-sync init --registration)
+    "new.registration": ("Игроки подают заявки", "Players apply"),
+    "new.places": ("Мест (турнир с заявками)", "Places (a tournament with applications)"),
+    "new.registration.help": ("Заявки станут строками вкладки «Игроки» («Заявка», «Подана», «Прибыл»); рассадку "
+                              "сделает жеребьёвка. Сроки — на вкладке «Турнир».",
+                              "Applications become rows of the «Игроки» (Players) tab; the draw seats them. The "
+                              "deadlines go on the «Турнир» (Tournament) tab."),
     "new.language": ("Язык таблицы", "The sheet's language"),
     "new.into": ("Ссылка на пустую таблицу", "The empty sheet's link"),
     "new.into.summary": ("У меня уже есть пустая таблица", "I already have an empty sheet"),
