@@ -153,6 +153,9 @@ def test_a_blocked_bot_fails_the_message_and_a_network_that_may_have_delivered_i
     sender = outbox.Sender(api)
     drain(sender)
     assert OutboxMessage.objects.get(key="k1").state == OutboxMessage.FAILED
+    blocked.refresh_from_db()
+    assert blocked.chat_stopped_at is not None  # blocked: as his /stop, nothing more is queued to him
+    assert outbox.queue(blocked, "seat", "k3", "стол 3") is None
     outbox.queue(lost, "seat", "k2", "стол 2")
     telegram.delay = 1.5  # the answer comes after the client's patience: the message did arrive
     sender.api = BotApi(TOKEN, telegram.url, timeout=0.5)

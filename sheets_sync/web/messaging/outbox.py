@@ -199,6 +199,8 @@ class Sender:
         except Refused as exc:
             state = OutboxMessage.FAILED if exc.for_good else OutboxMessage.QUEUED
             _set(row, (OutboxMessage.SENDING,), state=state, error=_refusal(exc))
+            if exc.code == 403 and chat is not None:  # blocked by the player: as good as his /stop (a /start undoes it)
+                Application.objects.filter(chat_id=chat, chat_stopped_at__isnull=True).update(chat_stopped_at=timezone.now())
             log.warning("outbox message %s refused: %s", row.pk, exc.code)
             return 0
         except (NotSent, ConnectionRefusedError, smtplib.SMTPConnectError) as exc:
