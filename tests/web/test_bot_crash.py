@@ -107,3 +107,18 @@ def test_the_server_runs_the_bot_beside_its_workers(tmp_path):
     with sqlite3.connect(data / "server.sqlite3") as db:
         assert db.execute("SELECT chat_id FROM web_application WHERE start_code = 'c2'").fetchone() == (777,)
         assert db.execute("SELECT lease_owner FROM web_botstate").fetchone() == ("",)  # released when it stopped
+
+
+def test_the_bot_on_its_own_stops_on_sigterm_and_lets_the_lease_go(tmp_path):
+    data = tmp_path / "data"
+    with FakeTelegram() as telegram:
+        env = environment(data, SHEETS_SYNC_TELEGRAM_TOKEN=TOKEN, SHEETS_SYNC_TELEGRAM_API=telegram.url)
+        django_script(env, QUEUE, "2")
+        bot = start_bot(env, tmp_path / "bot.log")
+        try:
+            assert telegram.wait_for(2, 30)
+        finally:
+            bot.stop()  # SIGTERM
+    assert bot.proc.returncode == 0
+    with sqlite3.connect(data / "server.sqlite3") as db:
+        assert db.execute("SELECT lease_owner, lease_until FROM web_botstate").fetchone() == ("", None)

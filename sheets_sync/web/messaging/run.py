@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import argparse
+import signal
+import sys
 import time
 from pathlib import Path
 
@@ -23,6 +25,8 @@ def main(argv: list[str] | None = None) -> None:
     from sheets_sync.web.messaging.bot import BotLoop
     from sheets_sync.web.messaging.telegram import from_environment
 
+    # SIGTERM (a service manager's stop) ends like Ctrl+C: the loop's lease is released on the way out
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))
     loop = BotLoop(from_environment())
     end = time.monotonic() + args.seconds if args.seconds else None
     print("the bot is running", flush=True)
