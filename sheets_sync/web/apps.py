@@ -8,3 +8,7 @@ class WebConfig(AppConfig):
     label = "web"
     verbose_name = "sheets-sync"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # the players' messages are queued from the server's signals (issue 45 §4)
+        from sheets_sync.web.messaging import receivers  # noqa: F401

@@ -307,3 +307,47 @@ class Application(models.Model):
 
     def __str__(self) -> str:
         return self.nickname
+
+
+
+class OutboxMessage(models.Model):
+    """One message to a player (issue 45 §4), queued in the transaction of the event that caused
+    it and sent by the bot's loop (:mod:`sheets_sync.web.messaging.outbox`).
+
+    ``key`` is unique: the same message («seat:<tournament>:<stage>:<round>:<application>») is
+    queued once however many syncs see it. ``state``: queued → sending (marked before the call)
+    → sent; a row found ``sending`` by the next holder of the bot's lease was left by a crash in
+    the middle of its call: it may have reached the player, so it is never sent again by itself
+    but marked ``uncertain`` for the organizer. ``failed``: Telegram refused it for good (the bot
+    blocked, the chat gone) or the player said /stop. No chat id nor address is kept here: the
+    channel's address is read from the application when sending, and the row goes with it."""
+
+    QUEUED, SENDING, SENT, UNCERTAIN, FAILED = "queued", "sending", "sent", "uncertain", "failed"
+    TELEGRAM, EMAIL = "telegram", "email"
+
+    application = models.ForeignKey(Application, on_delete=models.CASCADE, related_name="messages")
+    kind = models.CharField(max_length=20, help_text="state / seat / through / final / linked")
+    channel = models.CharField(max_length=10, choices=[(TELEGRAM, TELEGRAM), (EMAIL, EMAIL)], default=TELEGRAM)
+    key = models.CharField(max_length=200, unique=True, help_text="what makes the message one: queued once")
+    text = models.TextField()
+    params = models.JSONField(default=dict, blank=True, help_text="what the text says (table, seat): a changed seating is told")
+    state = models.CharField(max_length=10, default=QUEUED, db_index=True,
+                             choices=[(s, s) for s in (QUEUED, SENDING, SENT, UNCERTAIN, FAILED)])
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.CharField(max_length=200, blank=True, help_text="why failed or uncertain (no personal data)")
+    queued_at = models.DateTimeField(auto_now_add=True)
+    sending_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+
+class BotState(models.Model):
+    """The Telegram bot's one row: the next update to read (``offset`` of getUpdates) and the lease
+    of the loop that polls and sends — one at a time in every process of the server (Telegram
+    answers two getUpdates at once with a conflict, and the limits are the bot's, not a process's)."""
+
+    offset = models.BigIntegerField(default=0)
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)

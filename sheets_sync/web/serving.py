@@ -148,6 +148,9 @@ def _consume(consumer, ready: Callable[[], None] | None) -> None:
     from sheets_sync.web.recovery import Heartbeat
 
     heartbeat = Heartbeat(consumer.workers).start()  # registered before the first job is taken
+    from sheets_sync.web.messaging.bot import BotThread
+
+    bot = BotThread().start()  # the players' messages (issue 45 §4): a thread of its own, like the heartbeat
     try:
         consumer.start()
         if ready is not None:
@@ -160,6 +163,7 @@ def _consume(consumer, ready: Callable[[], None] | None) -> None:
                 break
         consumer.huey.notify_interrupted_tasks()
     finally:
+        bot.stop()
         heartbeat.stop()  # what the stopped threads left running is taken back now
 
 

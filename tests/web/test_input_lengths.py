@@ -84,6 +84,11 @@ NOT_TYPED = {
     ("auth.group", "name"): "not used",
     ("contenttypes.contenttype", "app_label"): "Django's", ("contenttypes.contenttype", "model"): "Django's",
     ("sessions.session", "session_key"): "Django's",
+    ("web.outboxmessage", "kind"): "the messaging code's word (state / seat / through / final / linked)",
+    ("web.outboxmessage", "channel"): "a choice", ("web.outboxmessage", "state"): "a choice",
+    ("web.outboxmessage", "key"): "made by the messaging code from ids and a preset's stage key, cut to the column",
+    ("web.outboxmessage", "error"): "the sender's reason with Telegram's description, cut to the column",
+    ("web.botstate", "lease_owner"): "the bot's loop: bot-<12 hex digits>",
     ("axes.accesslog", "session_hash"): "django-axes' hash",
     **{(log, name): "django-axes cuts it to the column itself" for log in
        ("axes.accessattempt", "axes.accessfailurelog", "axes.accesslog") for name in ("user_agent", "path_info",

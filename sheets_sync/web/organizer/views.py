@@ -75,6 +75,9 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
         from sheets_sync.web.judge.organizer import judges_context
 
         context.update(judges_context(request, tournament))
+    from sheets_sync.web.messaging.organizer import messages_context  # the players' messages (issue 45 §4)
+
+    context.update(messages_context(tournament, lang))
     return render(request, "organizer/tournament.html", context)
 
 
