@@ -129,6 +129,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The excused round was filled in after the limit ({deadline}: {hours} h before the start; the change log "
         "saw it {filled}) — keep it only if the chief judge decided so",
     ),
+    "registration.unknown_time_zone": (
+        "«{value}» — неизвестный часовой пояс: сроки регистрации, пропуска и жеребьёвки считаются по часам "
+        "сервера. Напишите название пояса, например Europe/Moscow или Europe/Berlin",
+        "'{value}' is not a known time zone: the registration's, the excused round's and the draw's times are "
+        "read on the server's clock. Type a zone's name, e.g. Europe/Moscow or Europe/Berlin",
+    ),
     "read.mwt_id": (
         "«{value}» — ID MWT это целое положительное число",
         "'{value}': an MWT ID is a positive whole number",

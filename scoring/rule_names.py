@@ -37,6 +37,7 @@ RULE_NAMES: dict[str, tuple[str, str]] = {
     "registration.over_places": ("Участников больше, чем мест", "More players than places"),
     "registration.out_of_turn": ("Подтверждена вне очереди", "Confirmed out of turn"),
     "registration.late_excuse": ("Пропуск заявлен поздно", "Excused round announced late"),
+    "registration.unknown_time_zone": ("Неизвестный часовой пояс", "Unknown time zone"),
     "read.mwt_id": ("Неверный ID MWT", "Invalid MWT ID"),
     "read.rounds_list": ("Непонятный список туров", "Unreadable list of rounds"),
     "read.penalty_reason": ("Неизвестная причина штрафа", "Unknown penalty reason"),

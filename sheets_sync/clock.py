@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from scoring.errors import SheetsSyncError
 
-__all__ = ["now", "log_time", "ENV", "BadClock"]
+__all__ = ["now", "log_time", "zone", "ENV", "BadClock"]
 
 ENV = "SHEETS_SYNC_NOW"
 
@@ -45,3 +46,12 @@ def log_time() -> str:
     hours, rest = divmod(abs(minutes), 60)
     zone = "UTC" if minutes == 0 else f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
     return f"{moment:%Y-%m-%d %H:%M:%S} {zone}"
+
+
+def zone(name: str) -> ZoneInfo | None:
+    """The time zone an organizer typed («Часовой пояс»: an IANA name such as ``Europe/Berlin``),
+    None when it is empty or the server does not know it (the server's own clock is used then)."""
+    try:
+        return ZoneInfo(name.strip()) if name.strip() else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None

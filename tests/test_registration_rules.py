@@ -129,3 +129,19 @@ def test_an_unpaid_confirmation_out_of_turn_is_out_of_turn_too():
     found = _problems([["Гамма", "", "лист ожидания", "01.04.2016 10:00", ""],
                        ["Жук", "", "подтверждена", "01.04.2016 11:00", ""]], preset="gmo-2016")
     assert [(p.rule, p.location.cell) for p in found] == [("registration.out_of_turn", "C3")]
+
+
+@pytest.mark.parametrize("typed, warned", [
+    ("Europe/Berlin", False), ("Europe/Moscow", False), ("UTC", False), ("", False),
+    ("Europe/Berln", True), ("Москва", True), ("GMT+3", True),
+])
+def test_a_time_zone_the_server_does_not_know_is_a_warning_at_its_cell(typed, warned):
+    """The deadline, the excused round's limit and the timed draw are read in «Часовой пояс»: an
+    unknown one falls back to the server's clock, an hour or three off — the organizer is told."""
+    tabs = {"Турнир": [["Название", "Кубок"], ["Регламент", "fiim-2023"], ["Начало", "30.04.2016 10:30"],
+                       ["Часовой пояс", typed]], "Игроки": [HEADER, ["Адам", "", "", "", ""]]}
+    found = [p for p in compute(MemoryBackend(tabs).read()).problems if p.rule == "registration.unknown_time_zone"]
+    assert [(p.severity, p.location.sheet, p.location.cell) for p in found] == (
+        [(Severity.WARNING, "Турнир", "B4")] if warned else [])
+    if warned:
+        assert f"«{typed}»" in found[0].message("ru") and "Europe/Moscow" in found[0].message("ru")

@@ -36,6 +36,7 @@ from scoring.vanished import LastSync, Vanished, vanished
 from sheets_sync.backends.base import Backend, Snapshot
 from sheets_sync.workbook.changelog import (CELLS_REMEMBERED, Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered,
                                    typed_cells)
+from sheets_sync.clock import zone
 from sheets_sync.messages import text
 from sheets_sync.presets import PresetNotFound, load_preset
 from sheets_sync.workbook.excuse_times import excuses_filled_at
@@ -175,7 +176,20 @@ def _registration(snapshot: Snapshot, tournament: Tournament, preset: Preset, fo
     (``found``: this sync's changes, not logged yet)."""
     filled_at, this_sync = excuses_filled_at(snapshot, tournament, found)
     return (registration_problems(tournament, preset.registration)
-            + late_excuses(tournament, filled_at, preset.registration, this_sync))
+            + late_excuses(tournament, filled_at, preset.registration, this_sync) + _unknown_zone(snapshot, tournament))
+
+
+def _unknown_zone(snapshot: Snapshot, tournament: Tournament) -> list[Problem]:
+    """«Часовой пояс» the server does not know: the deadline, the excused round's limit and the timed
+    draw would be read in the server's own zone, hours off — a warning at the cell."""
+    typed = tournament.time_zone
+    title = find_tab(snapshot.tabs, "tournament")
+    if not typed or zone(typed) is not None or title is None:
+        return []
+    labels = {L.norm(w) for w in L.TOURNAMENT_LABELS["time_zone"]}
+    row = next((r for r, cells in enumerate(snapshot.tabs[title]) if cells and L.norm(cells[0]) in labels), None)
+    return [problem("registration.unknown_time_zone", Severity.WARNING,
+                    Location(title, f"B{row + 1}") if row is not None else None, value=typed)]
 
 
 def _not_remembered(cut: dict[str, str]) -> list[Problem]:

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta, timezone
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from scoring import labels as L
 from scoring.model import Tournament
 from sheets_sync.backends.base import Snapshot
+from sheets_sync.clock import zone
 from sheets_sync.workbook.changelog import Change, _history
 
 __all__ = ["excuses_filled_at", "log_moment"]
@@ -30,14 +30,11 @@ def log_moment(text: str, time_zone: str = "") -> datetime | None:
     if found is None:
         return None
     written = datetime.fromisoformat(found[1])
-    try:
-        zone = ZoneInfo(time_zone) if time_zone.strip() else None
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = None
-    if zone is None:
+    local = zone(time_zone)
+    if local is None:
         return written
     offset = timedelta(hours=int(found[3] or 0), minutes=int(found[4] or 0)) * (-1 if found[2] == "-" else 1)
-    return written.replace(tzinfo=timezone(offset)).astimezone(zone).replace(tzinfo=None)
+    return written.replace(tzinfo=timezone(offset)).astimezone(local).replace(tzinfo=None)
 
 
 def _log_grid(snapshot: Snapshot) -> Sequence[Sequence[object]]:

@@ -87,13 +87,21 @@ def tournament_tab(*, name: str, preset_id: str, language: str, chief_judge: str
     if organizers:
         rows += ((_lbl(T["organizers"], language), ", ".join(organizers)),)
     if registration is not None:
-        rows += tuple((_lbl(T[k], language), registration.get(k))
+        rows += tuple((_lbl(T[k], language), registration.get(k), ru_en(*_REGISTRATION_HINTS[k], language))
                       for k in ("places", "registration_until", "starts_at", "draw_at", "time_zone"))
     return TabWrite(title=L.tab("tournament", language), rows=rows, owned=False, column_widths=(24, 40), bold_rows=(),
                     page=PageSetup())
 
 
 _REGISTRATION_COLUMNS = ("application", "applied_at", "arrived")
+# what a new organizer types into the Tournament tab's registration rows (read by scoring.values.read_datetime)
+_REGISTRATION_HINTS = {
+    "places": ("сверх мест заявки встают в лист ожидания", "applications past the places wait in line"),
+    "registration_until": ("дата и время: 20.12.2026 23:59", "date and time: 20.12.2026 23:59"),
+    "starts_at": ("первая игра: 30.12.2026 10:30", "the first game: 30.12.2026 10:30"),
+    "draw_at": ("когда объявлена жеребьёвка: 29.12.2026 20:00", "when the draw is announced: 29.12.2026 20:00"),
+    "time_zone": ("например Europe/Moscow или Europe/Berlin", "e.g. Europe/Moscow or Europe/Berlin"),
+}
 
 
 def players_tab(players: Sequence[Player], language: str, registration: bool = False) -> TabWrite:
