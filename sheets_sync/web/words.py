@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from django.http import HttpRequest
 
-from sheets_sync.web.wording import access, accounts, forms, judge, keeping, organizer, public, refusals, sharing
+from sheets_sync.web.wording import access, accounts, forms, judge, keeping, organizer, public, refusals, registration, sharing
 
 __all__ = ["WORDS", "word", "request_language", "web_words", "LANGUAGES", "LANGUAGE_COOKIE", "LanguageCookie"]
 
@@ -39,7 +39,8 @@ def _joined(*parts: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
 
 
 WORDS: dict[str, tuple[str, str]] = _joined(_COMMON, accounts.WORDS, organizer.WORDS, public.WORDS, keeping.WORDS,
-                                            access.WORDS, refusals.WORDS, forms.WORDS, judge.WORDS, sharing.WORDS)
+                                            access.WORDS, refusals.WORDS, forms.WORDS, judge.WORDS, sharing.WORDS,
+                                            registration.WORDS)
 
 
 def word(key: str, lang: str, **values: object) -> str:
