@@ -324,7 +324,7 @@ class RegistrationWrite(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registration_writes")
     application = models.ForeignKey(Application, null=True, blank=True, on_delete=models.CASCADE, related_name="writes")
-    nickname = models.CharField(max_length=60, help_text="the row's player: the row is found by his nickname")
+    nickname = models.CharField(max_length=1000, help_text="the row's player, found by his nickname (a sheet's cell: scoring.values.MAX_TEXT)")
     cells = models.JSONField(default=dict, blank=True)
     base = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -19,7 +19,7 @@ from sheets_sync.web import throttle
 from sheets_sync.web.messaging.links import telegram_link
 from sheets_sync.web.models import Application, Tournament
 from sheets_sync.web.registration.applications import (Taken, application_for, create_application, queue_change,
-                                                       set_state, similar_nicknames, waiting_place)
+                                                       same_nickname, set_state, similar_nicknames, waiting_place)
 from sheets_sync.web.registration.desk import deadline, excuse_until, is_open, local_moment, places_left, read_desk
 from sheets_sync.web.registration.forms import ApplyForm, CheckinForm
 from sheets_sync.web.registration.writer import yes_word
@@ -73,6 +73,9 @@ def apply(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return _private(render(request, "registration/apply.html", {**context, "form": form}, status=400))
     nickname = form.cleaned_data["nickname"]
+    if same_nickname(tournament, nickname):  # one player to a protocol: no second row of one name
+        form.add_error("nickname", word("reg.taken", lang, nickname=nickname))
+        return _private(render(request, "registration/apply.html", {**context, "form": form}, status=400))
     similar = [] if request.POST.get("not_me") == "1" else similar_nicknames(tournament, nickname)
     if similar:  # «Это вы?»: asked, not stored twice
         asked = word("reg.similar", lang, names=", ".join(f"«{n}»" for n in similar))
