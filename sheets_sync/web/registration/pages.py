@@ -38,7 +38,9 @@ def moment_text(desk: dict, moment) -> str:
 
 def _private(response: HttpResponse) -> HttpResponse:
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"  # the player's token is in the address: never sent on
+    # the player's token is in /me/'s address: never sent to another site (same-origin, not no-referrer:
+    # with no-referrer a browser sends «Origin: null» with the page's own form, and CSRF refuses it)
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
