@@ -6,6 +6,7 @@ next minute."""
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from sheets_sync.web import jobs
 from sheets_sync.web.models import Application, Job, RequestTally, Tournament
@@ -74,3 +75,28 @@ def test_a_spent_budget_holds_the_rows_back_unwritten_and_unlost(client, gcup, f
     monkeypatch.setattr(workbooks, "open_tournament_backend", real)
     assert jobs.run_job(job.pk).status == Job.DONE
     assert any(r and r[0] == "Пума" for r in players(fake_server, gcup))
+
+
+def test_a_burst_is_gathered_into_one_write_a_lone_application_is_written_at_once(client, gcup, fake_server, monkeypatch):
+    from datetime import timedelta
+
+    from sheets_sync.web.registration import writer
+
+    apply(client, gcup.slug, nickname="Пума")  # alone: written at once
+    assert Application.objects.get().written_at is not None
+    queued = []
+    monkeypatch.setattr(writer, "run_job_task", queued.append)
+    apply(client, gcup.slug, nickname="Сова", address="10.0.0.2")
+    apply(client, gcup.slug, nickname="Лиса", address="10.0.0.3")
+    assert len(queued) == 1
+    fake_server.reset_counts()
+    job = jobs.run_job(queued[0])  # they keep coming: the job waits for the pause
+    assert job.status == Job.QUEUED and job.waiting == Job.FOR_BUDGET
+    assert Application.objects.filter(written_at__isnull=True).count() == 2
+    assert fake_server.quota.busiest_minute("read") == 0  # the sheet not even read
+    Application.objects.update(created_at=timezone.now() - timedelta(seconds=writer.SETTLE + 1))  # a pause
+    assert jobs.run_job(job.pk).status == Job.DONE
+    assert not Application.objects.filter(written_at__isnull=True).exists()
+    names = [r[0] for r in players(fake_server, gcup) if r]
+    assert {"Пума", "Сова", "Лиса"} <= set(names)
+    assert fake_server.quota.busiest_minute("write") == 2  # both in the writer's one write, then the sync's

@@ -78,7 +78,8 @@ def apply(request: HttpRequest, slug: str) -> HttpResponse:
     if same_nickname(tournament, nickname):  # one player to a protocol: no second row of one name
         form.add_error("nickname", word("reg.taken", lang, nickname=nickname))
         return _private(render(request, "registration/apply.html", {**context, "form": form}, status=400))
-    similar = [] if request.POST.get("not_me") == "1" else similar_nicknames(tournament, nickname)
+    # «Нет, я другой игрок» answers for the nickname it was asked about, not for one changed since
+    similar = [] if request.POST.get("not_me") == nickname else similar_nicknames(tournament, nickname)
     if similar:  # «Это вы?»: asked, not stored twice
         asked = word("reg.similar", lang, names=", ".join(f"«{n}»" for n in similar))
         return _private(render(request, "registration/apply.html", {**context, "form": form, "similar": asked}))

@@ -7,6 +7,9 @@ tournament's writer unless one is queued already — that one takes everything s
 (one job holds a workbook at a time) and, on Google, goes through the account's budget: a spent
 budget puts it back in the queue unstarted; an .xlsx open in Excel waits until it is closed.
 
+A burst on Google is gathered (:data:`SETTLE`): a lone application is written at once, but while
+more keep coming the job waits until they pause, ten seconds at most, and writes them together.
+
 The cells are written as an input tab's pre-fill (``TabWrite(owned=False)``): only those cells. A new
 application's row is appended below the tab's last row — nickname, club, city, «Заявка» (подана, or
 лист ожидания past the places), «Подана» (when, on the tournament's clock) — never its contacts; a
@@ -42,6 +45,10 @@ __all__ = ["REGISTRATION_WRITE", "request_write", "plan_rows", "RowPlan", "ROW_C
 log = logging.getLogger("sheets_sync.web.registration")
 REGISTRATION_WRITE = "registration-write"
 ATTEMPTS = 3  # reads and plans when the .xlsx was saved between the writer's read and its write
+# a burst on Google (a tournament announced in a chat): while applications keep coming, the writer
+# waits until none came for SETTLE seconds, GATHER at most — one read and one write for the lot,
+# not one a form; a lone application is written at once
+SETTLE, GATHER = 2.0, 10.0
 # the columns a registration row uses, in the order a missing one is added to the header
 ROW_COLUMNS = ("player", "club", "city", "application", "applied_at", "arrived", "excused")
 
@@ -197,6 +204,18 @@ def _record(plan: RowPlan | None, new: list[dict], changes: list[RegistrationWri
         RegistrationWrite.objects.filter(pk=change.pk).update(written_at=now, result=result)
 
 
+def _gathering(tournament: Tournament) -> bool:
+    """On Google, more keep coming: wait for them (see :data:`SETTLE`)."""
+    if tournament.source != Tournament.GOOGLE or SETTLE <= 0:
+        return False
+    moments = [*Application.objects.filter(tournament=tournament, written_at__isnull=True).values_list("created_at", flat=True),
+               *RegistrationWrite.objects.filter(tournament=tournament, written_at__isnull=True).values_list("created_at", flat=True)]
+    if len(moments) < 2:
+        return False
+    now = timezone.now()
+    return (now - max(moments)).total_seconds() < SETTLE and (now - min(moments)).total_seconds() < GATHER
+
+
 @runner(REGISTRATION_WRITE, leased=True, again=True)
 def _write_rows(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.web.jobs import _sync, request_sync
@@ -206,6 +225,8 @@ def _write_rows(tournament: Tournament, params: dict) -> dict:
     changes = list(RegistrationWrite.objects.filter(tournament=tournament, written_at__isnull=True).order_by("pk"))
     if not changes and not Application.objects.filter(tournament=tournament, written_at__isnull=True).exists():
         return {"rows": 0, "message": ""}
+    if _gathering(tournament):
+        raise TryLater(delay=SETTLE, waiting=Job.FOR_BUDGET)  # the next ones join this write (the budget's sake)
     language = read_desk(tournament).get("language") or tournament.language or "ru"
     try:
         plan, new = _write(open_tournament_backend(tournament), tournament, changes, language)
