@@ -45,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.game  # the judge's game as an event log (issue 44): its own section
 	$(BIN)/python -m bench.judge  # ten judges' phones saving into one Google sheet (issue 44): its own section
 	$(BIN)/python -m bench.broken  # garbage rows typed into a tab (issue 42 §5): its own section
+	$(BIN)/python -m bench.registration  # 200 applications in a minute into the sheet (issue 45): its own section
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate

@@ -120,9 +120,7 @@ def test_the_organizer_sets_a_state_with_a_button_and_it_reaches_the_sheet(signe
     assert Application.objects.get().state == "confirmed"
 
 
-def test_the_organizers_button_never_writes_over_a_state_a_person_typed(signed_in, client, fresh_tournament, monkeypatch):
-    from sheets_sync.web.registration import applications
-
+def test_the_organizers_button_never_writes_over_a_state_a_person_typed(signed_in, client, fresh_tournament):
     t = open_form(fresh_tournament)
     apply(client, t.slug)
     app = Application.objects.get()

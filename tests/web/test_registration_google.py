@@ -18,6 +18,15 @@ from tests.web.registration_support import apply, open_form, with_registration
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def no_gathering(monkeypatch):
+    """The test queue runs a job at once and keeps no delayed look: the writer writes each time here
+    (the gathering of a burst has its own test)."""
+    from sheets_sync.web.registration import writer
+
+    monkeypatch.setattr(writer, "SETTLE", 0.0)
+
+
 @pytest.fixture
 def gcup(organizer, google_account, fake_server, fresh_workbook) -> Tournament:
     with_registration(fresh_workbook, places=22)
@@ -82,7 +91,8 @@ def test_a_burst_is_gathered_into_one_write_a_lone_application_is_written_at_onc
 
     from sheets_sync.web.registration import writer
 
-    apply(client, gcup.slug, nickname="Пума")  # alone: written at once
+    monkeypatch.setattr(writer, "SETTLE", 2.0)
+    apply(client, gcup.slug, nickname="Пума")  # alone after a quiet while: written at once
     assert Application.objects.get().written_at is not None
     queued = []
     monkeypatch.setattr(writer, "run_job_task", queued.append)
@@ -95,8 +105,21 @@ def test_a_burst_is_gathered_into_one_write_a_lone_application_is_written_at_onc
     assert Application.objects.filter(written_at__isnull=True).count() == 2
     assert fake_server.quota.busiest_minute("read") == 0  # the sheet not even read
     Application.objects.update(created_at=timezone.now() - timedelta(seconds=writer.SETTLE + 1))  # a pause
+    Job.objects.filter(action=REGISTRATION_WRITE, status=Job.DONE).update(finished_at=timezone.now() - timedelta(seconds=60))
     assert jobs.run_job(job.pk).status == Job.DONE
     assert not Application.objects.filter(written_at__isnull=True).exists()
     names = [r[0] for r in players(fake_server, gcup) if r]
     assert {"Пума", "Сова", "Лиса"} <= set(names)
     assert fake_server.quota.busiest_minute("write") == 2  # both in the writer's one write, then the sync's
+
+
+def test_in_a_burst_even_a_single_waiting_application_joins_the_next_write(client, gcup, monkeypatch):
+    from sheets_sync.web.registration import writer
+
+    monkeypatch.setattr(writer, "SETTLE", 2.0)
+    apply(client, gcup.slug, nickname="Пума")  # written at once: the writer has just run
+    queued = []
+    monkeypatch.setattr(writer, "run_job_task", queued.append)
+    apply(client, gcup.slug, nickname="Сова", address="10.0.0.2")
+    assert jobs.run_job(queued[0]).status == Job.QUEUED  # a write a moment ago: a burst, gathered
+    assert Application.objects.get(nickname="Сова").written_at is None

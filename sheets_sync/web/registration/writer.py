@@ -7,8 +7,9 @@ tournament's writer unless one is queued already — that one takes everything s
 (one job holds a workbook at a time) and, on Google, goes through the account's budget: a spent
 budget puts it back in the queue unstarted; an .xlsx open in Excel waits until it is closed.
 
-A burst on Google is gathered (:data:`SETTLE`): a lone application is written at once, but while
-more keep coming the job waits until they pause, ten seconds at most, and writes them together.
+A burst on Google is gathered (:data:`SETTLE`): a lone application after a quiet while is written at
+once, but while more keep coming (several waiting, or a write just before) the job waits until they
+pause, ten seconds at most, and writes them together.
 
 The cells are written as an input tab's pre-fill (``TabWrite(owned=False)``): only those cells. A new
 application's row is appended below the tab's last row — nickname, club, city, «Заявка» (подана, or
@@ -23,6 +24,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
@@ -210,10 +212,12 @@ def _gathering(tournament: Tournament) -> bool:
         return False
     moments = [*Application.objects.filter(tournament=tournament, written_at__isnull=True).values_list("created_at", flat=True),
                *RegistrationWrite.objects.filter(tournament=tournament, written_at__isnull=True).values_list("created_at", flat=True)]
-    if len(moments) < 2:
-        return False
     now = timezone.now()
-    return (now - max(moments)).total_seconds() < SETTLE and (now - min(moments)).total_seconds() < GATHER
+    if not moments or (now - max(moments)).total_seconds() >= SETTLE or (now - min(moments)).total_seconds() >= GATHER:
+        return False
+    # a burst: several waiting, or a write of this tournament's just before (a lone one after quiet is not held)
+    return len(moments) > 1 or Job.objects.filter(tournament=tournament, action=REGISTRATION_WRITE, status=Job.DONE,
+                                                  finished_at__gte=now - timedelta(seconds=GATHER)).exists()
 
 
 @runner(REGISTRATION_WRITE, leased=True, again=True)
