@@ -109,3 +109,22 @@ def test_check_in_on_a_phone_by_the_organizer_and_by_a_player(transactional_db, 
     finally:
         player.context.close()
     assert players(t.path)["Игрок 11"]["Прибыл"] == "да"
+
+
+def test_the_organizer_confirms_an_application_on_a_phone(transactional_db, live_server, phone, organizer,
+                                                          fresh_tournament, client):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    t = open_form(fresh_tournament)
+    client.post(f"/apply/{t.slug}/", {"nickname": "Пума", "club": "Котики", "city": "Берлин",
+                                      "telegram": "@puma_mafia", "phone": "+49 170 1234567"})
+    sign_in(phone, live_server, organizer)
+    phone.goto(f"{live_server.url}/o/{t.slug}/")
+    phone.click("#to-applications")
+    card = "[data-nickname='Пума']"
+    phone.wait_for_selector(card)
+    assert "@puma_mafia" in phone.inner_text(card) and "подана" in phone.inner_text(f"{card} .state")
+    phone.click(f"{card} button[data-state='confirmed']")
+    phone.wait_for_function("document.querySelector(\"[data-nickname='Пума'] .state\").textContent === 'подтверждена'")
+    fits_the_phone(phone)
+    phone.screenshot(path=str(SHOTS / "applications-organizer.png"), full_page=True)
+    assert players(t.path)["Пума"]["Заявка"] == "подтверждена"

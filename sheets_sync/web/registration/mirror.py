@@ -41,10 +41,11 @@ def desk_of(outcome) -> dict:
     rows += [{"nickname": p.nickname, "state": "", "arrived": p.arrived, "excused": sorted(p.excused_rounds),
               "holds_place": p.status is PlayerStatus.PLAYING, "takes_part": p.status is PlayerStatus.PLAYING}
              for p in t.players if fold(p.nickname) not in states]
-    first = outcome.preset.stage(outcome.preset.stage_keys[0])
+    keys = outcome.preset.stage_keys
+    rounds = outcome.preset.stage(keys[0]).games if keys else 0  # the rounds a player may ask to skip
     return {"language": outcome.language, "places": t.places, "registration_until": _iso(t.registration_until),
             "starts_at": _iso(t.starts_at), "draw_at": _iso(t.draw_at), "time_zone": t.time_zone,
-            "excuse_notice_hours": excuse_hours(outcome.preset), "rounds": first.games, "rows": rows,
+            "excuse_notice_hours": excuse_hours(outcome.preset), "rounds": rounds, "rows": rows,
             "read_at": timezone.now().isoformat()}
 
 
