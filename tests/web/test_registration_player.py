@@ -110,3 +110,21 @@ def test_self_check_in_is_throttled_per_address(client, fresh_tournament):
     refused = client.post(f"/checkin/{t.slug}/", {"nickname": "Игрок 05", "code": "123456"})
     assert refused.status_code == 429 and "Попробуйте снова через" in refused.content.decode()
     assert row_of(t.path, "Игрок 05").get("Прибыл") is None
+
+
+def test_the_check_in_list_has_the_players_and_reserves_not_the_applicants_still_waiting(client, fresh_tournament):
+    import openpyxl
+
+    wb = openpyxl.load_workbook(fresh_tournament.path)
+    ws = wb["Игроки"]
+    ws.append(["Запасной Один", None, None, "запасной"])
+    wb.save(fresh_tournament.path)
+    t = open_form(fresh_tournament)
+    apply(client, t.slug, nickname="Пума")  # submitted: not (yet) a player
+    owner = Client()
+    owner.force_login(t.memberships.get().user)
+    page = owner.get(f"/o/{t.slug}/checkin/").content.decode()
+    assert "Запасной Один" in page and "На месте: 0 из 21." in page
+    assert "Пума" not in page
+    done = client.post(f"/checkin/{t.slug}/", {"nickname": "Пума", "code": "x"})
+    assert done.status_code == 200 and "Отметка ещё не открыта" in done.content.decode()

@@ -37,9 +37,12 @@ def desk_of(outcome) -> dict:
     t = outcome.results.tournament
     states = {fold(a.nickname): a for a in t.applications}
     rows = [{"nickname": a.nickname, "state": a.state.value, "arrived": a.arrived, "holds_place": a.state.holds_place,
-             "takes_part": a.state.takes_part, "excused": sorted(a.excused_rounds)} for a in t.applications]
+             "takes_part": a.state.takes_part, "checks_in": a.state.takes_part, "excused": sorted(a.excused_rounds)}
+            for a in t.applications]
+    # the organizer's own rows: a player takes part; a reserve checks in too (he may replace a late one)
     rows += [{"nickname": p.nickname, "state": "", "arrived": p.arrived, "excused": sorted(p.excused_rounds),
-              "holds_place": p.status is PlayerStatus.PLAYING, "takes_part": p.status is PlayerStatus.PLAYING}
+              "holds_place": p.status is PlayerStatus.PLAYING, "takes_part": p.status is PlayerStatus.PLAYING,
+              "checks_in": p.status in (PlayerStatus.PLAYING, PlayerStatus.RESERVE)}
              for p in t.players if fold(p.nickname) not in states]
     keys = outcome.preset.stage_keys
     rounds = outcome.preset.stage(keys[0]).games if keys else 0  # the rounds a player may ask to skip

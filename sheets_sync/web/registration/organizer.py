@@ -92,7 +92,7 @@ def applications(request: HttpRequest, slug: str) -> HttpResponse:
 def _checkin_rows(tournament: Tournament, desk: dict) -> list[dict]:
     ticked = {fold(c.nickname) for c in RegistrationWrite.objects.filter(tournament=tournament, written_at__isnull=True)
               if "arrived" in c.cells}
-    rows = [r for r in desk.get("rows", ()) if r.get("takes_part")]
+    rows = [r for r in desk.get("rows", ()) if r.get("checks_in")]
     return sorted(({"nickname": r["nickname"], "arrived": r["arrived"] or fold(r["nickname"]) in ticked,
                     "pending": fold(r["nickname"]) in ticked} for r in rows), key=lambda r: (r["arrived"], r["nickname"].casefold()))
 
@@ -108,7 +108,7 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
             Tournament.objects.filter(pk=tournament.pk).update(checkin_code=code)
         elif request.POST.get("action") == "arrived":
             nickname = request.POST.get("nickname", "")
-            row = next((r for r in desk.get("rows", ()) if r["nickname"] == nickname and r.get("takes_part")), None)
+            row = next((r for r in desk.get("rows", ()) if r["nickname"] == nickname and r.get("checks_in")), None)
             if row is not None and not row["arrived"]:
                 language = desk.get("language") or "ru"
                 app = Application.objects.filter(tournament=tournament, nickname=nickname).first()

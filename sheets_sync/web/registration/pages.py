@@ -149,7 +149,7 @@ def my_application(request: HttpRequest, token: str) -> HttpResponse:
 def _checkin_row(tournament: Tournament, nickname: str) -> tuple[str, bool] | None:
     """The sheet's row of a player taking part (his nickname as written, arrived already)."""
     probe = fold(nickname)
-    row = next((r for r in read_desk(tournament).get("rows", ()) if fold(r["nickname"]) == probe and r["takes_part"]), None)
+    row = next((r for r in read_desk(tournament).get("rows", ()) if fold(r["nickname"]) == probe and r.get("checks_in")), None)
     return (row["nickname"], row["arrived"]) if row else None
 
 
