@@ -192,8 +192,10 @@ def section(r: dict) -> str:
         f"| jobs failed | {r['failed']} | | 0 |",
         "",
         "Applications arriving while a writer or a sync runs wait for one writer job, which takes them all:",
-        "one read and one write of the sheet a job, however many came meanwhile. On Google the writer queues",
-        "the sync; in the app the sync runs in the writer's job.",
+        "one read and one write of the sheet a job, however many came meanwhile. On Google a burst is also",
+        "gathered: while applications keep coming the writer waits for a 2 s pause (10 s at most) and writes",
+        "them together; a lone one after a quiet while is written at once. On Google the writer queues the",
+        "sync; in the app the sync runs in the writer's job.",
         END,
     ])
 
