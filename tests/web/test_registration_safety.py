@@ -114,3 +114,14 @@ def test_deleting_a_players_data_removes_his_contacts_and_link(client, cup):
     said = owner.post(f"/o/{cup.slug}/applications/", {"action": "delete", "application": app.pk}, follow=True)
     assert "Данные игрока Пума удалены" in said.content.decode()
     assert not Application.objects.exists() and client.get(f"/me/{app.token}/").status_code == 404
+
+
+def test_a_formula_typed_as_a_nickname_lands_in_the_xlsx_as_text(client, cup):
+    import openpyxl
+
+    assert apply(client, cup.slug, nickname="=1+1", club='=HYPERLINK("http://x/","y")').status_code == 302
+    ws = openpyxl.load_workbook(cup.path)["Игроки"]
+    row = next(r for r in ws.iter_rows() if r[0].value == "=1+1")
+    assert row[0].data_type == "s" and row[1].data_type == "s"  # text, never a formula
+    assert row[1].value == '=HYPERLINK("http://x/","y")'
+    assert Application.objects.get().written_at is not None
