@@ -149,3 +149,14 @@ def test_the_form_is_closed_when_off_and_after_the_deadline(client, fresh_tourna
     page = client.get(f"/apply/{fresh_tournament.slug}/").content.decode()
     assert "заявки принимались до" in page
     assert apply(client, fresh_tournament.slug).status_code == 200 and not Application.objects.exists()
+
+
+def test_the_players_pages_speak_english_when_asked(client, fresh_tournament):
+    t = open_form(fresh_tournament)
+    page = client.get(f"/apply/{t.slug}/?lang=en").content.decode()
+    assert "Apply for the tournament" in page and "Nickname" in page and "Заявка на турнир" not in page
+    refused = client.post(f"/apply/{t.slug}/", {"nickname": "Пума"}).content.decode()
+    assert "Give at least one contact" in refused
+    me = apply(client, t.slug)["Location"]
+    page = client.get(me).content.decode()
+    assert "My application" in page and "awaits the organizers" in page
