@@ -74,6 +74,20 @@ def test_the_sheet_wins_a_state_typed_in_the_sheet_is_mirrored_and_told(client, 
     assert row["takes_part"] and row["state"] == "paid"  # a paid application takes part: a player now
 
 
+def test_a_new_application_is_told_with_old_empty(client, fresh_tournament):
+    with_registration(fresh_tournament.path, places=21)
+    t = open_form(fresh_tournament)
+    heard = []
+    application_state_changed.connect(lambda sender, application, old, new, **kw: heard.append((application.nickname, old, new)),
+                                      dispatch_uid="test-heard-new", weak=False)
+    try:
+        apply(client, t.slug, nickname="Первый", address="10.0.0.1")
+        apply(client, t.slug, nickname="Второй", address="10.0.0.2")
+    finally:
+        application_state_changed.disconnect(dispatch_uid="test-heard-new")
+    assert heard == [("Первый", "", "submitted"), ("Второй", "", "waiting")]
+
+
 def test_past_the_places_an_application_waits_and_knows_its_number(client, fresh_tournament):
     with_registration(fresh_tournament.path, places=21)  # 20 players typed by the organizer
     t = open_form(fresh_tournament)

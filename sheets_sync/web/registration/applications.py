@@ -69,6 +69,9 @@ def create_application(tournament: Tournament, data: dict) -> Application:
                                              token_hash=_hash(token), start_code=secrets.token_urlsafe(16))
     except IntegrityError:  # the same nickname sent twice at once: one application
         raise Taken(data["nickname"]) from None
+    from sheets_sync.web.signals import application_state_changed
+
+    application_state_changed.send(sender=Application, application=app, old="", new=app.state)  # "" = new
     request_write(tournament)
     return app
 
