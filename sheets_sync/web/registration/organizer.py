@@ -10,11 +10,13 @@ registration writer; the sheet wins (:mod:`sheets_sync.web.registration.mirror`)
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from scoring.model import ApplicationState
@@ -33,8 +35,8 @@ __all__ = ["applications", "checkin"]
 
 def _conflicts(tournament: Tournament, lang: str) -> list[dict]:
     """The last changes the writer did not write over a person's typing (the page says where)."""
-    found = []
-    for change in RegistrationWrite.objects.filter(tournament=tournament, written_at__isnull=False).order_by("-pk")[:20]:
+    found, since = [], timezone.now() - timedelta(hours=12)  # today's: an old refusal is no news
+    for change in RegistrationWrite.objects.filter(tournament=tournament, written_at__gte=since).order_by("-pk")[:20]:
         found += [{**c, "text": word("apps.conflict", lang, cell=c["cell"], sheet=c["sheet"])}
                   for c in change.result.get("conflicts", [])]
     return found
