@@ -174,3 +174,26 @@ def test_the_players_pages_speak_english_when_asked(client, fresh_tournament):
     me = apply(client, t.slug)["Location"]
     page = client.get(me).content.decode()
     assert "My application" in page and "awaits the organizers" in page
+
+
+def test_the_writers_plan_adds_the_missing_columns_and_never_a_second_row_of_a_name():
+    from sheets_sync.backends.base import Snapshot
+    from sheets_sync.web.models import RegistrationWrite
+    from sheets_sync.web.registration.writer import plan_rows
+
+    grid = (("Игрок", "Клуб", "Статус", "Заявка"), ("Лиса", "Клуб 1", None, "подтверждена"), ("Сова",))
+    snapshot = Snapshot(tabs={"Игроки": grid}, order=("Игроки",))
+    new = [{"pk": 1, "nickname": "Пума", "club": "", "city": "Берлин", "state": "waiting", "applied_at": "06.12.2026 10:00:00"},
+           {"pk": 2, "nickname": "сова", "club": "", "city": "", "state": "submitted", "applied_at": "06.12.2026 10:00:01"}]
+    changes = [RegistrationWrite(pk=7, nickname="Лиса", cells={"application": "оплачена"}, base={"application": "подана"}),
+               RegistrationWrite(pk=8, nickname="Пума", cells={"arrived": "да"}, base={"arrived": ""})]
+    plan = plan_rows(snapshot, "ru", new, changes)
+    # the header gets «Город», «Подана», «Прибыл», «Пропуск» after its last column (E, F, G, H)
+    assert {plan.cells[(0, c)] for c in range(4, 8)} == {"Город", "Подана", "Прибыл", "Пропуск"}
+    city, applied, arrived = (next(c for c in range(4, 8) if plan.cells[(0, c)] == w) for w in ("Город", "Подана", "Прибыл"))
+    assert plan.cells[(3, 0)] == "Пума" and plan.cells[(3, 3)] == "лист ожидания" and plan.cells[(3, city)] == "Берлин"
+    assert plan.cells[(3, applied)] == "06.12.2026 10:00:00" and (3, 1) not in plan.cells  # no club: nothing written
+    assert plan.appended == {1: 3, 2: 2}  # «сова» is the organizer's «Сова»: no second row
+    assert not any(r == 4 for r, _ in plan.cells)
+    assert plan.conflicts[7] == [{"key": "application", "cell": "Игроки!D2", "sheet": "подтверждена", "mine": "оплачена"}]
+    assert plan.written == {7: [], 8: ["arrived"]} and plan.cells[(3, arrived)] == "да"  # the new row's arrival, too

@@ -135,9 +135,10 @@ def plan_rows(snapshot: Snapshot, language: str, new: Sequence[dict], changes: S
         r, next_row = next_row, next_row + 1
         rows[fold(app["nickname"])] = plan.appended[app["pk"]] = r
         word = state_word(ApplicationState(app["state"]), language)
-        for key, value in (("player", app["nickname"]), ("club", app["club"] or None), ("city", app["city"] or None),
+        for key, value in (("player", app["nickname"]), ("club", app["club"]), ("city", app["city"]),
                            ("application", word), ("applied_at", app["applied_at"])):
-            plan.cells[(r, cols[key])] = value
+            if value:  # an empty club stays an empty cell
+                plan.cells[(r, cols[key])] = value
     for change in changes:
         _plan_change(plan, grid, change, rows.get(fold(change.nickname)), cols, language)
     return plan
