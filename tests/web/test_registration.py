@@ -197,3 +197,26 @@ def test_the_writers_plan_adds_the_missing_columns_and_never_a_second_row_of_a_n
     assert not any(r == 4 for r, _ in plan.cells)
     assert plan.conflicts[7] == [{"key": "application", "cell": "Игроки!D2", "sheet": "подтверждена", "mine": "оплачена"}]
     assert plan.written == {7: [], 8: ["arrived"]} and plan.cells[(3, arrived)] == "да"  # the new row's arrival, too
+
+
+def test_the_deadline_is_on_the_tournaments_own_clock(client, fresh_tournament):
+    from zoneinfo import ZoneInfo
+
+    from sheets_sync.web import jobs
+
+    far_east = datetime.now(ZoneInfo("Asia/Vladivostok")).replace(tzinfo=None, microsecond=0)
+    wb = openpyxl.load_workbook(fresh_tournament.path)
+    ws = wb["Турнир"]
+    ws.append(["Регистрация до", far_east - timedelta(hours=1)])  # an hour ago there; 9 h ahead on UTC's clock
+    ws.append(["Часовой пояс", "Asia/Vladivostok"])
+    wb.save(fresh_tournament.path)
+    jobs.request_sync(fresh_tournament, "test")
+    Tournament.objects.filter(pk=fresh_tournament.pk).update(registration_open=True)
+    page = client.get(f"/apply/{fresh_tournament.slug}/").content.decode()
+    assert "заявки принимались до" in page
+    ws = (wb := openpyxl.load_workbook(fresh_tournament.path))["Турнир"]
+    row = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == "Регистрация до")
+    ws.cell(row, 2, far_east + timedelta(hours=1))
+    wb.save(fresh_tournament.path)
+    jobs.request_sync(fresh_tournament, "test")
+    assert apply(client, fresh_tournament.slug).status_code == 302
