@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.judge  # ten judges' phones saving into one Google sheet (issue 44): its own section
 	$(BIN)/python -m bench.broken  # garbage rows typed into a tab (issue 42 §5): its own section
 	$(BIN)/python -m bench.messages  # a round's seating told to 100 players by the bot (issue 45 §4): its own section
+	$(BIN)/python -m bench.registration  # 200 applications in a minute into the sheet (issue 45): its own section
 
 example: $(STAMP)
 	$(BIN)/python -m sheets_sync.demo --regenerate

@@ -12,3 +12,5 @@ class WebConfig(AppConfig):
     def ready(self) -> None:
         # the players' messages are queued from the server's signals (issue 45 §4)
         from sheets_sync.web.messaging import receivers  # noqa: F401
+        # registration's receiver of sync_finished and its writer job: known to every process that syncs
+        from sheets_sync.web.registration import mirror, writer  # noqa: F401

@@ -68,6 +68,10 @@ class Tournament(models.Model):
                                                   "dates before it is on the site already")
     push_pending_since = models.DateTimeField(null=True, blank=True, help_text="the first push not yet synced")
     push_due_at = models.DateTimeField(null=True, blank=True, help_text="when the pushes' sync starts (debounced)")
+    # registration (issue 45): the public form /apply/<slug>/ takes applications while open (and
+    # before the Tournament tab's «Регистрация до»); the hall's code of the players' self check-in
+    registration_open = models.BooleanField(default=False, help_text="the organizer opened the registration form")
+    checkin_code = models.CharField(max_length=12, blank=True, help_text="the code shown in the hall (self check-in)")
 
     class Meta:
         ordering = ["-created_at"]
@@ -298,6 +302,7 @@ class Application(models.Model):
     # the row reaching the sheet (the registration writer), and what the player asked on his page
     written_at = models.DateTimeField(null=True, blank=True, db_index=True)
     excused_round = models.PositiveIntegerField(null=True, blank=True, help_text="the round he asked to skip")
+    arrived_at = models.DateTimeField(null=True, blank=True, help_text="checked in on the day («Прибыл», as the sheet says)")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -351,3 +356,24 @@ class BotState(models.Model):
     offset = models.BigIntegerField(default=0)
     lease_owner = models.CharField(max_length=200, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)
+
+
+class RegistrationWrite(models.Model):
+    """One change of a Players-tab row asked by the server's pages (issue 45): the organizer's state
+    button, a tick of arrival, the player's withdrawal or excused round. ``cells`` are column keys
+    (``scoring.labels.PLAYER_COLUMNS``: application, arrived, excused) → the text to write, ``base``
+    what the server knew the cell held: the registration writer
+    (:mod:`sheets_sync.web.registration.writer`) writes a cell only while the sheet still holds
+    ``base`` (or the value already) — never over a person's typing — and says so in ``result``."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registration_writes")
+    application = models.ForeignKey(Application, null=True, blank=True, on_delete=models.CASCADE, related_name="writes")
+    nickname = models.CharField(max_length=1000, help_text="the row's player, found by his nickname (a sheet's cell: scoring.values.MAX_TEXT)")
+    cells = models.JSONField(default=dict, blank=True)
+    base = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    written_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.JSONField(default=dict, blank=True, help_text="written keys, conflicts, or why not written")
+
+    class Meta:
+        ordering = ["pk"]

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 
 from django.http import HttpRequest
 
-from sheets_sync.web.wording import access, accounts, forms, judge, keeping, messaging, organizer, public, refusals, sharing
+from sheets_sync.web.wording import (access, accounts, forms, judge, keeping, messaging, organizer, public, refusals,
+                                     registration, sharing)
 
 __all__ = ["WORDS", "word", "request_language", "web_words", "LANGUAGES", "LANGUAGE_COOKIE", "LanguageCookie"]
 
@@ -40,7 +41,8 @@ def _joined(*parts: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
 
 WORDS: dict[str, tuple[str, str]] = _joined(_COMMON, accounts.WORDS, organizer.WORDS, public.WORDS, keeping.WORDS,
                                             access.WORDS, refusals.WORDS, forms.WORDS, judge.WORDS, sharing.WORDS,
-                                            messaging.WORDS)
+                                            messaging.WORDS,
+                                            registration.WORDS)
 
 
 def word(key: str, lang: str, **values: object) -> str:

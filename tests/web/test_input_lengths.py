@@ -20,6 +20,7 @@ from sheets_sync.web.accounts.forms import SignupForm
 from sheets_sync.web.accounts.members import InviteForm
 from sheets_sync.web.accounts.new import NewTournamentForm
 from sheets_sync.web.models import Claim, Tournament
+from sheets_sync.web.registration.forms import ApplyForm
 from tests.google_support import fake_server, sa_key, upload_xlsx  # noqa: F401 - fixtures
 from tests.web.organizer_support import (  # noqa: F401 - fixtures
     google_account,
@@ -39,6 +40,9 @@ TYPED: dict[tuple[str, str], tuple[type[forms.Form], str]] = {
     ("axes.accessattempt", "username"): (SignupForm, "email"),  # the sign-in's e-mail (AuthenticationForm: 150)
     ("axes.accessfailurelog", "username"): (SignupForm, "email"),
     ("axes.accesslog", "username"): (SignupForm, "email"),
+    # the registration form (issue 45): what a player types on /apply/<slug>/
+    **{("web.application", name): (ApplyForm, name)
+       for name in ("nickname", "club", "city", "telegram", "vk", "email", "phone", "rating")},
 }
 # typed as a link, checked by the view: the id in it is at most ID_LENGTH
 LINKS = {("web.tournament", "spreadsheet_id"), ("web.claim", "spreadsheet_id")}
@@ -71,12 +75,10 @@ NOT_TYPED = {
     ("web.judgegame", "mode"): "form / live",
     ("web.judgesave", "gid"): "a game of the games file (the link's: any other is a 404)",
     ("web.judgesave", "save_id"): "the page's id of a save: the API refuses one over 100 characters",
-    # no page types an application yet: the registration form (issue 45) will, checked as the others
-    **{("web.application", name): "no form yet (issue 45)"
-       for name in ("nickname", "club", "city", "telegram", "vk", "phone", "rating")},
-    ("web.application", "state"): "an ApplicationState value", ("web.application", "email"): "no form yet (issue 45)",
-    ("web.application", "token"): "secrets.token_urlsafe(32)", ("web.application", "token_hash"): "a SHA-256 in hex",
-    ("web.application", "start_code"): "secrets.token_urlsafe: the Telegram /start code",
+    ("web.application", "state"): "an ApplicationState value", ("web.application", "token"): "secrets.token_urlsafe(32)",
+    ("web.application", "token_hash"): "a SHA-256 in hex", ("web.application", "start_code"): "secrets.token_urlsafe(16)",
+    ("web.tournament", "checkin_code"): "six digits made by the check-in page",
+    ("web.registrationwrite", "nickname"): "a nickname of an application or of the sheet's rows (MAX_TEXT)",
     ("auth.user", "password"): "Django's hash",
     ("auth.user", "first_name"): "not asked",
     ("auth.user", "last_name"): "not asked",
@@ -112,7 +114,7 @@ def test_every_text_column_is_typed_through_a_form_checked_or_not_typed():
 
 
 def form_of(form_class: type[forms.Form], data: dict | None = None) -> forms.Form:
-    speaks = form_class in (SignupForm, NewTournamentForm)  # the forms whose refusals a page shows word for word
+    speaks = form_class in (SignupForm, NewTournamentForm, ApplyForm)  # the forms whose refusals a page shows word for word
     return form_class(data, lang="ru") if speaks else form_class(data)
 
 
