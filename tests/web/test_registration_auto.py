@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 
 from sheets_sync.web import jobs
-from sheets_sync.web.models import Application, OutboxMessage, RegistrationWrite
+from sheets_sync.web.models import Application, OutboxMessage, RegistrationWrite, Tournament
 from sheets_sync.web.registration import applications
 from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data  # noqa: F401
 from tests.web.registration_support import apply, open_form, player_rows, with_registration
@@ -105,3 +105,133 @@ def test_no_place_is_given_this_way_from_the_start_on(client, fresh_tournament):
     jobs.request_sync(t, "test")
     assert row_of(t.path, "Лиса")["Заявка"] == "лист ожидания"
     assert not RegistrationWrite.objects.filter(nickname="Лиса", cells={"application": "подтверждена"}).exists()
+
+
+# -- the draw at the announced time -------------------------------------------------------------------
+@pytest.fixture
+def open_tournament(tmp_path, organizer) -> Tournament:
+    """A tournament made by ``init --registration`` (no seating yet: the draw is to come), 20 players typed."""
+    from sheets_sync.actions.init import init_workbook
+    from tests.web.organizer_support import member, players_csv
+
+    path = tmp_path / "open.xlsx"
+    init_workbook(str(path), players_csv=players_csv(tmp_path, 20), preset_ref="gmo-2016", name="Кубок",
+                  language="ru", registration=True)
+    return member(Tournament.objects.create(slug="open", source=Tournament.EXCEL, path=str(path)), organizer)
+
+
+def type_setting(path, label: str, value) -> None:
+    """The organizer types a Tournament-tab setting (its row if the tab has one, else a new row)."""
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Турнир"]
+    row = next((r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == label), ws.max_row + 1)
+    ws.cell(row=row, column=1, value=label)
+    ws.cell(row=row, column=2, value=value)
+    wb.save(path)
+
+
+def announce_draw(path, at: datetime, zone: str = "Europe/Moscow") -> None:
+    type_setting(path, "Жеребьёвка", at)
+    type_setting(path, "Часовой пояс", zone)
+
+
+def moscow(text: str) -> datetime:
+    from zoneinfo import ZoneInfo
+
+    return datetime.fromisoformat(text).replace(tzinfo=ZoneInfo("Europe/Moscow"))
+
+
+def draws(t):
+    return jobs.Job.objects.filter(tournament=t, action="draw")
+
+
+def seating_rows(path) -> int:
+    wb = openpyxl.load_workbook(path)
+    name = next((n for n in wb.sheetnames if n in ("Рассадка", "Seating")), None)
+    return 0 if name is None else sum(1 for r in wb[name].iter_rows(values_only=True) if any(v not in (None, "") for v in r))
+
+
+def test_the_draw_starts_by_itself_at_the_announced_time_on_the_tournaments_clock(open_tournament, monkeypatch):
+    from sheets_sync.web import keeping
+
+    monkeypatch.setattr(keeping.jobs, "sync_due", lambda: [])  # the minute's other work is not this test's
+    announce_draw(open_tournament.path, datetime(2026, 12, 6, 20, 0))  # 20:00 in Moscow = 17:00 UTC
+    t = open_form(open_tournament)
+    keeping.tick(moscow("2026-12-06T19:59"))
+    assert not draws(t).exists()  # 16:59 UTC: not yet on the tournament's clock
+    keeping.tick(moscow("2026-12-06T20:00:30"))
+    job = draws(t).get()
+    assert job.status == jobs.Job.DONE and job.params["timed"] == "2026-12-06T20:00:00"
+    assert isinstance(job.params["seed"], int) and job.result["games"] > 0
+    seated = seating_rows(t.path)
+    assert seated > 0
+    keeping.tick(moscow("2026-12-06T20:01"))  # the next minute: the draw is made, nothing more
+    assert draws(t).count() == 1 and seating_rows(t.path) == seated
+
+
+def test_a_timed_draw_is_never_made_over_a_seating_nor_twice_for_one_time(open_tournament, monkeypatch):
+    from sheets_sync.web import keeping
+
+    monkeypatch.setattr(keeping.jobs, "sync_due", lambda: [])
+    announce_draw(open_tournament.path, datetime(2026, 12, 6, 20, 0))
+    t = open_form(open_tournament)
+    failed = jobs.Job.objects.create(tournament=t, action="draw", status=jobs.Job.FAILED,
+                                     params={"timed": "2026-12-06T20:00:00", "seed": 1})
+    keeping.tick(moscow("2026-12-06T20:05"))
+    assert list(draws(t)) == [failed]  # refused once for this time: the organizer looks, no retry each minute
+    failed.delete()
+    jobs.enqueue(t, "draw", params={"seed": 1})  # the organizer drew himself before the time
+    assert draws(t).get().status == jobs.Job.DONE
+    keeping.tick(moscow("2026-12-06T20:05"))
+    assert draws(t).count() == 1
+
+
+def test_the_sheets_own_seating_stops_a_timed_draw(open_tournament, monkeypatch):
+    from sheets_sync.actions.draw import draw_workbook
+    from sheets_sync.backends.excel import ExcelBackend
+    from sheets_sync.web import keeping
+
+    monkeypatch.setattr(keeping.jobs, "sync_due", lambda: [])
+    announce_draw(open_tournament.path, datetime(2026, 12, 6, 20, 0))
+    draw_workbook(ExcelBackend(open_tournament.path), seed=5)  # drawn on the command line, then synced
+    t = open_form(open_tournament)
+    keeping.tick(moscow("2026-12-06T20:05"))
+    assert not draws(t).exists()
+
+
+def test_a_draw_more_than_twelve_hours_late_waits_for_the_organizer(open_tournament, monkeypatch):
+    from django.test import Client
+
+    from sheets_sync.web import keeping
+
+    monkeypatch.setattr(keeping.jobs, "sync_due", lambda: [])
+    announce_draw(open_tournament.path, datetime(2026, 12, 6, 20, 0))
+    t = open_form(open_tournament)
+    keeping.tick(moscow("2026-12-07T08:01"))  # the server was down all night
+    assert not draws(t).exists()
+    owner = Client()
+    owner.force_login(t.memberships.get().user)
+    monkeypatch.setattr("sheets_sync.web.registration.timed.timezone.now", lambda: moscow("2026-12-07T08:01"))
+    page = owner.get(f"/o/{t.slug}/").content.decode()
+    assert "Время жеребьёвки (06.12.2026 в 20:00) прошло" in page
+
+
+def test_the_organizers_page_says_when_the_draw_is_and_then_how_it_went(open_tournament, monkeypatch):
+    from django.test import Client
+
+    from sheets_sync.web import keeping
+    from sheets_sync.web.registration import timed
+
+    monkeypatch.setattr(keeping.jobs, "sync_due", lambda: [])
+    announce_draw(open_tournament.path, datetime(2026, 12, 6, 20, 0))
+    t = open_form(open_tournament)
+    owner = Client()
+    owner.force_login(t.memberships.get().user)
+    monkeypatch.setattr(timed.timezone, "now", lambda: moscow("2026-12-06T18:00"))
+    page = owner.get(f"/o/{t.slug}/").content.decode()
+    assert "Жеребьёвка в 20:00 (по времени турнира)" in page
+    keeping.tick(moscow("2026-12-06T20:00"))
+    monkeypatch.setattr(timed.timezone, "now", lambda: moscow("2026-12-06T20:02"))
+    page = owner.get(f"/o/{t.slug}/").content.decode()
+    job = draws(t).get()
+    assert "Жеребьёвка в 20:00 проведена" in page and f"/o/{t.slug}/jobs/{job.pk}/" in page

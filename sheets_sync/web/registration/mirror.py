@@ -51,6 +51,7 @@ def desk_of(outcome) -> dict:
     return {"language": outcome.language, "places": t.places, "registration_until": _iso(t.registration_until),
             "starts_at": _iso(t.starts_at), "draw_at": _iso(t.draw_at), "time_zone": t.time_zone,
             "excuse_notice_hours": excuse_hours(outcome.preset), "rounds": rounds, "rows": rows,
+            "seated": bool(t.seating),  # a draw was made (by any means): no timed draw over it
             "read_at": timezone.now().isoformat()}
 
 
