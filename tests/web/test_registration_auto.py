@@ -235,3 +235,19 @@ def test_the_organizers_page_says_when_the_draw_is_and_then_how_it_went(open_tou
     page = owner.get(f"/o/{t.slug}/").content.decode()
     job = draws(t).get()
     assert "Жеребьёвка в 20:00 проведена" in page and f"/o/{t.slug}/jobs/{job.pk}/" in page
+
+
+# -- the fairness report on the public seating page ----------------------------------------------------
+def test_after_the_draw_the_public_seating_page_shows_the_fairness_report(open_tournament, client):
+    t = open_form(open_tournament)
+    from sheets_sync.web import runners  # noqa: F401 - the draw job's runner
+
+    job = jobs.enqueue(t, "draw", params={"seed": 3})  # the organizer's press (a sync follows the draw)
+    job.refresh_from_db()
+    assert job.status == jobs.Job.DONE, (job.status, job.waiting, job.message)
+    page = (jobs.site_dir(t) / "seating.html").read_text(encoding="utf-8")
+    report = page[page.index('id="draw-report"'):]
+    assert "Отчёт о жеребьёвке: Отбор" in report and "Σc²" in report and "Нижняя граница" in report
+    assert "Игрок 01" not in report  # the figures only, no player's line
+    served = client.get(f"/t/{t.slug}/seating.html")
+    assert served.status_code == 200 and 'id="draw-report"' in b"".join(served.streaming_content).decode()
