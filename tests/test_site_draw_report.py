@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
+import pytest
+
 from sheets_sync.backends.excel import ExcelBackend
 from sheets_sync.example import EXAMPLE_PATH
 from sheets_sync.loop.draw_figures import draw_figures
@@ -14,6 +16,7 @@ from sheets_sync.loop.publish import PublicResults
 from sheets_sync.loop.sync import compute
 from sheets_sync.render.site import write_site
 from tests.test_site import check_golden
+from tests.web.browser import ARTIFACTS, chromium, phone  # noqa: F401 - fixtures
 
 # the tab as sheets_sync.workbook.layout.draw_report_tab writes it (an .xlsx keeps numbers as numbers)
 REPORT = (
@@ -72,3 +75,22 @@ def test_a_tab_not_of_the_reports_shape_shows_nothing():
 def test_the_report_of_a_stage_the_public_does_not_see_seated_is_not_shown():
     other = (("German Mafia Open 2016 — Жеребьёвка: Суперфинал",), *REPORT[1:])
     assert 'id="draw-report"' not in seating_page(other)
+
+
+@pytest.mark.browser
+def test_the_report_reads_on_a_phone(phone, tmp_path):
+    """At 390 px the report's table fits the screen (no sideways scroll): a picture for the review."""
+    public = PublicResults.of(outcome_with(REPORT))
+    write_site(public.results, public.problems, tmp_path, language=public.language, progress=public.progress,
+               live=public.live, draw_figures=public.draw_figures)
+    phone.goto((tmp_path / "seating.html").as_uri())
+    report = phone.locator("#draw-report")
+    report.scroll_into_view_if_needed()
+    assert report.locator("tr").count() == len(REPORT[3:13])
+    box = report.locator("table").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, "the report's table is wider than the phone"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot = ARTIFACTS / "registration" / "draw-public-390.png"
+    shot.unlink(missing_ok=True)
+    report.screenshot(path=str(shot))
+    assert shot.exists() and shot.stat().st_size > 1000
