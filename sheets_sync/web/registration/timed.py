@@ -16,6 +16,7 @@ The seed is drawn at random and kept in the job's parameters (its page shows it)
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import datetime, timedelta
 
@@ -29,6 +30,7 @@ from sheets_sync.web.words import word
 
 __all__ = ["LATE", "due_draw", "start_timed_draws", "draw_line"]
 
+log = logging.getLogger("sheets_sync.web.registration")
 LATE = timedelta(hours=12)  # past this, the announced draw waits for the organizer's press
 
 
@@ -56,10 +58,13 @@ def start_timed_draws(moment: datetime | None = None) -> list[int]:
         desk = read_desk(tournament)
         if not desk.get("draw_at"):
             continue
-        timed = due_draw(tournament, desk, moment)
-        if timed is not None:
-            job = jobs.enqueue(tournament, DRAW, params={"timed": timed, "seed": secrets.randbelow(1_000_000)})
-            started.append(job.pk)
+        try:
+            timed = due_draw(tournament, desk, moment)
+            if timed is not None:
+                job = jobs.enqueue(tournament, DRAW, params={"timed": timed, "seed": secrets.randbelow(1_000_000)})
+                started.append(job.pk)
+        except Exception:  # noqa: BLE001 - one tournament's trouble must not stop the others' draws
+            log.exception("the timed draw of tournament %s not started", tournament.pk)
     return started
 
 
