@@ -251,3 +251,33 @@ def test_after_the_draw_the_public_seating_page_shows_the_fairness_report(open_t
     assert "Игрок 01" not in report  # the figures only, no player's line
     served = client.get(f"/t/{t.slug}/seating.html")
     assert served.status_code == 200 and 'id="draw-report"' in b"".join(served.streaming_content).decode()
+
+
+def test_a_seating_made_since_the_last_sync_is_kept_the_timed_draw_is_refused(open_tournament, monkeypatch):
+    from sheets_sync.actions.draw import draw_workbook
+    from sheets_sync.backends.excel import ExcelBackend
+    from sheets_sync.web import keeping
+
+    monkeypatch.setattr(keeping.jobs, "sync_due", lambda: [])
+    announce_draw(open_tournament.path, datetime(2026, 12, 6, 20, 0))
+    t = open_form(open_tournament)  # synced: no seating yet
+    draw_workbook(ExcelBackend(t.path), seed=5)  # drawn on the command line; no sync since
+    before = openpyxl.load_workbook(t.path)["Рассадка"]
+    seated = [r for r in before.iter_rows(values_only=True)]
+    keeping.tick(moscow("2026-12-06T20:05"))
+    job = draws(t).get()
+    assert job.status == jobs.Job.FAILED and "уже рассажен" in job.result["messages"]["ru"]
+    assert [r for r in openpyxl.load_workbook(t.path)["Рассадка"].iter_rows(values_only=True)] == seated
+
+
+def test_a_desk_of_an_older_version_starts_no_draw(open_tournament):
+    from sheets_sync.web.registration.desk import read_desk, write_desk
+    from sheets_sync.web.registration.timed import due_draw
+
+    announce_draw(open_tournament.path, datetime(2026, 12, 6, 20, 0))
+    t = open_form(open_tournament)
+    desk = read_desk(t)
+    assert due_draw(t, desk, moscow("2026-12-06T20:05")) == "2026-12-06T20:00:00"
+    del desk["seated"]  # written before the desk said whether a seating is there
+    write_desk(t, desk)
+    assert due_draw(t, read_desk(t), moscow("2026-12-06T20:05")) is None
