@@ -299,7 +299,7 @@ def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = Non
     preset, language = outcome.preset, outcome.language
     stage = preset.stage_keys[0]
     if keep_seating and any(e.stage == stage for e in outcome.results.tournament.seating):
-        raise fail(CommandRefused, "draw.kept", language=language, stage=preset.stage(stage).name(language))
+        raise fail(CommandRefused, "draw.seated_already", language=language, stage=preset.stage(stage).name(language))
     typed = _typed_protocols(outcome, stage)
     if typed and not force:
         raise fail(CommandRefused, "draw.typed", language=language,
