@@ -187,6 +187,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "--force, только если так и нужно",
                    "protocols already typed ({tabs}); a new draw would move players away from their games — use "
                    "--force only if you mean it"),
+    "draw.seated_already": ("{stage} уже рассажен: жеребьёвка по времени рассадку не переделывает — "
+                            "проведите её заново кнопкой «Жеребьёвка», если так и нужно",
+                            "{stage} is seated already: a timed draw does not redo a seating — draw again "
+                            "with the button if you mean it"),
     "advance.seated": ("{stage}: игроков {players}, рассажено игр {games}: {names}",
                        "{stage}: {players} players, {games} games seated: {names}"),
     "advance.not_seated": ("{stage}: не рассажен — {reason}", "{stage}: not seated — {reason}"),

@@ -288,15 +288,18 @@ def _remembering(snapshot: Snapshot, patch: Patch, language: str) -> Patch:
 
 
 def draw_workbook(backend: Backend, *, seed: int, time_limit: float | None = None, force: bool = False,
-                  progress: Callable[[float, int, int], None] | None = None) -> DrawOutcome:
+                  progress: Callable[[float, int, int], None] | None = None, keep_seating: bool = False) -> DrawOutcome:
     """Draw the first stage for everyone playing and write it (refuses over typed protocols).
 
     The format is the preset's as the Tournament tab overrides it; reserves fill the seats
     of a table more than the players need.  Protocol tabs of the old seating that the new
-    one no longer has are removed when blank and kept otherwise."""
+    one no longer has are removed when blank and kept otherwise. ``keep_seating`` (the server's draw
+    at the announced time): a stage seated already is refused, not drawn again."""
     snapshot, outcome = _read(backend)
     preset, language = outcome.preset, outcome.language
     stage = preset.stage_keys[0]
+    if keep_seating and any(e.stage == stage for e in outcome.results.tournament.seating):
+        raise fail(CommandRefused, "draw.seated_already", language=language, stage=preset.stage(stage).name(language))
     typed = _typed_protocols(outcome, stage)
     if typed and not force:
         raise fail(CommandRefused, "draw.typed", language=language,

@@ -33,6 +33,7 @@ from scoring.registration import late_excuses, registration_problems
 from scoring.standings import Results, compute as compute_standings
 from scoring.trust import Remembered, confirmations, dispute_problems
 from scoring.vanished import LastSync, Vanished, vanished
+from sheets_sync.loop.draw_figures import DrawFigures, draw_figures
 from sheets_sync.backends.base import Backend, Snapshot
 from sheets_sync.workbook.changelog import (CELLS_REMEMBERED, Change, changes, current_values, fingerprints, logged_tabs, previous_values, remembered,
                                    typed_cells)
@@ -69,6 +70,8 @@ class Outcome:
     vanished: Vanished = field(default_factory=Vanished)
     # tabs too full for the state to remember (garbage pasted): the sync leaves their marks as they are
     oversized: frozenset[str] = frozenset()
+    # the fairness report's figures the draw wrote on its tab (the public seating page shows them)
+    draw_figures: DrawFigures | None = None
 
 
 class PresetUnavailable(SheetsSyncError):
@@ -168,7 +171,8 @@ def compute(snapshot: Snapshot, *, base_dir: Path | None = None, last: LastSync 
         results = replace(results, problems=tuple(gone_problems) + results.problems)
     return Outcome(settings=settings, preset=preset, results=results, problems=results.problems,
                    language=settings.language, remember=confirmed.remember, values=values, changes=found,
-                   live=current_liveness(results), vanished=gone, oversized=frozenset(cut))
+                   live=current_liveness(results), vanished=gone, oversized=frozenset(cut),
+                   draw_figures=draw_figures(snapshot.tabs, settings.language))
 
 
 def _registration(snapshot: Snapshot, tournament: Tournament, preset: Preset, found: Sequence[Change]) -> list[Problem]:

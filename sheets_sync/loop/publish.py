@@ -22,6 +22,7 @@ from scoring.problems import Problem
 from scoring.progress import Progress, progress
 from scoring.standings import Results, kept_secret, released
 from sheets_sync.files import write_text_atomic
+from sheets_sync.loop.draw_figures import DrawFigures
 from sheets_sync.render.json_out import dumps, standings_document
 from sheets_sync.render.site import write_site
 from sheets_sync.render.vk import FontNotFound, post_text, write_vk
@@ -42,6 +43,7 @@ class PublicResults:
     progress: Progress
     live: Liveness | None = None  # who can still qualify, in these results: worked out once for every output
     updated: datetime | None = None  # when the outputs were made, as they say (none when None)
+    draw_figures: DrawFigures | None = None  # the draw report's figures (no name in them): under the seating
 
     @classmethod
     def of(cls, outcome: Outcome, *, updated: datetime | None = None) -> PublicResults:
@@ -54,7 +56,8 @@ class PublicResults:
         problems = outcome.problems if results is outcome.results else results.problems
         return cls(results=results, problems=tuple(problems), language=outcome.language,
                    progress=progress(outcome.results, public=True),
-                   live=outcome.live if full else current_liveness(results), updated=updated)
+                   live=outcome.live if full else current_liveness(results), updated=updated,
+                   draw_figures=outcome.draw_figures)
 
 
 def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
@@ -68,7 +71,8 @@ def write_standings_json(public: PublicResults, out_dir: Path) -> list[Path]:
 def write_public_site(public: PublicResults, folder: Path, *, link: str | None = None) -> list[Path]:
     """The static HTML site in ``folder`` (``link``: its hosted address, which the hall's screen prints)."""
     return write_site(public.results, public.problems, folder, language=public.language,
-                      progress=public.progress, updated=public.updated, live=public.live, link=link)
+                      progress=public.progress, updated=public.updated, live=public.live, link=link,
+                      draw_figures=public.draw_figures)
 
 
 def write_vk_post(public: PublicResults, folder: Path, *, link: str | None = None,

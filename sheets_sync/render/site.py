@@ -108,8 +108,9 @@ def _signed(value: Decimal, places: int = 2) -> str:
 class _Site:
     def __init__(self, results: Results, problems: Sequence[Problem], language: str,
                  progress: Progress | None = None, updated: datetime | None = None, live: Liveness | None | Ask = ASK,
-                 link: str | None = None):
+                 link: str | None = None, draw_figures=None):
         self.r = results
+        self.draw_figures = draw_figures  # sheets_sync.loop.draw_figures.DrawFigures: the fairness report's figures
         self.link = link  # the site's own address (the hosted one), before the Tournament tab's «Ссылка»
         self.progress = progress if progress is not None else progress_of(results)
         self.updated = updated
@@ -459,7 +460,17 @@ class _Site:
                               for t in r.tables],
                    "by_name": self._seated_by_name(r)}
                   for r in self.seating.rounds]
-        return self.render("site/seating.html", self.page("", "seating", ui("seating", self.lang), rounds=rounds))
+        return self.render("site/seating.html", self.page("", "seating", ui("seating", self.lang), rounds=rounds,
+                                                          draw=self._draw_report()))
+
+    def _draw_report(self) -> dict | None:
+        """The fairness report's figures under the seating — only of a stage the public sees seated
+        (a hidden final's draw is not announced by its report)."""
+        report = self.draw_figures
+        shown = {self.stage_name(r.stage) for r in self.seating.rounds}
+        if report is None or report.stage not in shown:
+            return None
+        return {"stage": report.stage, "summary": report.summary, "rows": [list(r) for r in report.rows]}
 
     def _seated_by_name(self, r: Round) -> list[dict]:
         """«where do I sit»: every player of the round, in Russian alphabetical order, with table and seat."""
@@ -721,12 +732,12 @@ def site_files(results: Results, problems: Sequence[Problem] = (), *, language: 
 
 def write_site(results: Results, problems: Sequence[Problem], out_dir: Path, *, language: str,
                progress: Progress | None = None, updated: datetime | None = None,
-               live: Liveness | None | Ask = ASK, link: str | None = None) -> list[Path]:
+               live: Liveness | None | Ask = ASK, link: str | None = None, draw_figures=None) -> list[Path]:
     """Write the site into ``out_dir``; return the files that changed.  Stale pages are removed.
     ``link``: the site's address where it is hosted (the hall's screen prints it; else «Ссылка»)."""
     files: set[str] = set()
     written = []
-    for rel, page in _Site(results, problems, language, progress, updated, live, link).pages():
+    for rel, page in _Site(results, problems, language, progress, updated, live, link, draw_figures).pages():
         files.add(rel)
         path = out_dir / rel
         key = None

@@ -164,6 +164,8 @@ UI: dict[str, tuple[str, str]] = {
     "seat_lookup": ("Где я сижу: игроки по алфавиту", "Where do I sit: players by name"),
     "table_seat": ("стол {table}, место {seat}", "table {table}, seat {seat}"),
     "black": ("Мафия", "Black"),
+    # under the seating: the draw's fairness report (issue 45)
+    "draw_report": ("Отчёт о жеребьёвке", "Draw report"),
 }
 
 

@@ -51,6 +51,7 @@ from sheets_sync.keeper.hook import next_due
 from sheets_sync.keeper.plan import FastSheet, input_fingerprint, plan_polls
 from sheets_sync.web import jobs
 from sheets_sync.web.models import DriveCursor, ServiceAccount, Tournament
+from sheets_sync.web.registration.timed import start_timed_draws
 from sheets_sync.web.shares import edit_access
 from sheets_sync.web import workbooks
 from sheets_sync.web.workbooks import account_http, budget_store, open_google_backend
@@ -233,7 +234,8 @@ def _poll(tournament: Tournament, moment: datetime) -> None:
 
 # -- periodic work ----------------------------------------------------------------------------------
 def tick(moment: datetime | None = None) -> None:
-    """The minute's work: every account's Drive feed, the sweep of changed sheets, pushes, the fast lane."""
+    """The minute's work: every account's Drive feed, the sweep of changed sheets, pushes, the fast
+    lane, the draws whose announced time has come."""
     moment = moment or now()
     for account in ServiceAccount.objects.all():
         try:
@@ -244,6 +246,7 @@ def tick(moment: datetime | None = None) -> None:
     start_due_pushes(moment)
     poll_fast_lane(moment)
     budget_store().forget_before(workbooks.budget_clock())
+    start_timed_draws(moment)  # «Жеребьёвка» on the Tournament tab: the draw at the announced time
 
 
 @db_periodic_task(crontab(minute="*"))

@@ -113,7 +113,7 @@ def run_draw(tournament: Tournament, params: dict) -> dict:
     limit = params.get("time_limit")
     outcome = draw_workbook(open_tournament_backend(tournament), seed=_int(params, "seed", 1),
                             time_limit=float(limit) if limit not in (None, "") else DRAW_TIME_LIMIT,
-                            force=bool(params.get("force")))
+                            force=bool(params.get("force")), keep_seating=bool(params.get("timed")))
     jobs.request_sync(tournament, DRAW)
     return _draw_result(outcome, outcome.language)
 

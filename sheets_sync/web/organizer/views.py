@@ -78,6 +78,10 @@ def tournament_page(request: HttpRequest, slug: str) -> HttpResponse:
     from sheets_sync.web.messaging.organizer import messages_context  # the players' messages (issue 45 §4)
 
     context.update(messages_context(tournament, lang))
+    if tournament.kind == Tournament.TOURNAMENT:  # the draw at the announced time (issue 45)
+        from sheets_sync.web.registration.timed import draw_line
+
+        context["timed_draw"] = draw_line(tournament, lang=lang)
     return render(request, "organizer/tournament.html", context)
 
 

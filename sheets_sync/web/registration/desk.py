@@ -11,12 +11,12 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.utils import timezone
 
 from scoring.model import ApplicationState
 from scoring.names import fold
+from sheets_sync import clock
 from sheets_sync.files import write_text_atomic
 from sheets_sync.web.jobs import out_dir
 from sheets_sync.web.models import Application, Tournament
@@ -48,10 +48,7 @@ def write_desk(tournament: Tournament, desk: dict) -> None:
 
 def zone_of(desk: dict):
     """The tournament's time zone («Часовой пояс»), else the server's."""
-    try:
-        return ZoneInfo(desk["time_zone"]) if desk.get("time_zone") else timezone.get_default_timezone()
-    except (ZoneInfoNotFoundError, ValueError):
-        return timezone.get_default_timezone()
+    return clock.zone(desk.get("time_zone") or "") or timezone.get_default_timezone()
 
 
 def aware(desk: dict, key: str) -> datetime | None:

@@ -6,7 +6,8 @@ An application whose row says another state than the server had gets it, and
 :data:`~sheets_sync.web.signals.application_state_changed` is sent (the player's message is queued
 from it). A row whose «Заявка» the organizer emptied is a player he took in: confirmed. An
 application not yet in the sheet (the writer has not written it) keeps its state; one whose row is
-gone keeps its last (the organizer may have renamed it: nothing is guessed)."""
+gone keeps its last (the organizer may have renamed it: nothing is guessed). Then a place the sheet
+shows free goes to the first in line (:mod:`sheets_sync.web.registration.promote`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from scoring.model import ApplicationState, PlayerStatus
 from scoring.names import fold
 from sheets_sync.web.models import Application, Tournament
 from sheets_sync.web.registration.desk import DEFAULT_EXCUSE_HOURS, write_desk
+from sheets_sync.web.registration.promote import promote
 from sheets_sync.web.signals import application_state_changed, sync_finished
 
 __all__ = ["mirror", "desk_of"]
@@ -49,6 +51,7 @@ def desk_of(outcome) -> dict:
     return {"language": outcome.language, "places": t.places, "registration_until": _iso(t.registration_until),
             "starts_at": _iso(t.starts_at), "draw_at": _iso(t.draw_at), "time_zone": t.time_zone,
             "excuse_notice_hours": excuse_hours(outcome.preset), "rounds": rounds, "rows": rows,
+            "seated": bool(t.seating),  # a draw was made (by any means): no timed draw over it
             "read_at": timezone.now().isoformat()}
 
 
@@ -80,3 +83,4 @@ def _after_sync(sender, tournament, outcome, snapshot, **kw) -> None:
     write_desk(tournament, desk)
     for app, old, new in mirror(tournament, desk):
         application_state_changed.send(sender=Application, application=app, old=old, new=new)
+    promote(tournament, outcome)  # a place freed: the first in line moves in (after the mirror: the writer reads the desk)

@@ -119,6 +119,17 @@ WORDS: dict[str, tuple[str, str]] = {
     "checkin.org.tick": ("Пришёл", "Arrived"),
     "checkin.org.count": ("На месте: {n} из {total}.", "Here: {n} of {total}."),
     "checkin.org.none": ("Список игроков появится после синхронизации таблицы.", "The players' list appears after a sync."),
+    # the draw at the announced time, on the organizer's tournament page
+    "timed.when.today": ("{time}", "{time}"),
+    "timed.when.day": ("{date} в {time}", "{date} at {time}"),
+    "timed.coming": ("Жеребьёвка в {when} (по времени турнира): сервер проведёт её сам.",
+                     "The draw at {when} (the tournament's time): the server makes it by itself."),
+    "timed.missed": ("Время жеребьёвки ({when}) прошло: проведите её кнопкой «Жеребьёвка».",
+                     "The draw's time ({when}) has passed: make it with the «Draw» button."),
+    "timed.done": ("Жеребьёвка в {when} проведена: игр — {games}, зерно {seed}.",
+                   "The draw at {when} is made: {games} games, seed {seed}."),
+    "timed.failed": ("Жеребьёвка в {when} не проведена. {reason}", "The draw at {when} was not made. {reason}"),
+    "timed.running": ("Жеребьёвка в {when} идёт…", "The draw at {when} is under way…"),
     "organizer.action.registration-write": ("Запись заявок в таблицу", "Applications into the sheet"),
     "organizer.sync.by.registration": ("Обновление после записи заявок", "Update after the applications"),
 }
