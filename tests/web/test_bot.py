@@ -263,6 +263,23 @@ def test_email_where_the_player_gave_no_telegram(api, telegram, settings):
     assert OutboxMessage.objects.get().channel == OutboxMessage.EMAIL  # nothing queued for who gave no contact
 
 
+def test_a_new_application_by_mail_carries_the_players_own_link(api, telegram, settings, monkeypatch):
+    """A player who gave only an e-mail may close the page «Заявка принята»: the first letter brings
+    his own page back (withdraw, the excused round). Telegram's player opened the bot from that page."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    monkeypatch.setenv("SHEETS_SYNC_PUBLIC_URL", "https://mafia.example.org/")
+    t = make_tournament()
+    a = apply(t, "Игрок 01", email="player@example.org")
+    b = apply(t, "Игрок 02", chat=702, n=2)
+    for one in (a, b):
+        application_state_changed.send(sender=Application, application=one, old="", new="submitted")
+    application_state_changed.send(sender=Application, application=a, old="submitted", new="confirmed")
+    drain(outbox.Sender(api))
+    mine = f"https://mafia.example.org/me/{a.token}/"
+    assert [mine in m.body for m in mail.outbox] == [True, False]  # the first letter only
+    assert "/me/" not in telegram.to(702)[0]
+
+
 def test_an_address_taken_away_before_the_sending_fails_the_mail(api, settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     a = apply(make_tournament(), "Игрок 01", email="player@example.org")

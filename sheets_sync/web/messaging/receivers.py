@@ -19,8 +19,18 @@ __all__ = ["on_state_changed", "on_sync_finished", "queue_seating"]
 @receiver(application_state_changed, dispatch_uid="messaging-state")
 def on_state_changed(sender, application, old, new, **kwargs) -> None:  # noqa: ARG001 - a signal's receiver
     text = state_text(application.tournament.title, old or "", new)
+    if text and not old and outbox.channel_of(application) == OutboxMessage.EMAIL:
+        text += own_page_line(application)  # by mail the first letter brings back the page «Заявка принята»
     if text:
         outbox.queue(application, "state", f"state:{application.pk}:{new}", text, {"old": old or "", "new": new})
+
+
+def own_page_line(application: Application) -> str:
+    """The player's own page (withdraw, the excused round) where the server knows its public address."""
+    from sheets_sync.web.jobs import public_base
+
+    base = public_base()
+    return f"\n\nВаша страница заявки: {base}/me/{application.token}/" if base else ""
 
 
 @receiver(sync_finished, dispatch_uid="messaging-seating")
