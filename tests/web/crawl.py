@@ -31,6 +31,7 @@ NAMES = frozenset({
     "installTrigger",  # the push trigger's Apps Script function, chosen by its name
     "Tournament",  # «Турнир» (Tournament): the tab's name in an English workbook
     "English",  # the language's own name (the switch, the new tournament's language)
+    "Telegram",  # the messenger, named in the players' messages (also «Телеграм» where a player reads)
     "UTC",  # the server's time zone, named after a moment (an invitation's «до 12.12.2026 14:05 (UTC)»)
 })
 

@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from sheets_sync.web import throttle
+from sheets_sync.web import jobs, throttle
 from sheets_sync.web.models import Invitation, Job, Tournament
 from sheets_sync.web.organizer.buttons import BUTTONS, Known, buttons_for
 from tests.google_support import fake_server, sa_key  # noqa: F401 - fixtures
@@ -200,4 +200,55 @@ def test_a_finished_syncs_job_page_shows_its_counts(crawler, excel_tournament):
     assert isinstance(job.result["warnings"], int) and isinstance(job.result["files"], int)
     html = crawler.client.get(reverse("job", args=[excel_tournament.slug, job.pk])).content.decode()
     assert f"замечания: {job.result['warnings']}" in html
+    assert crawler.findings == [], "\n".join(crawler.findings)
+
+
+def test_registrations_pages_every_press_and_every_page_it_leads_to(crawler, organizer, tmp_path, monkeypatch):
+    """Issue 45's pages: the organizer's applications and check-in (every state button, the code,
+    a tick, a deletion), the public form (filled, empty, a near-duplicate), the player's own page
+    (the excused round, a bad round, withdrawing) and the self check-in (right and wrong code) —
+    no 500, no English on a Russian page, in both languages."""
+    from sheets_sync.actions.init import init_workbook
+    from sheets_sync.web.models import Application
+    from tests.web.registration_support import FORM, open_form
+
+    monkeypatch.setattr(throttle, "clock", itertools.count(time.time(), 3600.0).__next__)  # the form's limit
+    path = tmp_path / "open.xlsx"
+    init_workbook(str(path), players_csv=players_csv(tmp_path, 10), preset_ref="gmo-2016", name="Кубок", language="ru",
+                  registration=True, places=12)
+    tournament = open_form(member(Tournament.objects.create(slug="open", source=Tournament.EXCEL, path=str(path)),
+                                  organizer))
+    public = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9")
+    crawler.open(reverse("apply", args=["open"]))
+    for n, fields in enumerate(({**FORM}, {}, {**FORM, "nickname": "Пумa"}, {**FORM, "nickname": "Рысь", "telegram": "",
+                                                                                 "email": "lynx@example.org"})):
+        crawler.post(reverse("apply", args=["open"]), fields, REMOTE_ADDR=f"10.0.0.{n + 1}")
+    jobs.request_sync(tournament, "test")
+    puma = Application.objects.get(tournament=tournament, nickname="Пума")
+    crawler.open(reverse("tournament", args=["open"]))
+    applications, checkin = reverse("applications", args=["open"]), reverse("checkin_list", args=["open"])
+    crawler.open(applications)
+    for state in ("confirmed", "paid", "waiting", "withdrawn", "submitted", "no such state"):
+        crawler.post(applications, {"action": "state", "application": puma.pk, "state": state})
+    crawler.post(applications, {"action": "close"})
+    crawler.post(applications, {"action": "open"})
+    crawler.post(checkin, {"action": "code"})
+    crawler.post(checkin, {"action": "arrived", "nickname": "Игрок 01"})
+    crawler.post(checkin, {"action": "arrived", "nickname": "никто"})
+    me = reverse("my_application", args=[puma.token])
+    crawler.client = public  # the player's pages as the player opens them: no organizer signed in
+    crawler.open(me)
+    for fields in ({"action": "excuse", "round": "2"}, {"action": "excuse", "round": "99"}, {"action": "withdraw"}):
+        crawler.post(me, fields)
+    code = Tournament.objects.get(pk=tournament.pk).checkin_code
+    for fields in ({"nickname": "Игрок 02", "code": code}, {"nickname": "Игрок 02", "code": "000000"}, {}):
+        crawler.post(reverse("self_checkin", args=["open"]), fields)
+    crawler.open(reverse("my_application", args=["not-a-token"]))
+    again_in_english(crawler)
+    crawler.client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9")
+    crawler.client.force_login(organizer)
+    crawler.language = "ru"
+    crawler.post(applications, {"action": "delete", "application": puma.pk})
+    assert not Application.objects.filter(pk=puma.pk).exists()
+    assert crawler.seen[me] == 200 and crawler.seen[f"POST {applications}"] in (200, 302)
     assert crawler.findings == [], "\n".join(crawler.findings)
