@@ -10,7 +10,7 @@ import openpyxl
 from sheets_sync.web import jobs
 from sheets_sync.web.models import Tournament
 
-__all__ = ["with_registration", "open_form", "apply", "player_rows", "FORM", "tournament_tab_rows"]
+__all__ = ["with_registration", "open_form", "apply", "player_rows", "row_of", "server_now", "FORM", "tournament_tab_rows"]
 
 FORM = {"nickname": "Пума", "club": "Котики", "city": "Берлин", "telegram": "@puma_mafia", "vk": "", "email": "",
         "phone": "", "mwt_id": "", "rating": ""}
@@ -56,3 +56,16 @@ def player_rows(path) -> list[tuple]:
     """The Players tab of an .xlsx as values."""
     ws = openpyxl.load_workbook(path)["Игроки"]
     return [tuple(c.value for c in row) for row in ws.iter_rows()]
+
+
+def row_of(path, nickname: str) -> dict:
+    """A Players-tab row of an .xlsx by its nickname, as header → value."""
+    rows = player_rows(path)
+    return next(dict(zip(rows[0], r)) for r in rows[1:] if r[0] == nickname)
+
+
+def server_now() -> datetime:
+    """The server's local time, naive, to the second (as a Tournament-tab moment is typed)."""
+    from django.utils import timezone
+
+    return timezone.localtime().replace(tzinfo=None, microsecond=0)

@@ -12,20 +12,9 @@ from sheets_sync.web import jobs
 from sheets_sync.web.models import Application, OutboxMessage, RegistrationWrite, Tournament
 from sheets_sync.web.registration import applications
 from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data  # noqa: F401
-from tests.web.registration_support import apply, open_form, player_rows, with_registration
+from tests.web.registration_support import apply, open_form, row_of, server_now, with_registration
 
 pytestmark = pytest.mark.django_db
-
-
-def row_of(path, nickname: str) -> dict:
-    rows = player_rows(path)
-    return next(dict(zip(rows[0], r)) for r in rows[1:] if r[0] == nickname)
-
-
-def server_now() -> datetime:
-    from django.utils import timezone
-
-    return timezone.localtime().replace(tzinfo=None, microsecond=0)
 
 
 def set_setting(path, label: str, value) -> None:

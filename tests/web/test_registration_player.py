@@ -4,27 +4,16 @@ organizer's tick and the self check-in with the hall's code → «Прибыл»
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 
 from sheets_sync.web.models import Application, Tournament
 from tests.web.organizer_support import fresh_tournament, fresh_workbook, organizer, private_data  # noqa: F401
-from tests.web.registration_support import apply, open_form, player_rows, with_registration
+from tests.web.registration_support import apply, open_form, player_rows, row_of, server_now, with_registration
 
 pytestmark = pytest.mark.django_db
-
-
-def row_of(path, nickname: str) -> dict:
-    rows = player_rows(path)
-    return next(dict(zip(rows[0], r)) for r in rows[1:] if r[0] == nickname)
-
-
-def server_now() -> datetime:
-    from django.utils import timezone
-
-    return timezone.localtime().replace(tzinfo=None, microsecond=0)
 
 
 def test_the_player_withdraws_on_his_page_and_the_sheet_says_so(client, fresh_tournament):
