@@ -46,8 +46,8 @@ def test_a_tap_across_a_redraw_and_a_clock_tick_is_one_press(phone, site):
     phone.mouse.down()
     phone.evaluate("window.liveEcho()")  # the server's answer lands while the finger is down
     phone.wait_for_timeout(450)  # two ticks of the running clock
-    phone.mouse.up()
     assert phone.evaluate("window.mine.isConnected"), "the button under the thumb was replaced"
+    phone.mouse.up()
     phone.wait_for_timeout(2 * ECHO_MS)
     assert len(events_of(j)) == before + 1, "the tap was lost"
     assert events_of(j)[-1]["kind"] == "speech_end"
@@ -76,3 +76,15 @@ def test_a_whole_game_with_fast_real_clicks_the_clock_running_and_the_cpu_slowed
         fast.python()  # and the protocol is Python's of the same events
     finally:
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+
+
+def test_the_servers_answer_keeps_the_votes_counted_so_far(phone, site):
+    j = Judge(phone, site, echo=ECHO_MS).deal().speeches({2: 9, 4: 5})
+    assert j.step == "vote"
+    phone.wait_for_timeout(2 * ECHO_MS)
+    j.click('[data-plus="9"]').click('[data-plus="9"]')
+    phone.evaluate("window.liveEcho()")  # the answer to the last speech's end comes late
+    assert phone.locator(".cand .n").first.inner_text() == "2"
+    j.click('[data-act="vote"]')
+    phone.wait_for_timeout(2 * ECHO_MS)
+    assert events_of(j)[-1]["counts"] == [[9, 2]]
