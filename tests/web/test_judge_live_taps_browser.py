@@ -61,6 +61,12 @@ def test_a_redraw_keeps_the_buttons_that_did_not_change(phone, site):
     assert phone.evaluate("window.mine.length") > 20
     phone.evaluate("window.liveEcho()")
     assert phone.evaluate("window.mine.filter((b) => !b.isConnected).length") == 0
+    # a change elsewhere (a foul from the seat's sheet) keeps the speech's buttons and the tiles
+    phone.evaluate("() => { window.mine = [...document.querySelectorAll('.main button, .tile')]; }")
+    j.seat_sheet(3, "foul")
+    phone.wait_for_timeout(2 * ECHO_MS)
+    assert j.state["seats"][2]["fouls"] == 1
+    assert phone.evaluate("window.mine.filter((b) => !b.isConnected).length") == 0
 
 
 def test_a_whole_game_with_fast_real_clicks_the_clock_running_and_the_cpu_slowed(phone, site):
