@@ -94,3 +94,13 @@ def test_the_servers_answer_keeps_the_votes_counted_so_far(phone, site):
     j.click('[data-act="vote"]')
     phone.wait_for_timeout(2 * ECHO_MS)
     assert events_of(j)[-1]["counts"] == [[9, 2]]
+
+
+def test_a_double_tap_before_the_outbox_answers_is_one_press(phone, site):
+    j = Judge(phone, site, echo=ECHO_MS).deal()
+    phone.wait_for_timeout(2 * ECHO_MS)
+    before = len(events_of(j))
+    phone.locator('[data-act="speech_start"]').dblclick()
+    phone.wait_for_timeout(2 * ECHO_MS)
+    assert [e["kind"] for e in events_of(j)[before:]] == ["speech_start"]
+    assert not j.page.evaluate("window.liveFullState()")["refused"]
