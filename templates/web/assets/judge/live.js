@@ -106,7 +106,10 @@ export function mount(element, ctx) {
     if (why) return say(G.refusalText(why, language));
     note = ""; sheet = armed = null;
     keptClock = null; // the game moves on from this phone: a clock kept before the reload is no longer of it
-    ctx.send(ev);
+    const full = ctx.send(ev);
+    // the press shows at once, not when the outbox has kept it: a second tap meanwhile meets the
+    // next screen, not this press again
+    if (full && full.id && !events.some((e) => e.id === full.id)) take([...events, full]);
   }
   const say = (words) => { note = words; render(); };
   // a removal, a team defeat and a ruling ask a second press
@@ -303,16 +306,16 @@ export function mount(element, ctx) {
   // the same log again (the outbox kept it, then the server's answer): nothing to redraw, and the
   // counts, the best move's seats a judge is picking stay
   const mark = (list) => list.map((e) => `${e.id}:${e.seq}`).join(",");
-  ctx.onChange((log) => {
-    if (mark(log || []) === mark(events)) return;
+  ctx.onChange((log) => { if (mark(log || []) !== mark(events)) take(log || []); });
+  function take(log) {
     const grew = log.length > events.length;
-    events = log || [];
+    events = log;
     draft = {};
     const last = grew && events.reduce((a, e) => (e.seq > a.seq ? e : a));
     const why = last && G.replay(events, { players, rules }).refused.find(([id]) => id === last.id);
     note = why ? G.refusalText(why[1], language) : note;
     render();
-  });
+  }
   render();
   return { state: () => state, unmount: () => { clearInterval(tick); removeEventListener("pointerup", hide); root.remove(); } };
 }
