@@ -50,10 +50,11 @@ def site():
 class Judge:
     """The judge's thumb on the live mode: one method a kind of press."""
 
-    def __init__(self, page, site: str, *, lang: str = "ru", players=PLAYERS):
+    def __init__(self, page, site: str, *, lang: str = "ru", players=PLAYERS, echo: int | None = None):
         self.page = page
         self.players = tuple(players)
-        page.goto(f"{site}/tests/web/judge_live_harness.html?lang={lang}&players={quote(json.dumps(self.players))}")
+        more = "" if echo is None else f"&echo={echo}"  # the log echoed as the real page does (the harness)
+        page.goto(f"{site}/tests/web/judge_live_harness.html?lang={lang}{more}&players={quote(json.dumps(self.players))}")
         page.wait_for_function("window.liveReady === true")
 
     # what the page holds

@@ -32,15 +32,54 @@ W.night0 = ["Ночь 0", "Night 0"];
 const SEATS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const tidy = (text) => text.split(/\s+/).filter(Boolean).join(" "); // as the server keeps a name
 
+// An element's handlers live in its `on` map, called through one listener a kind: a redraw that
+// keeps the element (patch) hands it the new handlers without re-adding listeners.
+function listen(e, kind, fn) {
+  if (!e.on) e.on = {};
+  if (!e.on[kind]) e.addEventListener(kind, (ev) => e.on[kind](ev));
+  e.on[kind] = fn;
+}
 function h(tag, attrs = {}, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
-    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    if (k.startsWith("on")) listen(e, k.slice(2), v);
     else if (v !== false && v != null) e.setAttribute(k, v === true ? "" : v);
   }
   e.append(...kids.flat().filter((k) => k != null && k !== false).map((k) => (k.nodeType ? k : String(k))));
   return e;
 }
+
+// A redraw changes the screen in place: a node that is the same (its tag and the attributes that
+// name what it is for) is kept and updated, only what differs is replaced. A button the judge is
+// pressing is not swapped for a copy under his thumb by a redraw he did not ask for (the server's
+// answer, a clock's tick): a tap begun on it would be lost (issue 44, «element is not attached»).
+const NAMES = ["data-act", "data-seat", "data-tile", "data-role", "data-best", "data-plus", "data-minus",
+  "data-window", "data-field", "data-ruling", "data-why"];
+const same = (a, b) => a.nodeType === b.nodeType && a.nodeName === b.nodeName
+  && (a.nodeType !== 1 || NAMES.every((n) => a.getAttribute(n) === b.getAttribute(n)));
+function patch(old, fresh) {
+  if (old.nodeType !== 1) {
+    if (old.data !== fresh.data) old.data = fresh.data;
+    return;
+  }
+  for (const { name } of [...old.attributes]) if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+  for (const { name, value } of fresh.attributes) if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  for (const [kind, fn] of Object.entries(fresh.on || {})) listen(old, kind, fn);
+  patchChildren(old, [...fresh.childNodes]);
+  // what a new field would show (the typed text goes, as when the field was made anew)
+  if (old.nodeName === "INPUT" && old.value !== (fresh.getAttribute("value") || "")) old.value = fresh.getAttribute("value") || "";
+  if (old.nodeName === "SELECT" && old.value !== fresh.value) old.value = fresh.value;
+}
+function patchChildren(parent, kids) {
+  kids.forEach((kid, i) => {
+    const old = parent.childNodes[i];
+    if (!old) parent.append(kid);
+    else if (same(old, kid)) patch(old, kid);
+    else parent.replaceChild(kid, old);
+  });
+  while (parent.childNodes.length > kids.length) parent.lastChild.remove();
+}
+const toNode = (k) => (k.nodeType ? k : document.createTextNode(String(k)));
 
 export function mount(element, ctx) {
   const lang = ctx.language === "en" ? 1 : 0, language = lang ? "en" : "ru", t = (k) => W[k][lang];
@@ -67,7 +106,10 @@ export function mount(element, ctx) {
     if (why) return say(G.refusalText(why, language));
     note = ""; sheet = armed = null;
     keptClock = null; // the game moves on from this phone: a clock kept before the reload is no longer of it
-    ctx.send(ev);
+    const full = ctx.send(ev);
+    // the press shows at once, not when the outbox has kept it: a second tap meanwhile meets the
+    // next screen, not this press again
+    if (full && full.id && !events.some((e) => e.id === full.id)) take([...events, full]);
   }
   const say = (words) => { note = words; render(); };
   // a removal, a team defeat and a ruling ask a second press
@@ -257,19 +299,23 @@ export function mount(element, ctx) {
     state = G.replay(events, { players, rules });
     const screen = SCREENS[state.step] || (G.phase(state.step) === "night" ? nightScreen : turnScreen);
     root.dataset.step = state.step; // after the end the roles are no secret: the tiles show them
-    root.replaceChildren(header(), timerBox(), h("section", { class: "main" }, screen()), state.step === "deal" ? "" : table());
+    patchChildren(root, [header(), timerBox(), h("section", { class: "main" }, screen()), state.step === "deal" ? "" : table()].map(toNode));
   }
 
   // the log after a change: a press the server (or the page) refused says why
-  ctx.onChange((log) => {
+  // the same log again (the outbox kept it, then the server's answer): nothing to redraw, and the
+  // counts, the best move's seats a judge is picking stay
+  const mark = (list) => list.map((e) => `${e.id}:${e.seq}`).join(",");
+  ctx.onChange((log) => { if (mark(log || []) !== mark(events)) take(log || []); });
+  function take(log) {
     const grew = log.length > events.length;
-    events = log || [];
+    events = log;
     draft = {};
     const last = grew && events.reduce((a, e) => (e.seq > a.seq ? e : a));
     const why = last && G.replay(events, { players, rules }).refused.find(([id]) => id === last.id);
     note = why ? G.refusalText(why[1], language) : note;
     render();
-  });
+  }
   render();
   return { state: () => state, unmount: () => { clearInterval(tick); removeEventListener("pointerup", hide); root.remove(); } };
 }
