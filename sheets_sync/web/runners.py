@@ -219,10 +219,12 @@ def run_protocols(tournament: Tournament, params: dict) -> dict:
 @jobs.runner(SEATING, long=True, again=True)
 def run_seating(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.export import write_workbook_seating_print
+    from sheets_sync.web.judge.links import printed_links
 
+    links = (lambda stage: printed_links(tournament, stage)) if params.get("judge_qr") else None  # opt-in
     seating = write_workbook_seating_print(workbook_ref(tournament), round_no=_int(params, "round", 1, low=1),
                                            stage=params.get("stage") or None,
                                            out=str(exports_dir(tournament, SEATING)),
-                                           backend=open_tournament_backend(tournament))
+                                           backend=open_tournament_backend(tournament), links=links)
     return {"title": seating.title, "tables": seating.tables,
             "files": [_relative(tournament, p) for p in seating.paths]}

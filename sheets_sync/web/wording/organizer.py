@@ -124,6 +124,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.field.games": ("Игр за вечер (за всеми столами вместе)", "Games this evening (all tables together)"),
     "organizer.field.tables": ("Столов", "Tables"),
     "organizer.field.round": ("Тур", "Round"),
+    "organizer.field.judgeqr": ("QR-код судьи на листе стола", "The judge's QR code on the table's poster"),
     "organizer.form.invalid": ("Проверьте поля: {fields}", "Please check: {fields}"),
     # the press limit (sheets_sync.web.throttle.PRESSES) and a press whose twin waits in the queue
     "organizer.press.toofast": ("Слишком много нажатий подряд: следующую кнопку можно нажать через {wait}. Задачи, "
