@@ -138,6 +138,20 @@ def test_the_seating_posters_carry_the_judges_qr_only_when_the_box_is_ticked(sig
     assert not any(link.token in ticked for link in JudgeLink.objects.filter(tournament=judged))
 
 
+def test_the_box_ticked_before_any_link_says_so_on_the_jobs_page(signed_in, judged):
+    from sheets_sync.web.models import Job
+
+    html = _seating_print(signed_in, judged, judge_qr="on")
+    assert "<svg" not in html  # no links yet: nothing to print
+    job = Job.objects.filter(tournament=judged, action="seating").latest("pk")
+    page = signed_in.get(f"/o/{judged.slug}/jobs/{job.pk}/").content.decode()
+    assert 'id="seating-no-qr"' in page and "Сделать ссылки для столов этапа" in page
+    _press(signed_in, judged, "make")
+    _seating_print(signed_in, judged, judge_qr="on")
+    job = Job.objects.filter(tournament=judged, action="seating").latest("pk")
+    assert 'id="seating-no-qr"' not in signed_in.get(f"/o/{judged.slug}/jobs/{job.pk}/").content.decode()
+
+
 @pytest.mark.browser
 def test_a_seating_poster_with_the_qr_is_one_a4_page(signed_in, judged, tmp_path):
     import shutil

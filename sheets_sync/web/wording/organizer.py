@@ -250,6 +250,10 @@ WORDS: dict[str, tuple[str, str]] = {
                           "свяжет игры с человеком.",
                           "Type the numbers on the Tournament and Players tabs and export again: without one MWT "
                           "cannot link the games to the person."),
+    "organizer.seating.noqr": ("QR-кодов судей на листах столов нет: у столов этого этапа ещё нет ссылок. Сделайте их "
+                               "(«Сделать ссылки для столов этапа» в разделе «Судьи») и нажмите снова.",
+                               "No judge QR codes on the tables' posters: this stage's tables have no links yet. Make "
+                               "them («Make the links of the stage's tables» under «Judges») and press again."),
     "organizer.printhint": ("Откройте и нажмите «Печать» в браузере.", "Open it and press Print in the browser."),
     # app mode: one organizer's folder
     "organizer.app.title": ("Турниры в папке", "Tournaments in the folder"),
