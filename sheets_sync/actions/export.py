@@ -24,7 +24,7 @@ from sheets_sync.render.mwt import MwtGame, MwtWarning, dumps as mwt_dumps, is_g
 from sheets_sync.loop.publish import PublicResults, write_public_site, write_vk_post
 from sheets_sync.messages import text
 from sheets_sync.refs import workbook_folder
-from sheets_sync.render.protocols import blanks_filename, blanks_html, stage_for
+from sheets_sync.render.protocols import blanks_filename, blanks_html, judge_qr, stage_for
 from sheets_sync.render.seating import SeatingViews, seating_filename, seating_html
 from sheets_sync.render.vk_seating import seating_post_names, write_seating_post
 from sheets_sync.loop.outcome import Outcome, compute, read_workbook
@@ -145,12 +145,17 @@ def _seating_round(outcome: Outcome, round_no: int, stage: str | None):
 
 
 def write_workbook_seating_print(workbook: str, *, round_no: int, stage: str | None, out: str | None,
-                                 credentials: str | None = None, backend: Backend | None = None) -> SeatingWritten:
-    """The printable seating of a round as HTML in ``out`` (default: ``protocols/`` in the workbook's output folder)."""
+                                 credentials: str | None = None, backend: Backend | None = None,
+                                 links: Callable[[str], Mapping[int, str]] | None = None) -> SeatingWritten:
+    """The printable seating of a round as HTML in ``out`` (default: ``protocols/`` in the workbook's output folder).
+    ``links``: the judges' link of each table of a stage (the server's, when the organizer asks), printed
+    as a QR code on the table's poster, never on the overview with every table."""
     outcome = read_outcome(workbook, credentials=credentials, backend=backend)
     rnd = _seating_round(outcome, round_no, stage)
     t = outcome.results.tournament
-    html = seating_html(rnd, tournament=t.name, date=t.date, language=outcome.language)
+    addresses = links(rnd.stage) if links is not None else {}
+    html = seating_html(rnd, tournament=t.name, date=t.date, language=outcome.language,
+                        qr={table: judge_qr(address) for table, address in addresses.items()})
     folder = Path(out) if out else out_dir_for(workbook, None) / "protocols"
     path = folder / seating_filename(rnd)
     write_text_atomic(path, html)

@@ -24,7 +24,7 @@ from sheets_sync.workbook.layout import PROTOCOL_HEADER_KEYS, PROTOCOL_WIDTHS, p
 from sheets_sync.render.templates import environment, slug
 from sheets_sync.render.words import ui
 
-__all__ = ["stage_for", "blanks_html", "blanks_filename", "find_chromium", "html_to_pdf", "CHROMIUM_FLAGS", "BlankError"]
+__all__ = ["stage_for", "blanks_html", "blanks_filename", "find_chromium", "html_to_pdf", "judge_qr", "CHROMIUM_FLAGS", "BlankError"]
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync")
@@ -75,7 +75,7 @@ def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, lan
         head = [{"key": k, "label": L.label(L.PROTOCOL_HEADER[k], language), "value": values.get(k, "")}
                 for k in PROTOCOL_HEADER_KEYS]
         address = (links or {}).get(e.table)
-        games.append({"table": e.table, "head": head, "seats": seats, "qr": _qr(address) if address else ""})
+        games.append({"table": e.table, "head": head, "seats": seats, "qr": judge_qr(address) if address else ""})
     first = stage == preset.stage_keys[0]
     return environment().get_template("protocols/blanks.html").render(
         lang=language, title=L.label(L.PROTOCOL_TITLE, language), tournament=t.name, date=t.date, stage=stage_name,
@@ -83,7 +83,8 @@ def blanks_html(t: Tournament, preset: Preset, *, round_no: int, stage: str, lan
         columns=table, legend=protocol_legend(language), winners=(L.word("red", language), L.word("black", language)))
 
 
-def _qr(address: str) -> str:
+def judge_qr(address: str) -> str:
+    """The judge's link as a QR code (inline SVG), as the blank and the seating poster print it."""
     from sheets_sync.render.screen import qr_svg
 
     return qr_svg(address)

@@ -8,7 +8,7 @@ played ones, latest first.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from scoring.errors import SheetsSyncError
@@ -115,10 +115,15 @@ def seating_filename(rnd: Round) -> str:
     return f"seating-{slug(rnd.stage, limit=24)}-{rnd.round}.html"
 
 
-def seating_html(rnd: Round, *, tournament: str, date: str, language: str, status: str = "") -> str:
-    """One round on paper: an A4 page with every table, then an A4 poster per table."""
-    tables = [{"table": t.table, "seats": [*t.seats, *([""] * (10 - len(t.seats)))][:10]} for t in rnd.tables]
-    words = {"seating": ui("seating", language), "table": ui("table", language)}
+def seating_html(rnd: Round, *, tournament: str, date: str, language: str, status: str = "",
+                 qr: Mapping[int, str] | None = None) -> str:
+    """One round on paper: an A4 page with every table, then an A4 poster per table. ``qr``: table → its
+    judge's QR code (SVG markup), in the corner of that table's poster only (the overview hangs where
+    the players stand, and the link is the key to the table's protocol)."""
+    tables = [{"table": t.table, "seats": [*t.seats, *([""] * (10 - len(t.seats)))][:10],
+               "qr": (qr or {}).get(t.table, "")} for t in rnd.tables]
+    words = {"seating": ui("seating", language), "table": ui("table", language),
+             "judge_qr": ui("judge_qr", language)}
     return environment().get_template("seating/print.html").render(
         lang=language, words=words, tournament=tournament, date=date, round_title=rnd.title, tables=tables,
         status=status)

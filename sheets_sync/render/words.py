@@ -149,6 +149,7 @@ UI: dict[str, tuple[str, str]] = {
     "final_table": ("Итоговая таблица", "Final standings"),
     "standings_top": ("Таблица", "Standings"),
     "seating": ("Рассадка", "Seating"),
+    "judge_qr": ("Для судьи стола", "For the table's judge"),  # under the QR on a table's seating poster
     "no_seating": ("Рассадки следующего тура пока нет", "No seating for the next round yet"),
     "screen_more": ("Вся таблица — на сайте турнира", "The full standings are on the tournament's site"),
     "yes": ("да", "yes"),

@@ -219,10 +219,21 @@ def run_protocols(tournament: Tournament, params: dict) -> dict:
 @jobs.runner(SEATING, long=True, again=True)
 def run_seating(tournament: Tournament, params: dict) -> dict:
     from sheets_sync.actions.export import write_workbook_seating_print
+    from sheets_sync.web.judge.links import printed_links
+
+    printed: dict[int, str] = {}
+
+    def links(stage: str) -> dict[int, str]:  # the judges' QR codes on the tables' posters: opt-in
+        printed.update(printed_links(tournament, stage))
+        return printed
 
     seating = write_workbook_seating_print(workbook_ref(tournament), round_no=_int(params, "round", 1, low=1),
                                            stage=params.get("stage") or None,
                                            out=str(exports_dir(tournament, SEATING)),
-                                           backend=open_tournament_backend(tournament))
-    return {"title": seating.title, "tables": seating.tables,
-            "files": [_relative(tournament, p) for p in seating.paths]}
+                                           backend=open_tournament_backend(tournament),
+                                           links=links if params.get("judge_qr") else None)
+    result = {"title": seating.title, "tables": seating.tables,
+              "files": [_relative(tournament, p) for p in seating.paths]}
+    if params.get("judge_qr") and not printed:  # asked for the codes, and the stage has no links to print
+        result["no_judge_links"] = True
+    return result

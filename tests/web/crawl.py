@@ -32,6 +32,7 @@ NAMES = frozenset({
     "Tournament",  # «Турнир» (Tournament): the tab's name in an English workbook
     "English",  # the language's own name (the switch, the new tournament's language)
     "Telegram",  # the messenger, named in the players' messages (also «Телеграм» where a player reads)
+    "QR",  # «QR-код» is how Russian says it (the seating print's box: the judge's QR on a table's poster)
     "UTC",  # the server's time zone, named after a moment (an invitation's «до 12.12.2026 14:05 (UTC)»)
 })
 

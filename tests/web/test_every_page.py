@@ -43,6 +43,8 @@ PASSWORD = "a long password 1"  # organizer_support's organizer
 VALID = {"sync": {}, "draw": {"seed": "1", "time_limit": "1"}, "advance": {"seed": "1"},
          "replace": {"player": "Игрок 01"}, "evening": {"date": "2026-12-04", "games": "4", "tables": "1"},
          "vk": {}, "mwt": {}, "protocols": {"round": "1"}, "seating": {"round": "1"}}
+# a button pressed once more with its box ticked (the judges' QR on the seating posters: off by default)
+TICKED = {"seating": {"round": "1", "judge_qr": "1"}}
 
 
 def names_given() -> set[str]:
@@ -79,11 +81,12 @@ def chosen(tournament: Tournament, action: str) -> dict:
 
 
 def press_every_button(crawl: Crawler, tournament: Tournament) -> set[str]:
-    """Every button the tournament shows, with valid fields and with empty ones, and what follows
+    """Every button the tournament shows, with valid fields and with empty ones (and its box ticked), and what follows
     each press; the statuses its jobs ended in."""
     crawl.open(reverse("tournament", args=[tournament.slug]))
     for button in buttons_for(tournament):
-        for fields in (chosen(tournament, button.action), {}):
+        ticked = [TICKED[button.action]] if button.action in TICKED else []
+        for fields in (chosen(tournament, button.action), {}, *ticked):
             crawl.post(reverse("press", args=[tournament.slug, button.action]), fields)
     for job in Job.objects.filter(tournament=tournament):  # each job page and its status, done or failed
         crawl.open(reverse("job", args=[tournament.slug, job.pk]))

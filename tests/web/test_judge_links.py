@@ -113,6 +113,70 @@ def test_the_protocol_blanks_carry_each_tables_link_as_a_qr_code(signed_in, judg
     assert link.base == "http://testserver" and link.token not in after  # the key only as the code
 
 
+def _seating_print(client, tournament, **fields) -> str:
+    from sheets_sync.web.models import Job
+
+    assert client.post(f"/o/{tournament.slug}/do/seating/", {"round": 1, **fields}).status_code == 302
+    job = Job.objects.filter(tournament=tournament, action="seating").latest("pk")
+    assert job.status == Job.DONE, job.result
+    return (judged_out(tournament) / job.result["files"][0]).read_text(encoding="utf-8")
+
+
+def test_the_seating_posters_carry_the_judges_qr_only_when_the_box_is_ticked(signed_in, judged):
+    page = _page(signed_in, judged)
+    box = re.search(r'<input[^>]*name="judge_qr"[^>]*>', page)
+    assert box and "checked" not in box.group(0) and "QR-код судьи на листе стола" in page  # opt-in, off
+    _press(signed_in, judged, "make")
+    plain = _seating_print(signed_in, judged)
+    assert "<svg" not in plain and 'class="judge-qr"' not in plain  # not ticked: the seating as it always was
+    ticked = _seating_print(signed_in, judged, judge_qr="on")
+    overview, *posters = ticked.split('<section class="sheet poster">')
+    assert len(posters) == 2 and "<svg" not in overview and "Для судьи стола" not in overview
+    for poster in posters:  # one QR a table's poster, small in its corner, with the caption
+        assert poster.count("<svg") == 1 and poster.count('class="judge-qr"') == 1 and "Для судьи стола" in poster
+    assert posters[0].split("<svg")[1] != posters[1].split("<svg")[1]  # each table its own link
+    assert not any(link.token in ticked for link in JudgeLink.objects.filter(tournament=judged))
+
+
+def test_the_box_ticked_before_any_link_says_so_on_the_jobs_page(signed_in, judged):
+    from sheets_sync.web.models import Job
+
+    html = _seating_print(signed_in, judged, judge_qr="on")
+    assert "<svg" not in html  # no links yet: nothing to print
+    job = Job.objects.filter(tournament=judged, action="seating").latest("pk")
+    page = signed_in.get(f"/o/{judged.slug}/jobs/{job.pk}/").content.decode()
+    assert 'id="seating-no-qr"' in page and "Сделать ссылки для столов этапа" in page
+    _press(signed_in, judged, "make")
+    _seating_print(signed_in, judged, judge_qr="on")
+    job = Job.objects.filter(tournament=judged, action="seating").latest("pk")
+    assert 'id="seating-no-qr"' not in signed_in.get(f"/o/{judged.slug}/jobs/{job.pk}/").content.decode()
+
+
+@pytest.mark.browser
+def test_a_seating_poster_with_the_qr_is_one_a4_page(signed_in, judged, tmp_path):
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    from sheets_sync.render.protocols import find_chromium, html_to_pdf
+
+    if find_chromium() is None or shutil.which("pdfinfo") is None:
+        pytest.skip("needs Chromium and pdfinfo")
+    _press(signed_in, judged, "make")
+    html = tmp_path / "seating.html"
+    html.write_text(_seating_print(signed_in, judged, judge_qr="on"), encoding="utf-8")
+    pdf = tmp_path / "seating.pdf"
+    assert html_to_pdf(html, pdf)
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+3$", info, re.M), info  # the overview and two posters: the QR spills nothing
+    assert "(A4)" in info
+    artifacts = Path(__file__).parent.parent / "artifacts" / "judge"
+    artifacts.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-singlefile", "-f", "2", "-l", "2", str(pdf),
+                    str(artifacts / "seating-poster-qr")], check=True)
+    assert (artifacts / "seating-poster-qr.png").stat().st_size > 1000
+
+
 def judged_out(tournament):
     from sheets_sync.web.jobs import out_dir
 

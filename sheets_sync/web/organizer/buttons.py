@@ -105,6 +105,10 @@ class RoundForm(_Form):
         self.fields["stage"].choices = [("", ""), *known.stages]
 
 
+class SeatingForm(RoundForm):
+    judge_qr = forms.BooleanField(required=False)  # each table's poster carries its judge's QR (opt-in)
+
+
 @dataclass(frozen=True)
 class Button:
     action: str
@@ -122,7 +126,7 @@ BUTTONS: dict[str, Button] = {b.action: b for b in (
     Button(runners.VK, _NoFields),
     Button(runners.MWT, _NoFields, (Tournament.TOURNAMENT,)),
     Button(runners.PROTOCOLS, RoundForm, (Tournament.TOURNAMENT,)),
-    Button(runners.SEATING, RoundForm, (Tournament.TOURNAMENT,)),
+    Button(runners.SEATING, SeatingForm, (Tournament.TOURNAMENT,)),
 )}
 
 

@@ -124,6 +124,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "organizer.field.games": ("Игр за вечер (за всеми столами вместе)", "Games this evening (all tables together)"),
     "organizer.field.tables": ("Столов", "Tables"),
     "organizer.field.round": ("Тур", "Round"),
+    "organizer.field.judgeqr": ("QR-код судьи на листе стола", "The judge's QR code on the table's poster"),
     "organizer.form.invalid": ("Проверьте поля: {fields}", "Please check: {fields}"),
     # the press limit (sheets_sync.web.throttle.PRESSES) and a press whose twin waits in the queue
     "organizer.press.toofast": ("Слишком много нажатий подряд: следующую кнопку можно нажать через {wait}. Задачи, "
@@ -249,6 +250,10 @@ WORDS: dict[str, tuple[str, str]] = {
                           "свяжет игры с человеком.",
                           "Type the numbers on the Tournament and Players tabs and export again: without one MWT "
                           "cannot link the games to the person."),
+    "organizer.seating.noqr": ("QR-кодов судей на листах столов нет: у столов этого этапа ещё нет ссылок. Сделайте их "
+                               "(«Сделать ссылки для столов этапа» в разделе «Судьи») и нажмите снова.",
+                               "No judge QR codes on the tables' posters: this stage's tables have no links yet. Make "
+                               "them («Make the links of the stage's tables» under «Judges») and press again."),
     "organizer.printhint": ("Откройте и нажмите «Печать» в браузере.", "Open it and press Print in the browser."),
     # app mode: one organizer's folder
     "organizer.app.title": ("Турниры в папке", "Tournaments in the folder"),
