@@ -482,6 +482,8 @@ def _sync(tournament: Tournament, params: dict) -> dict:
     except WorkbookIncomplete as exc:  # nothing computed or published: the job fails, the page says why
         _note_stopped(tournament, exc)
         raise
+    except BudgetExhausted:  # the account's minute is spent: wait queued for the next look (a sync may run
+        raise TryLater() from None  # again: it writes what it computes), not failed until the minute's sweep
     from sheets_sync.web.site_versions import switch_site
 
     switch_site(out_dir(tournament), changed=bool(report.files))  # the public site changes all at once, now

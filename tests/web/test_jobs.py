@@ -104,3 +104,25 @@ def test_a_change_during_a_sync_is_synced_by_the_next_one(excel_tournament, monk
     assert [(j.status, j.result.get("deferred", False)) for j in syncs] == [(Job.DONE, False), (Job.DONE, False)]
     assert syncs[1].started_at >= syncs[0].finished_at  # it waited for the first to end
     assert not Tournament.objects.get(pk=excel_tournament.pk).needs_sync
+
+
+def test_a_sync_the_accounts_minute_holds_back_waits_queued_and_then_runs(excel_tournament, monkeypatch):
+    """A sync that meets a spent Google budget (the one a judge's submitted game queues right after
+    ten tables' saves) waits in the queue for the next look, not failed until the minute's sweep: the
+    standings follow the game seconds later instead of up to a minute."""
+    from sheets_sync.keeper.budget import BudgetExhausted
+    from sheets_sync.loop import sync as sync_module
+
+    real = sync_module.sync_once
+
+    def spent(*args, **kwargs):
+        raise BudgetExhausted("the minute's read requests are used up")
+
+    monkeypatch.setattr(jobs, "run_job_task", lambda job_id: None)
+    monkeypatch.setattr(sync_module, "sync_once", spent)
+    job = jobs.run_job(jobs.request_sync(excel_tournament, "judge").pk)
+    assert job.status == Job.QUEUED and job.waiting == Job.FOR_BUDGET and job.attempts == 0, job.message
+    assert Tournament.objects.get(pk=excel_tournament.pk).needs_sync
+    monkeypatch.setattr(sync_module, "sync_once", real)
+    assert jobs.run_job(job.pk).status == Job.DONE
+    assert not Tournament.objects.get(pk=excel_tournament.pk).needs_sync

@@ -217,10 +217,12 @@ def test_past_its_wait_the_budget_defers_the_job(fake_server, account, clock, tm
     job = jobs.request_sync(t, "button")
     job.refresh_from_db()
     t.refresh_from_db()
-    assert job.status == Job.FAILED and t.needs_sync  # the sweep starts it again later
+    # back in the queue, unstarted, saying why (not failed until the minute's sweep)
+    assert job.status == Job.QUEUED and job.waiting == Job.FOR_BUDGET and job.attempts == 0 and t.needs_sync
     clock.t += 70
-    assert jobs.sync_due() == [t.pk]
-    assert Job.objects.filter(tournament=t, status=Job.DONE).exists()
+    assert jobs.sync_due() == []  # the waiting sync is the sheet's: the sweep adds none
+    assert jobs.run_job(job.pk).status == Job.DONE  # its next look, the minute freed
+    assert not Job.objects.filter(tournament=t, status=Job.FAILED).exists()
 
 
 # -- a storm --------------------------------------------------------------------------------------
