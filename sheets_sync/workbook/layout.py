@@ -128,7 +128,7 @@ def players_tab(players: Sequence[Player], language: str, registration: bool = F
         states = tuple(state_word(s, language) for s in ApplicationState)
         validations += [Validation(cells=f"{first}2:{first}{n}", values=states),
                         Validation(cells=f"{column_letter(7 + len(sides))}2:{column_letter(7 + len(sides))}{n}",
-                                   values=(L.YES_WORDS[0] if language == "ru" else L.YES_WORDS[1],))]
+                                   values=(L.word("yes", language),))]
     return TabWrite(title=L.tab("players", language), rows=tuple(rows), owned=False,
                     column_widths=(22, 18, 16, 18, 14, *([18] * len(sides)), *((16, 18, 10) if registration else ())),
                     frozen_rows=1, bold_rows=(0,), validations=tuple(validations),

@@ -19,6 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from scoring import labels as L
 from scoring.model import ApplicationState
 from scoring.names import fold
 from scoring.registration import state_word
@@ -27,7 +28,6 @@ from sheets_sync.web.models import Application, RegistrationWrite, Tournament
 from sheets_sync.web.registration.applications import queue_change, set_state
 from sheets_sync.web.registration.desk import places_taken, read_desk
 from sheets_sync.web.registration.pages import moment_text
-from sheets_sync.web.registration.writer import yes_word
 from sheets_sync.web.words import request_language, word
 
 __all__ = ["applications", "checkin"]
@@ -114,7 +114,7 @@ def checkin(request: HttpRequest, slug: str) -> HttpResponse:
             if row is not None and not row["arrived"]:
                 language = desk.get("language") or "ru"
                 app = Application.objects.filter(tournament=tournament, nickname=nickname).first()
-                queue_change(tournament, nickname, {"arrived": yes_word(language)}, {"arrived": ""}, application=app)
+                queue_change(tournament, nickname, {"arrived": L.word("yes", language)}, {"arrived": ""}, application=app)
         return redirect("checkin_list", tournament.slug)
     tournament.refresh_from_db()
     rows = _checkin_rows(tournament, desk)

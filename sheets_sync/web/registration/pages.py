@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
+from scoring import labels as L
 from scoring.model import ApplicationState
 from scoring.names import fold
 from sheets_sync.web import throttle
@@ -22,7 +23,6 @@ from sheets_sync.web.registration.applications import (Taken, application_for, c
                                                        same_nickname, set_state, similar_nicknames, waiting_place)
 from sheets_sync.web.registration.desk import deadline, excuse_until, is_open, local_moment, places_left, read_desk
 from sheets_sync.web.registration.forms import ApplyForm, CheckinForm
-from sheets_sync.web.registration.writer import yes_word
 from sheets_sync.web.words import request_language, word
 
 __all__ = ["apply", "my_application", "self_checkin", "APPLICATIONS", "CHECKINS", "moment_text"]
@@ -172,7 +172,7 @@ def self_checkin(request: HttpRequest, slug: str) -> HttpResponse:
     if not arrived:
         language = read_desk(tournament).get("language") or "ru"
         app = Application.objects.filter(tournament=tournament, nickname=nickname).first()
-        queue_change(tournament, nickname, {"arrived": yes_word(language)}, {"arrived": ""}, application=app)
+        queue_change(tournament, nickname, {"arrived": L.word("yes", language)}, {"arrived": ""}, application=app)
     return _private(render(request, "registration/checkin.html",
                            {**context, "form": CheckinForm(lang=lang), "done": word("checkin.done", lang, nickname=nickname)}))
 

@@ -42,7 +42,7 @@ from sheets_sync.web.judge.games import shown_text
 from sheets_sync.web.judge.writer import same_text
 from sheets_sync.web.models import Application, Job, RegistrationWrite, Tournament
 
-__all__ = ["REGISTRATION_WRITE", "request_write", "plan_rows", "RowPlan", "ROW_COLUMNS", "yes_word"]
+__all__ = ["REGISTRATION_WRITE", "request_write", "plan_rows", "RowPlan", "ROW_COLUMNS"]
 
 log = logging.getLogger("sheets_sync.web.registration")
 REGISTRATION_WRITE = "registration-write"
@@ -64,11 +64,6 @@ def request_write(tournament: Tournament) -> Job | None:
         job = Job.objects.create(tournament=tournament, action=REGISTRATION_WRITE, params={})
     run_job_task(job.pk)
     return job
-
-
-def yes_word(language: str) -> str:
-    """«да» / «yes»: an arrival ticked."""
-    return "yes" if language == "en" else L.YES_WORDS[0]
 
 
 @dataclass
